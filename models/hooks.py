@@ -1,0 +1,222 @@
+"""Hook points, recording, and the Trace that holds what a forward pass recorded.
+
+A `HookPoint` is an identity module placed inline in the model
+(`pattern = self.hook_pattern(scores.softmax(-1))`). Its name is its path in
+`named_modules()` (e.g. `blocks.0.attn.hook_pattern`), never typed by hand. Recording
+registers PyTorch forward hooks inside a context manager and removes them in `finally`,
+so a model with no recording running carries no hooks and computes exactly the same
+numbers.
+"""
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+import re
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from .config import TransformerConfig
+
+Names = str | Sequence[str] | None
+# a user hook gets (value, hook name) and returns a replacement or None (keep the value)
+HookFn = Callable[[torch.Tensor, str], torch.Tensor | None]
+
+
+class HookPoint(nn.Module):
+    """Identity module: the place where a value can be read (or replaced) by a hook."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x
+
+
+def hook_points(model: nn.Module) -> dict[str, HookPoint]:
+    """All hook points of a model by their `named_modules()` path, in registration order."""
+    return {name: m for name, m in model.named_modules() if isinstance(m, HookPoint)}
+
+
+def name_matcher(names: Names) -> Callable[[str], bool]:
+    """A predicate for hook names: None = all, else one or several glob patterns."""
+    if names is None:
+        return lambda _: True
+    patterns = [names] if isinstance(names, str) else list(names)
+    return lambda name: any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+@contextmanager
+def recording(model: nn.Module, names: Names = None) -> Iterator[dict[str, torch.Tensor]]:
+    """Record the hook points matching `names` into the yielded dict (in execution order).
+
+    Tensors are detached references, not copies: the model never writes in place after
+    a hook point, so nothing is overwritten. Hooks are removed even if the forward raises.
+    """
+    store: dict[str, torch.Tensor] = {}
+    match = name_matcher(names)
+    handles = []
+
+    def save(name: str) -> Callable[[nn.Module, Any, torch.Tensor], None]:
+        def hook(_module: nn.Module, _inputs: Any, output: torch.Tensor) -> None:
+            store[name] = output.detach()
+        return hook
+
+    try:
+        for name, hp in hook_points(model).items():
+            if match(name):
+                handles.append(hp.register_forward_hook(save(name)))
+        yield store
+    finally:
+        for h in handles:
+            h.remove()
+
+
+@contextmanager
+def hooks(model: nn.Module, fwd_hooks: Iterable[tuple[str, HookFn]]) -> Iterator[None]:
+    """Run user functions at hook points (glob patterns): for interventions such as
+    zeroing a head. fn(value, name) may return a replacement tensor of the same shape."""
+    handles = []
+    points = hook_points(model)
+
+    def wrap(fn: HookFn, name: str) -> Callable[[nn.Module, Any, torch.Tensor], torch.Tensor | None]:
+        def hook(_module: nn.Module, _inputs: Any, output: torch.Tensor) -> torch.Tensor | None:
+            new = fn(output, name)
+            if new is not None and new.shape != output.shape:
+                raise ValueError(f"A hook at {name} returned shape {tuple(new.shape)}, expected {tuple(output.shape)}.")
+            return new
+        return hook
+
+    try:
+        for pattern, fn in fwd_hooks:
+            matched = [n for n in points if fnmatch.fnmatchcase(n, pattern)]
+            if not matched:
+                raise ValueError(f"No hook point matches {pattern!r}.")
+            for name in matched:
+                handles.append(points[name].register_forward_hook(wrap(fn, name)))
+        yield
+    finally:
+        for h in handles:
+            h.remove()
+
+
+class Trace:
+    """Everything one forward pass recorded, with the tokens and config that produced it.
+
+    >>> out, trace = model.run_with_cache(ids)
+    >>> trace["blocks.0.attn.hook_pattern"].shape      # [batch, head, q, k]
+    >>> trace.pattern(0).shape                          # [head, q, k], batch 0
+    """
+
+    def __init__(
+        self,
+        tensors: dict[str, torch.Tensor],
+        config: TransformerConfig,
+        tokens: list[str] | None = None,
+        tgt_tokens: list[str] | None = None,
+    ) -> None:
+        self._tensors = dict(tensors)
+        self.config = config
+        self.tokens = tokens          # source / only sequence, printable strings (batch 0)
+        self.tgt_tokens = tgt_tokens  # decoder sequence of an encoder-decoder
+
+    # ---- access -----------------------------------------------------------------------
+    def names(self) -> list[str]:
+        """Recorded hook names in execution order."""
+        return list(self._tensors)
+
+    def __getitem__(self, name: str) -> torch.Tensor:
+        try:
+            return self._tensors[name]
+        except KeyError:
+            close = [n for n in self._tensors if n.split(".")[-1] == name.split(".")[-1]][:5]
+            hint = f" Recorded names like it: {', '.join(close)}." if close else ""
+            raise KeyError(f"{name!r} was not recorded.{hint}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tensors
+
+    def __len__(self) -> int:
+        return len(self._tensors)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tensors)
+
+    def items(self) -> Iterable[tuple[str, torch.Tensor]]:
+        return self._tensors.items()
+
+    def filter(self, names: Names) -> "Trace":
+        match = name_matcher(names)
+        return Trace({n: t for n, t in self._tensors.items() if match(n)}, self.config, self.tokens, self.tgt_tokens)
+
+    # ---- helpers for views --------------------------------------------------------------
+    def _prefix(self, stack: str | None) -> str:
+        if self.config.arch == "encoder-decoder":
+            if stack not in ("encoder", "decoder"):
+                raise ValueError("This is an encoder-decoder model: pass stack='encoder' or stack='decoder'.")
+            return stack + "."
+        if stack not in (None, "encoder", "decoder"):
+            raise ValueError(f"Unknown stack {stack!r}.")
+        return ""
+
+    def pattern(self, layer: int, batch: int = 0, stack: str | None = None, cross: bool = False) -> torch.Tensor:
+        """Attention probabilities of one layer [head, q, k] for one batch row.
+        Encoder-decoder: stack='encoder'|'decoder'; cross=True for the decoder's cross-attention."""
+        if not 0 <= layer < self.config.n_layers:
+            raise ValueError(f"Layer {layer} does not exist: this model has layers 0..{self.config.n_layers - 1}.")
+        if cross and (self.config.arch != "encoder-decoder" or stack != "decoder"):
+            raise ValueError("Cross-attention exists only in the decoder of an encoder-decoder model.")
+        attn = "cross_attn" if cross else "attn"
+        return self[f"{self._prefix(stack)}blocks.{layer}.{attn}.hook_pattern"][batch]
+
+    def patterns(self, batch: int = 0, stack: str | None = None, cross: bool = False) -> torch.Tensor:
+        """All layers' attention probabilities stacked [layer, head, q, k]."""
+        return torch.stack([self.pattern(i, batch, stack, cross) for i in range(self.config.n_layers)])
+
+    def residual_stream(self, batch: int = 0, stack: str | None = None) -> tuple[list[str], torch.Tensor]:
+        """The residual stream at every recorded resid hook: (names, [n, pos, d_model])."""
+        resid = re.compile(re.escape(self._prefix(stack)) + r"blocks\.\d+\.hook_resid_\w+")
+        names = [n for n in self._tensors if resid.fullmatch(n)]
+        if not names:
+            raise KeyError("No residual-stream hooks were recorded (record 'blocks.*.hook_resid_*').")
+        return names, torch.stack([self._tensors[n][batch] for n in names])
+
+    # ---- conversion -------------------------------------------------------------------
+    def to(self, device: torch.device | str) -> "Trace":
+        return Trace({n: t.to(device) for n, t in self._tensors.items()}, self.config, self.tokens, self.tgt_tokens)
+
+    def cpu(self) -> "Trace":
+        return self.to("cpu")
+
+    def numpy(self, name: str, batch: int | None = None) -> np.ndarray:
+        """One tensor as numpy (float tensors as float32), optionally one batch row."""
+        t = self[name]
+        if batch is not None:
+            t = t[batch]
+        t = t.detach().cpu()
+        if t.is_floating_point():
+            t = t.float()
+        return t.numpy()
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the recorded tensors, in bytes."""
+        return sum(t.numel() * t.element_size() for t in self._tensors.values())
+
+    def __repr__(self) -> str:
+        return f"Trace({len(self)} tensors, {self.nbytes / 2**20:.2f} MiB, arch={self.config.arch!r})"
+
+    def save_npz(self, file: str | Path | io.IOBase) -> None:
+        """Write every tensor (float32 / bool / int) plus tokens and config (as JSON)."""
+        arrays = {n: self.numpy(n) for n in self._tensors}
+        meta = {"config": self.config.to_dict(), "tokens": self.tokens, "tgt_tokens": self.tgt_tokens}
+        np.savez_compressed(file, __meta__=np.array(json.dumps(meta, ensure_ascii=False)), **arrays)
+
+    @classmethod
+    def load_npz(cls, file: str | Path | io.IOBase) -> "Trace":
+        with np.load(file, allow_pickle=False) as data:
+            meta = json.loads(str(data["__meta__"]))
+            tensors = {n: torch.from_numpy(data[n]) for n in data.files if n != "__meta__"}
+        return cls(tensors, TransformerConfig.from_dict(meta["config"]), meta["tokens"], meta["tgt_tokens"])

@@ -1,0 +1,134 @@
+"""Positional encodings as pure functions: the model and the PE page call the same code.
+
+Angles are always in radians: PE(pos=10, i=0) = sin(10 rad) = -0.5440.
+
+- sinusoidal: Vaswani et al. 2017, §3.5 — PE[pos, 2i] = sin(pos / base^(2i/d)),
+  PE[pos, 2i+1] = cos(pos / base^(2i/d)), added to the token embeddings.
+- learned: a trainable table of `max_len` vectors (BERT, GPT-2); see `Transformer.pos_embed`.
+- RoPE: Su et al. 2021 (RoFormer) — rotate each pair of query/key dimensions by an angle
+  m·θ_i, so q(m)·k(n) depends only on m - n. Pairs are (i, i + d/2) ("rotate half", the
+  GPT-NeoX/LLaMA layout), a fixed permutation of the paper's interleaved pairs (2i, 2i+1).
+- ALiBi: Press et al. 2022 — no vectors at all; each head adds -slope·|q - k| to its scores.
+- relative: Raffel et al. 2020 (T5) — a learned scalar per (bucket, head) added to scores,
+  with exact buckets for small distances and log-spaced buckets up to `max_distance`.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+
+def sinusoidal(n_pos: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """The sinusoidal table [n_pos, d_model] (float32)."""
+    if d_model % 2 != 0:
+        raise ValueError(f"Sinusoidal encodings need an even d_model (got {d_model}).")
+    pos = torch.arange(n_pos, dtype=torch.float64)[:, None]                  # [pos, 1]
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)[None, :]        # [1, d/2]
+    angle = pos / base ** (two_i / d_model)                                  # [pos, d/2], radians
+    pe = torch.empty(n_pos, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(angle)
+    pe[:, 1::2] = torch.cos(angle)
+    return pe.float()
+
+
+def rope_inv_freq(dim: int, base: float = 10000.0) -> torch.Tensor:
+    """θ_i = base^(-2i/dim) for i = 0..dim/2-1: the rotation speed of each pair [dim/2]."""
+    if dim % 2 != 0:
+        raise ValueError(f"RoPE rotates pairs of dimensions, so it needs an even number of dims (got {dim}).")
+    # computed exactly as LLaMA's reference implementation, so loaded models match bitwise
+    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
+
+
+def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0) -> torch.Tensor:
+    """Rotation angles m·θ_i [pos, dim/2] (radians) for positions m (an int n means 0..n-1)."""
+    if isinstance(positions, int):
+        positions = torch.arange(positions)
+    inv_freq = rope_inv_freq(dim, base).to(positions.device)
+    return positions.float()[:, None] * inv_freq[None, :]
+
+
+def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin of the angles, each [pos, dim], duplicated for the two halves."""
+    ang = rope_angles(positions, dim, base)
+    emb = torch.cat((ang, ang), dim=-1)
+    return emb.cos(), emb.sin()
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    """(x1, x2) -> (-x2, x1) on the last dim: a 90° turn of every pair (i, i + d/2)."""
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Rotate x [b, pos, head, d_head] by the angles (cos, sin: [pos, rot]); when
+    rot < d_head only the first `rot` dims turn (partial rotary), the rest pass through."""
+    rot = cos.shape[-1]
+    cos, sin = cos[None, :, None, :], sin[None, :, None, :]                  # [1, pos, 1, rot]
+    x_rot, x_pass = x[..., :rot], x[..., rot:]
+    x_rot = x_rot * cos + rotate_half(x_rot) * sin
+    return torch.cat((x_rot, x_pass), dim=-1) if x_pass.shape[-1] else x_rot
+
+
+def alibi_slopes(n_heads: int) -> torch.Tensor:
+    """Head slopes [n_heads]: the geometric sequence 2^(-8/n), 2^(-16/n), ..., 2^(-8)
+    (8 heads: 1/2, 1/4, ..., 1/256). For n not a power of two, the paper takes the slopes
+    of the closest smaller power of two and fills up with every other slope of twice that."""
+    if n_heads < 1:
+        raise ValueError(f"ALiBi needs at least one head (got {n_heads}).")
+
+    def power_of_two(n: int) -> list[float]:
+        start = 2.0 ** (-8.0 / n)
+        return [start ** (i + 1) for i in range(n)]
+
+    if math.log2(n_heads).is_integer():
+        slopes = power_of_two(n_heads)
+    else:
+        p = 2 ** math.floor(math.log2(n_heads))
+        slopes = power_of_two(p) + power_of_two(2 * p)[0::2][: n_heads - p]
+    return torch.tensor(slopes, dtype=torch.float32)
+
+
+def alibi_bias(slopes: torch.Tensor, n_q: int, n_k: int | None = None) -> torch.Tensor:
+    """The ALiBi bias [head, q, k] = -slope · |q - k| (a linear penalty on distance)."""
+    n_k = n_q if n_k is None else n_k
+    dist = (torch.arange(n_q, device=slopes.device)[:, None] - torch.arange(n_k, device=slopes.device)[None, :]).abs()
+    return -slopes[:, None, None] * dist[None].to(slopes.dtype)
+
+
+def relative_bucket(
+    relative_position: torch.Tensor, bidirectional: bool = True, num_buckets: int = 32, max_distance: int = 128
+) -> torch.Tensor:
+    """T5's bucket of each relative position (key - query), as an int tensor of the same shape.
+
+    Half the buckets (bidirectional) are for keys after the query. Within a direction,
+    the first half of the buckets are exact distances 0..max_exact-1; the rest grow
+    logarithmically up to `max_distance`, beyond which all distances share the last bucket.
+    """
+    buckets = torch.zeros_like(relative_position)
+    if bidirectional:
+        num_buckets //= 2
+        buckets += (relative_position > 0).long() * num_buckets
+        distance = relative_position.abs()
+    else:
+        distance = -torch.clamp(relative_position, max=0)
+    max_exact = num_buckets // 2
+    is_small = distance < max_exact
+    # log-spaced buckets for the larger distances
+    large = max_exact + (
+        torch.log(distance.float() / max_exact) / math.log(max_distance / max_exact) * (num_buckets - max_exact)
+    ).long()
+    large = torch.clamp(large, max=num_buckets - 1)
+    return buckets + torch.where(is_small, distance, large)
+
+
+def relative_bias(
+    table: torch.Tensor, n_q: int, n_k: int | None = None, bidirectional: bool = True, max_distance: int = 128
+) -> torch.Tensor:
+    """T5 relative-position bias [head, q, k] from a learned table [num_buckets, head]."""
+    n_k = n_q if n_k is None else n_k
+    q = torch.arange(n_q, device=table.device)[:, None]
+    k = torch.arange(n_k, device=table.device)[None, :]
+    bucket = relative_bucket(k - q, bidirectional, table.shape[0], max_distance)    # [q, k]
+    return table[bucket].permute(2, 0, 1)                                           # [head, q, k]

@@ -1,0 +1,509 @@
+"""A small, readable Transformer whose every intermediate value can be recorded.
+
+One file, paper names, shape comments. Encoder (BERT), decoder (GPT, LLaMA) and
+encoder-decoder (the original Transformer, Vaswani et al. 2017) share the same blocks.
+Identity `HookPoint`s sit inline where values are worth seeing; their names come from
+`named_modules()` (see the table in README.md). Attention always takes the explicit path
+(no fused kernel), so the score and probability matrices exist and can be shown.
+
+Shapes: b = batch, pos/q/k = positions, head = attention heads, d = d_model,
+dh = d_head, ff = d_ff.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable, Sequence
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from . import masks as M
+from . import positional as P
+from .config import TransformerConfig
+from .device import pick_device
+from .hooks import HookFn, HookPoint, Names, Trace, hook_points, hooks, recording
+
+
+def _identity(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+def scaled_dot_product_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    bias: torch.Tensor | None = None,
+    *,
+    on_scores: Callable[[torch.Tensor], torch.Tensor] = _identity,
+    on_mask: Callable[[torch.Tensor], torch.Tensor] = _identity,
+    on_pattern: Callable[[torch.Tensor], torch.Tensor] = _identity,
+    dropout: Callable[[torch.Tensor], torch.Tensor] = _identity,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k + bias) V  (Vaswani et al. 2017, Eq. 1).
+
+    q: [b, head, q, dh], k and v: [b, head, k, dh] (K/V already repeated for GQA),
+    mask: bool, broadcastable to [b, head, q, k], True = may attend; bias: additive
+    position bias broadcastable to the scores (ALiBi, T5). The `on_*` callables are the
+    hook points of the calling module (identity here). Returns (z [b, head, q, dh],
+    pattern [b, head, q, k]).
+    """
+    scale = q.shape[-1] ** -0.5
+    scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)               # [b, head, q, k]
+    if bias is not None:
+        scores = scores + bias
+    scores = on_scores(scores)
+    if mask is not None:
+        mask = on_mask(mask)
+        if not bool(mask.all()):                                             # skip the copy when nothing is hidden
+            scores = scores.masked_fill(~mask, float("-inf"))                # exp(-inf) = exactly 0
+    pattern = on_pattern(scores.softmax(dim=-1, dtype=torch.float32).to(q.dtype))  # rows sum to 1
+    z = torch.matmul(dropout(pattern), v)                                    # [b, head, q, dh]
+    return z, pattern
+
+
+# ---- normalisation -----------------------------------------------------------------------
+class LayerNorm(nn.Module):
+    """(x - mean) / sqrt(var + eps) · w + b  (Ba et al. 2016), per position."""
+
+    def __init__(self, d: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
+        self.hook_scale = HookPoint()       # [b, pos, 1]
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = x - x.mean(-1, keepdim=True)
+        scale = self.hook_scale((x.pow(2).mean(-1, keepdim=True) + self.eps).sqrt())
+        return self.hook_normalized(x / scale * self.weight + self.bias)
+
+
+class RMSNorm(nn.Module):
+    """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring."""
+
+    def __init__(self, d: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+        self.hook_scale = HookPoint()       # [b, pos, 1]
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        scale = self.hook_scale((x.pow(2).mean(-1, keepdim=True) + self.eps).sqrt())
+        return self.hook_normalized(x / scale * self.weight)
+
+
+class DyT(nn.Module):
+    """Dynamic Tanh, w · tanh(α x) + b (Zhu et al. 2025, "Transformers without
+    Normalization"): an element-wise squashing with a learned α, no statistics."""
+
+    def __init__(self, d: int, alpha: float) -> None:
+        super().__init__()
+        self.alpha = nn.Parameter(torch.tensor(float(alpha)))
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
+
+
+def make_norm(cfg: TransformerConfig) -> nn.Module:
+    if cfg.norm == "layernorm":
+        return LayerNorm(cfg.d_model, cfg.norm_eps)
+    if cfg.norm == "rmsnorm":
+        return RMSNorm(cfg.d_model, cfg.norm_eps)
+    return DyT(cfg.d_model, cfg.dyt_alpha)
+
+
+# ---- attention and feed-forward ----------------------------------------------------------
+class Attention(nn.Module):
+    """Multi-head attention with grouped key/value heads (MHA, GQA, MQA).
+
+    Query head h reads key/value head h // (n_heads / n_kv_heads) (Ainslie et al. 2023).
+    Cross-attention takes its keys and values from the encoder output.
+    """
+
+    def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
+        super().__init__()
+        self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
+        self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=cfg.bias)
+        self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
+        self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
+        self.W_O = nn.Linear(self.n_heads * self.dh, cfg.d_model, bias=cfg.bias)
+        self.drop = nn.Dropout(cfg.dropout)
+        self.hook_q = HookPoint()          # [b, pos, head, dh]
+        self.hook_k = HookPoint()          # [b, pos, kv_head, dh]
+        self.hook_v = HookPoint()          # [b, pos, kv_head, dh]
+        if cfg.positional == "rope" and not cross:
+            self.hook_rot_q = HookPoint()  # [b, pos, head, dh]
+            self.hook_rot_k = HookPoint()  # [b, pos, kv_head, dh]
+        self.hook_scores = HookPoint()     # [b, head, q, k], scaled, + position bias, before the mask
+        self.hook_mask = HookPoint()       # [b or 1, 1, q, k] bool, True = may attend
+        self.hook_pattern = HookPoint()    # [b, head, q, k], softmax
+        self.hook_z = HookPoint()          # [b, pos, head, dh], pattern · V
+
+    def forward(
+        self,
+        x: torch.Tensor,                           # [b, q, d]
+        mask: torch.Tensor,                        # [b or 1, 1, q, k]
+        bias: torch.Tensor | None = None,          # [head, q, k]
+        rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+        memory: torch.Tensor | None = None,        # [b, k, d] (cross-attention)
+    ) -> torch.Tensor:
+        b, n_q, _ = x.shape
+        kv_in = x if memory is None else memory
+        n_k = kv_in.shape[1]
+        q = self.hook_q(self.W_Q(x).view(b, n_q, self.n_heads, self.dh))
+        k = self.hook_k(self.W_K(kv_in).view(b, n_k, self.n_kv, self.dh))
+        v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
+        if rope is not None:
+            q = self.hook_rot_q(P.apply_rope(q, *rope))
+            k = self.hook_rot_k(P.apply_rope(k, *rope))
+        group = self.n_heads // self.n_kv                         # query heads per kv head
+        k = k.repeat_interleave(group, dim=2) if group > 1 else k   # [b, k, head, dh]
+        v = v.repeat_interleave(group, dim=2) if group > 1 else v
+        z, _ = scaled_dot_product_attention(
+            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
+            None if bias is None else bias[None],
+            on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
+        )
+        z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
+        return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
+
+
+_ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+    "relu": F.relu,
+    "gelu": F.gelu,                                           # exact, erf form (BERT)
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),     # GPT-2's "gelu_new"
+}
+
+
+class MLP(nn.Module):
+    """Position-wise feed-forward: W_out · act(W_in x) (Eq. 2), or the gated SwiGLU
+    W_out · (silu(W_gate x) ⊙ W_in x) (Shazeer 2020) used by LLaMA."""
+
+    def __init__(self, cfg: TransformerConfig) -> None:
+        super().__init__()
+        self.gated = cfg.activation == "swiglu"
+        if self.gated:
+            self.W_gate = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
+        self.W_in = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
+        self.W_out = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
+        self.act = F.silu if self.gated else _ACTIVATIONS[cfg.activation]
+        self.hook_pre = HookPoint()             # [b, pos, ff] before the activation (gate, if gated)
+        if self.gated:
+            self.hook_pre_linear = HookPoint()  # [b, pos, ff] the ungated branch
+        self.hook_post = HookPoint()            # [b, pos, ff] after the activation (and gating)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.gated:
+            pre = self.hook_pre(self.W_gate(x))
+            post = self.hook_post(self.act(pre) * self.hook_pre_linear(self.W_in(x)))
+        else:
+            post = self.hook_post(self.act(self.hook_pre(self.W_in(x))))
+        return self.W_out(post)
+
+
+class Block(nn.Module):
+    """One layer: self-attention, (cross-attention), feed-forward, each with a residual
+    connection. Pre-LN: x + f(norm(x)). Post-LN (Vaswani, BERT): norm(x + f(x)), so in
+    post-LN every resid hook after an addition holds the normalised stream."""
+
+    def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
+        super().__init__()
+        self.pre = cfg.norm_position == "pre"
+        self.drop = nn.Dropout(cfg.dropout)
+        self.hook_resid_pre = HookPoint()            # [b, pos, d]
+        self.ln1 = make_norm(cfg)
+        self.attn = Attention(cfg)
+        self.hook_attn_out = HookPoint()             # [b, pos, d]
+        self.hook_resid_mid = HookPoint()            # [b, pos, d]
+        if cross:
+            self.ln_cross = make_norm(cfg)
+            self.cross_attn = Attention(cfg, cross=True)
+            self.hook_cross_attn_out = HookPoint()   # [b, pos, d]
+            self.hook_resid_mid_cross = HookPoint()  # [b, pos, d]
+        self.ln2 = make_norm(cfg)
+        self.mlp = MLP(cfg)
+        self.hook_mlp_out = HookPoint()              # [b, pos, d]
+        self.hook_resid_post = HookPoint()           # [b, pos, d]
+
+    def _sublayer(self, x: torch.Tensor, norm: nn.Module, f: Callable, out_hook: HookPoint,
+                  resid_hook: HookPoint) -> torch.Tensor:
+        if self.pre:
+            return resid_hook(x + out_hook(self.drop(f(norm(x)))))
+        return resid_hook(norm(x + out_hook(self.drop(f(x)))))
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor | None = None,
+                rope: tuple[torch.Tensor, torch.Tensor] | None = None,
+                memory: torch.Tensor | None = None, memory_mask: torch.Tensor | None = None) -> torch.Tensor:
+        x = self.hook_resid_pre(x)
+        x = self._sublayer(x, self.ln1, lambda h: self.attn(h, mask, bias, rope), self.hook_attn_out,
+                           self.hook_resid_mid)
+        if memory is not None:
+            x = self._sublayer(x, self.ln_cross, lambda h: self.cross_attn(h, memory_mask, memory=memory),
+                               self.hook_cross_attn_out, self.hook_resid_mid_cross)
+        return self._sublayer(x, self.ln2, self.mlp, self.hook_mlp_out, self.hook_resid_post)
+
+
+# ---- stacks ----------------------------------------------------------------------------
+class _StackMixin:
+    """Embedding hooks, positional scheme, blocks and final norm of one stack. A
+    single-stack model holds these at the top level (`blocks.0...`); an encoder-decoder
+    holds two `Stack`s (`encoder.blocks.0...`, `decoder.blocks.0...`)."""
+
+    def _build_stack(self, cfg: TransformerConfig, decoder: bool) -> None:
+        self.is_decoder = decoder
+        self.hook_embed = HookPoint()                    # [b, pos, d] token embeddings
+        if cfg.n_token_types:
+            self.type_embed = nn.Embedding(cfg.n_token_types, cfg.d_model)
+            self.hook_type_embed = HookPoint()           # [b, pos, d]
+        if cfg.positional == "learned":
+            self.pos_embed = nn.Embedding(cfg.max_len, cfg.d_model)
+        if cfg.positional == "sinusoidal":
+            self.register_buffer("pe_table", P.sinusoidal(cfg.max_len, cfg.d_model), persistent=False)
+        if cfg.positional in ("learned", "sinusoidal"):
+            self.hook_pos_embed = HookPoint()            # [b, pos, d]
+        if cfg.positional == "alibi":
+            self.register_buffer("alibi_slopes", P.alibi_slopes(cfg.n_heads), persistent=False)
+        if cfg.positional == "relative":
+            self.rel_bias = nn.Embedding(cfg.relative_buckets, cfg.n_heads)
+        if cfg.embed_norm:
+            self.ln_embed = make_norm(cfg)
+        self.drop_embed = nn.Dropout(cfg.dropout)
+        self.blocks = nn.ModuleList(Block(cfg, cross=decoder and cfg.arch == "encoder-decoder")
+                                    for _ in range(cfg.n_layers))
+        if cfg.norm_position == "pre":
+            self.ln_final = make_norm(cfg)
+
+    def _positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor):
+        """(additive PE [n, d] or None, score bias [head, n, n] or None, rope cos/sin or None)."""
+        pe = bias = rope = None
+        if cfg.positional == "learned":
+            pe = self.pos_embed.weight[:n]
+        elif cfg.positional == "sinusoidal":
+            pe = self.pe_table[:n] if n <= self.pe_table.shape[0] else P.sinusoidal(n, cfg.d_model).to(like)
+        elif cfg.positional == "alibi":
+            bias = P.alibi_bias(self.alibi_slopes, n)
+        elif cfg.positional == "relative":
+            bias = P.relative_bias(self.rel_bias.weight, n, bidirectional=not self.is_decoder,
+                                   max_distance=cfg.relative_max_distance)
+        elif cfg.positional == "rope":
+            cos, sin = P.rope_cos_sin(torch.arange(n, device=like.device), cfg.rotary_dim, cfg.rope_base)
+            rope = (cos.to(like.dtype), sin.to(like.dtype))
+        return pe, bias, rope
+
+    def _run_stack(self, cfg: TransformerConfig, tok_emb: torch.Tensor, valid: torch.Tensor | None,
+                   token_type_ids: torch.Tensor | None = None, memory: torch.Tensor | None = None,
+                   memory_valid: torch.Tensor | None = None) -> torch.Tensor:
+        b, n, _ = tok_emb.shape
+        x = self.hook_embed(tok_emb)
+        if cfg.n_token_types:
+            types = torch.zeros_like(tok_emb[..., 0], dtype=torch.long) if token_type_ids is None else token_type_ids
+            x = x + self.hook_type_embed(self.type_embed(types))
+        pe, bias, rope = self._positions(cfg, n, x)
+        if pe is not None:
+            x = x + self.hook_pos_embed(pe[None].expand(b, -1, -1))
+        if cfg.embed_norm:
+            x = self.ln_embed(x)
+        x = self.drop_embed(x)
+        mask = _self_mask(cfg, n, self.is_decoder, valid, x.device)
+        memory_mask = None
+        if memory is not None:
+            memory_mask = _key_mask(n, memory.shape[1], memory_valid, x.device)
+        for block in self.blocks:
+            x = block(x, mask, bias, rope, memory, memory_mask)
+        if cfg.norm_position == "pre":
+            x = self.ln_final(x)
+        return x
+
+
+def _key_mask(n_q: int, n_k: int, valid: torch.Tensor | None, device: torch.device) -> torch.Tensor:
+    """Cross-attention mask [b or 1, 1, q, k]: every target position sees every real source token."""
+    if valid is None:
+        return torch.ones(1, 1, n_q, n_k, dtype=torch.bool, device=device)
+    return M.padding(valid, n_q)[:, None]
+
+
+def _self_mask(cfg: TransformerConfig, n: int, decoder: bool, valid: torch.Tensor | None,
+               device: torch.device) -> torch.Tensor:
+    """Self-attention mask [b or 1, 1, q, k]: the configured pattern (& causal in a
+    decoder) & padding. Padding queries keep the unpadded pattern so their rows are never
+    empty; their outputs are meaningless and ignored."""
+    pattern = M.self_attention_mask(cfg.attention, n, decoder, device)            # [q, k]
+    if valid is None:
+        M.check_rows(pattern)
+        return pattern[None, None]
+    padded = pattern & M.padding(valid, n)                                        # [b, q, k]
+    mask = torch.where(valid[:, :, None], padded, pattern)                        # pad queries: unpadded row
+    M.check_rows(mask)
+    return mask[:, None]
+
+
+class Stack(_StackMixin, nn.Module):
+    """One side of an encoder-decoder model."""
+
+    def __init__(self, cfg: TransformerConfig, decoder: bool) -> None:
+        super().__init__()
+        self._build_stack(cfg, decoder)
+
+
+class Transformer(_StackMixin, nn.Module):
+    """The Glassbox model. See README.md for the hook table and examples.
+
+    >>> model = Transformer(TransformerConfig(arch="decoder", vocab_size=100))
+    >>> logits, trace = model.run_with_cache([1, 2, 3])
+    """
+
+    def __init__(self, cfg: TransformerConfig, device: str | torch.device | None = "auto") -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)       # W_E [vocab, d]
+        if cfg.arch == "encoder-decoder":
+            self.encoder = Stack(cfg, decoder=False)
+            self.decoder = Stack(cfg, decoder=True)
+        else:
+            self._build_stack(cfg, decoder=cfg.arch == "decoder")
+        if cfg.output == "logits":
+            self.unembed = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)   # W_U
+        self.apply(_init_weights)
+        if cfg.output == "logits" and cfg.tie_embeddings:
+            self.unembed.weight = self.embed.weight
+        self.to(pick_device(device))
+
+    # ---- properties -------------------------------------------------------------------
+    @property
+    def device(self) -> torch.device:
+        return self.embed.weight.device
+
+    @property
+    def n_params(self) -> int:
+        return sum(p.numel() for p in self.parameters())
+
+    def hook_names(self) -> list[str]:
+        """Every hook point's name (registration order; a Trace lists execution order)."""
+        return list(hook_points(self))
+
+    # ---- forward ----------------------------------------------------------------------
+    def _as_ids(self, ids: torch.Tensor | Sequence[int], what: str = "input") -> torch.Tensor:
+        ids = torch.as_tensor(ids, dtype=torch.long, device=self.device) if not torch.is_tensor(ids) \
+            else ids.to(self.device, torch.long)
+        if ids.dim() == 1:
+            ids = ids[None]
+        if ids.dim() != 2:
+            raise ValueError(f"The {what} must be token ids of shape [pos] or [batch, pos], got {tuple(ids.shape)}.")
+        n = ids.shape[1]
+        if n == 0:
+            raise ValueError(f"The {what} is empty: give at least one token.")
+        if self.cfg.positional == "learned" and n > self.cfg.max_len:
+            raise ValueError(f"The {what} has {n} tokens but this model has learned positions for only "
+                             f"{self.cfg.max_len}; shorten the text (the tokenizers can truncate it).")
+        lo, hi = int(ids.min()), int(ids.max())
+        if lo < 0 or hi >= self.cfg.vocab_size:
+            raise ValueError(f"Token id {lo if lo < 0 else hi} is outside this model's vocabulary "
+                             f"(0..{self.cfg.vocab_size - 1}).")
+        return ids
+
+    def _as_valid(self, attention_mask: torch.Tensor | Sequence | None, ids: torch.Tensor) -> torch.Tensor | None:
+        if attention_mask is None:
+            return None
+        valid = torch.as_tensor(attention_mask, device=self.device).bool()
+        valid = valid[None] if valid.dim() == 1 else valid
+        if valid.shape != ids.shape:
+            raise ValueError(f"attention_mask has shape {tuple(valid.shape)} but the ids have {tuple(ids.shape)}.")
+        if not bool(valid.any(-1).all()):
+            raise ValueError("A sequence in the batch is all padding: every query would have nothing to attend to.")
+        return None if bool(valid.all()) else valid
+
+    def forward(
+        self,
+        ids: torch.Tensor | Sequence[int],
+        tgt_ids: torch.Tensor | Sequence[int] | None = None,
+        *,
+        attention_mask: torch.Tensor | Sequence | None = None,
+        tgt_attention_mask: torch.Tensor | Sequence | None = None,
+        token_type_ids: torch.Tensor | Sequence | None = None,
+    ) -> torch.Tensor:
+        """Logits [b, pos, vocab] (or the final hidden state [b, pos, d] when
+        cfg.output == 'hidden'). Encoder-decoder: ids = source, tgt_ids = target, and the
+        output is for the target positions. attention_mask: 1 = real token, 0 = padding."""
+        cfg = self.cfg
+        src = self._as_ids(ids, "source" if cfg.arch == "encoder-decoder" else "input")
+        valid = self._as_valid(attention_mask, src)
+        types = None if token_type_ids is None else torch.as_tensor(token_type_ids, device=self.device).long().reshape(src.shape)
+        if cfg.arch == "encoder-decoder":
+            if tgt_ids is None:
+                raise ValueError("An encoder-decoder model needs target ids too: run_with_cache(src_ids, tgt_ids).")
+            tgt = self._as_ids(tgt_ids, "target")
+            if tgt.shape[0] != src.shape[0]:
+                raise ValueError("Source and target must have the same batch size.")
+            memory = self.encoder._run_stack(cfg, self.embed(src), valid)
+            x = self.decoder._run_stack(cfg, self.embed(tgt), self._as_valid(tgt_attention_mask, tgt),
+                                        memory=memory, memory_valid=valid)
+        else:
+            if tgt_ids is not None:
+                raise ValueError(f"A {cfg.arch} model takes one sequence; tgt_ids is only for encoder-decoder.")
+            x = self._run_stack(cfg, self.embed(src), valid, types)
+        return self.unembed(x) if cfg.output == "logits" else x
+
+    def run_with_cache(
+        self,
+        ids: torch.Tensor | Sequence[int],
+        tgt_ids: torch.Tensor | Sequence[int] | None = None,
+        *,
+        names: Names = None,
+        tokens: list[str] | None = None,
+        tgt_tokens: list[str] | None = None,
+        grad: bool = False,
+        **kwargs,
+    ) -> tuple[torch.Tensor, Trace]:
+        """Forward pass that records the hook points matching `names` (glob patterns,
+        None = all). Returns (output, Trace). Without grad=True it runs under
+        torch.inference_mode (the recorded tensors are read-only)."""
+        with (torch.enable_grad() if grad else torch.inference_mode()), recording(self, names) as store:
+            out = self(ids, tgt_ids, **kwargs)
+        return out, Trace(store, self.cfg, tokens, tgt_tokens)
+
+    def run_with_hooks(
+        self,
+        ids: torch.Tensor | Sequence[int],
+        tgt_ids: torch.Tensor | Sequence[int] | None = None,
+        *,
+        fwd_hooks: Iterable[tuple[str, HookFn]],
+        **kwargs,
+    ) -> torch.Tensor:
+        """Forward pass with user functions at hook points, e.g. to zero a head:
+        `fwd_hooks=[("blocks.0.attn.hook_z", lambda z, name: z * head_mask)]`."""
+        with hooks(self, fwd_hooks):
+            return self(ids, tgt_ids, **kwargs)
+
+    @torch.no_grad()
+    def generate(self, ids: torch.Tensor | Sequence[int], max_new_tokens: int, temperature: float = 0.0,
+                 seed: int | None = None) -> torch.Tensor:
+        """Append tokens one at a time (greedy when temperature == 0). Decoder only."""
+        if self.cfg.arch != "decoder" or self.cfg.output != "logits":
+            raise ValueError("Generation needs a decoder model with a language-model head.")
+        ids = self._as_ids(ids)
+        gen = torch.Generator(device=self.device).manual_seed(seed) if seed is not None else None
+        for _ in range(max_new_tokens):
+            if self.cfg.positional == "learned" and ids.shape[1] >= self.cfg.max_len:
+                break
+            logits = self(ids)[:, -1]
+            if temperature <= 0:
+                nxt = logits.argmax(-1, keepdim=True)
+            else:
+                nxt = torch.multinomial((logits / temperature).softmax(-1), 1, generator=gen)
+            ids = torch.cat([ids, nxt], dim=1)
+        return ids
+
+
+def _init_weights(m: nn.Module) -> None:
+    """GPT-2's initialisation: N(0, 0.02) weights, zero biases."""
+    if isinstance(m, (nn.Linear, nn.Embedding)):
+        nn.init.normal_(m.weight, std=0.02)
+    if isinstance(m, nn.Linear) and m.bias is not None:
+        nn.init.zeros_(m.bias)
