@@ -30,3 +30,20 @@ def machine() -> str:
 
     return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
             f"torch {torch.__version__} ({torch.get_num_threads()} threads), Python {platform.python_version()}")
+
+
+DOC = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def update_doc(section: str, markdown: str) -> None:
+    """Replace (or append) one benchmark's section of docs/benchmarks.md, between
+    <!-- bench:NAME --> markers, so each benchmark keeps only its latest result."""
+    start, end = f"<!-- bench:{section} -->", f"<!-- /bench:{section} -->"
+    text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n\nLatest results, written by the scripts in `benchmarks/`.\n"
+    block = f"{start}\n{markdown.strip()}\n{end}"
+    if start in text and end in text:
+        text = text[: text.index(start)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    DOC.parent.mkdir(parents=True, exist_ok=True)
+    DOC.write_text(text, encoding="utf-8")

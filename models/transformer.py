@@ -65,7 +65,11 @@ def scaled_dot_product_attention(
 
 # ---- normalisation -----------------------------------------------------------------------
 class LayerNorm(nn.Module):
-    """(x - mean) / sqrt(var + eps) · w + b  (Ba et al. 2016), per position."""
+    """(x - mean) / sqrt(var + eps) · w + b  (Ba et al. 2016), per position.
+
+    The output comes from PyTorch's own layer_norm kernel, so loaded BERT/GPT-2 models
+    match Hugging Face bitwise; `hook_scale` records sqrt(var + eps) beside it for
+    reading (replacing it does not change the output)."""
 
     def __init__(self, d: int, eps: float) -> None:
         super().__init__()
@@ -76,13 +80,15 @@ class LayerNorm(nn.Module):
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x = x - x.mean(-1, keepdim=True)
-        scale = self.hook_scale((x.pow(2).mean(-1, keepdim=True) + self.eps).sqrt())
-        return self.hook_normalized(x / scale * self.weight + self.bias)
+        # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
+        out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
+        self.hook_scale(rstd.reciprocal())
+        return self.hook_normalized(out)
 
 
 class RMSNorm(nn.Module):
-    """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring."""
+    """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring.
+    Same operations, in the same order, as LLaMA's reference implementation."""
 
     def __init__(self, d: int, eps: float) -> None:
         super().__init__()
@@ -92,8 +98,9 @@ class RMSNorm(nn.Module):
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        scale = self.hook_scale((x.pow(2).mean(-1, keepdim=True) + self.eps).sqrt())
-        return self.hook_normalized(x / scale * self.weight)
+        ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
+        self.hook_scale(ms.sqrt())
+        return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
 
 
 class DyT(nn.Module):

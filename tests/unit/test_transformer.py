@@ -230,6 +230,10 @@ def test_norms_compute_their_formulas():
     assert torch.allclose(ln(x), x / (x.pow(2).mean(-1, keepdim=True) + 1e-5).sqrt(), atol=1e-6)
     m = make(norm="layernorm")
     assert torch.allclose(m.blocks[0].ln1(x), torch.nn.functional.layer_norm(x, (32,), eps=1e-5), atol=1e-5)
+    from models.hooks import recording
+    with torch.no_grad(), recording(m, "blocks.0.ln1.hook_scale") as st:
+        m.blocks[0].ln1(x)
+    assert torch.allclose(st["blocks.0.ln1.hook_scale"], (x.var(-1, keepdim=True, unbiased=False) + 1e-5).sqrt())
     m = make(norm="dyt", dyt_alpha=0.7)
     assert torch.allclose(m.blocks[0].ln1(x), torch.tanh(0.7 * x), atol=1e-6)
 
