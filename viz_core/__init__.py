@@ -1,0 +1,36 @@
+"""Pure figure builders and attention analysis for Glassbox.
+
+numpy arrays + token strings in, plotly figures (or numpy results) out.
+No torch, no streamlit: everything here runs in a test or a notebook.
+"""
+
+from .analysis import (
+    aggregate_heads,
+    attention_to,
+    entropy,
+    head_entropy,
+    head_metrics,
+    mean_attention_distance,
+    metrics_table,
+    rollout,
+    sparsity,
+)
+from .attention import (
+    head_heatmap,
+    head_metrics_chart,
+    line_view,
+    matrix_heatmap,
+    model_view,
+    query_bars,
+)
+from .colors import colormap_lut, plotly_colorscale, to_rgb
+from .events import selected_customdata
+from .labels import escape_labels, position_labels
+
+__all__ = [
+    "aggregate_heads", "attention_to", "entropy", "head_entropy", "head_metrics",
+    "mean_attention_distance", "metrics_table", "rollout", "sparsity",
+    "head_heatmap", "head_metrics_chart", "line_view", "matrix_heatmap", "model_view",
+    "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
+    "escape_labels", "position_labels",
+]
