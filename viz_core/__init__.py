@@ -25,12 +25,12 @@ from .attention import (
 )
 from .colors import colormap_lut, plotly_colorscale, to_rgb
 from .events import selected_customdata
-from .labels import escape_labels, position_labels
+from .labels import escape_labels, position_labels, visible_label
 
 __all__ = [
     "aggregate_heads", "attention_to", "entropy", "head_entropy", "head_metrics",
     "mean_attention_distance", "metrics_table", "rollout", "sparsity",
     "head_heatmap", "head_metrics_chart", "line_view", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
-    "escape_labels", "position_labels",
+    "escape_labels", "position_labels", "visible_label",
 ]

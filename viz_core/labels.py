@@ -49,12 +49,17 @@ def _visible(token: str) -> str:
     return "".join(out)
 
 
+def visible_label(token: str, max_chars: int = MAX_LABEL_CHARS) -> str:
+    """One token made visible and truncated, NOT escaped: for places that escape
+    themselves (st.dataframe cells, markdown after its own escaping)."""
+    text = _visible(str(token))
+    return text[: max_chars - 1] + "…" if len(text) > max_chars else text
+
+
 def escape_label(token: str, max_chars: int = MAX_LABEL_CHARS) -> str:
     """Escape one token for plotly; see :func:`escape_labels`."""
-    text = _visible(str(token))
-    if len(text) > max_chars:
-        # Truncate before escaping, so an entity like "&lt;" is never cut in half.
-        text = text[: max_chars - 1] + "…"
+    # Truncate before escaping, so an entity like "&lt;" is never cut in half.
+    text = visible_label(token, max_chars)
     # html.escape handles & < > " '; "$" is escaped too because plotly renders a
     # label that starts and ends with "$" as LaTeX.
     return html.escape(text, quote=True).replace("$", "&#36;")

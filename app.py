@@ -1,0 +1,24 @@
+"""Glassbox: Streamlit entry point. Page config, the shared sidebar, navigation."""
+import sys
+
+import streamlit as st
+
+st.set_page_config(page_title="Glassbox", page_icon="🔍", layout="wide")
+
+# The first run of a fresh server imports PyTorch (seconds): show progress, not a blank page.
+boot = st.empty()
+if "torch" not in sys.modules:
+    boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
+
+from ui.i18n import t  # noqa: E402  (after the progress bar is on screen)
+from ui.shell import show_notices, sidebar  # noqa: E402
+
+sel = sidebar()
+boot.empty()
+show_notices()
+
+pages = [
+    st.Page("pages/home.py", title=t("nav_home"), default=True),
+    st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
+]
+st.navigation(pages, position="sidebar").run()

@@ -1,0 +1,278 @@
+"""Streamlit glue for the attention page: controls, the views, the detail panel, export.
+
+Everything numeric comes from the cached `AttentionData` (numpy); figures come from
+viz_core. Clicks are stored in session state by `on_select` callbacks (a click changes
+the figure, which resets the chart's own selection on the rerun).
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+
+from .i18n import FORMULAS, t
+from .loaders import AttentionData, config_json, stacks_of, trace_npz
+from .shell import Selection, bound, choice, md_escape, set_choice
+
+VIEWS = ("heads", "lines", "metrics", "rollout")
+COMBINE = ("one", "mean", "max")
+METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
+TOP_K = 10
+HEATMAP_HEIGHT = 640
+
+
+def terms() -> dict[str, str]:
+    """Words inside figures, in the UI language."""
+    return {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
+
+
+def _slider(label: str, n: int, key: str) -> int:
+    """A bound 0..n-1 slider (none when n == 1); clamps a value left from another model."""
+    if n <= 1:
+        return 0
+    if key in st.session_state and not 0 <= st.session_state[key] < n:
+        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
+    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
+
+
+def controls(n_layers: int, n_heads: int, arch: str) -> dict:
+    """The row of view controls; returns view, stack, layer, head, combine."""
+    view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
+                  labels={v: t(f"view_{v}") for v in VIEWS})
+    stacks = stacks_of(arch)
+    c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
+    with c1:
+        if len(stacks) > 1:
+            stack = choice(st.radio, t("stack"), stacks, param="stack", default="encoder",
+                           labels={s: t(f"stack_{s}") for s in stacks})
+        else:
+            stack = "self"
+            st.caption(f"{t('stack')}: {t('stack_self')}")
+    with c2:
+        layer = _slider(t("layer"), n_layers, "layer")
+    with c3:
+        head = _slider(t("head"), n_heads, "head")
+    with c4:
+        combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
+                         labels={c: t(f"combine_{c}") for c in COMBINE})
+    return {"view": view, "stack": stack, "layer": layer, "head": head, "combine": combine}
+
+
+def tokens_of(data: AttentionData, stack: str) -> tuple[list[str], list[str]]:
+    """(query tokens, key tokens) of one attention map."""
+    if stack in ("self", "encoder"):
+        return data.tokens, data.tokens
+    if stack == "decoder":
+        return data.tgt_tokens, data.tgt_tokens
+    return data.tgt_tokens, data.tokens
+
+
+def shown_matrix(data: AttentionData, c: dict) -> np.ndarray:
+    """The [q, k] map the head view shows: one head, or the mean/max over heads."""
+    layer = data.patterns[c["stack"]][c["layer"]]                     # [H, q, k]
+    return layer[c["head"]] if c["combine"] == "one" else vz.aggregate_heads(layer, c["combine"])
+
+
+def _with_mask(p: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Masked cells become NaN so the figures draw them grey and say "masked"."""
+    return np.where(mask, p, np.nan).astype(np.float32)
+
+
+# ---- the heads view --------------------------------------------------------------------
+def _on_tile() -> None:
+    cells = vz.selected_customdata(st.session_state.get("model_view"))
+    if cells:
+        st.session_state["layer"], st.session_state["head"] = cells[0][0], cells[0][1]
+        set_choice("combine", "one")
+
+
+def _on_cell() -> None:
+    cells = vz.selected_customdata(st.session_state.get("head_map"))
+    if cells:
+        st.session_state["cell"] = (cells[0][:2], st.session_state.get("_cell_sig"))
+
+
+def heads_view(data: AttentionData, c: dict, sel: Selection) -> None:
+    patterns = data.patterns[c["stack"]]
+    st.markdown(f"**{t('model_view_title')}**")
+    fig = vz.model_view(patterns, selected=(c["layer"], c["head"]) if c["combine"] == "one" else None,
+                        terms=terms())
+    st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
+    st.caption(t("model_view_caption"))
+    head_panel(data, c, sel)
+
+
+def _title(c: dict) -> str:
+    what = t("head_what", head=c["head"]) if c["combine"] == "one" else t(f"combine_{c['combine']}")
+    return t("head_title", layer=c["layer"], what=what)
+
+
+@st.fragment
+def head_panel(data: AttentionData, c: dict, sel: Selection) -> None:
+    """One head as a heatmap; a click on a cell opens that query's detail beside it.
+    A fragment: clicking reruns only this panel."""
+    q_tok, k_tok = tokens_of(data, c["stack"])
+    shown = _with_mask(shown_matrix(data, c), data.masks[c["stack"]])
+    sig = (sel.model_key, sel.text, sel.target, c["stack"])
+    st.session_state["_cell_sig"] = sig
+    stored = st.session_state.get("cell")
+    cell = stored[0] if stored and stored[1] == sig and stored[0][0] < len(q_tok) else None
+    left, right = st.columns([5, 3], gap="medium")
+    with left:
+        fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms())
+        fig.update_layout(height=HEATMAP_HEIGHT)      # ~square in a 5/8-wide column of a laptop screen
+        st.plotly_chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
+    with right:
+        if cell is None:
+            st.info(t("click_cell"))
+        else:
+            detail_panel(shown[cell[0]], cell[0], q_tok[cell[0]], k_tok)
+
+
+def detail_panel(row: np.ndarray, q: int, q_token: str, k_tok: list[str]) -> None:
+    """One query's weights: bars for the top keys and a table."""
+    with st.container(border=True, key="detail_panel"):
+        st.markdown(f"**{t('detail_title', pos=q, tok=md_escape(vz.visible_label(q_token)))}**")
+        k = min(TOP_K, int(np.isfinite(row).sum()))
+        st.plotly_chart(vz.query_bars(row, k_tok, top_k=k, title=t("detail_topk", k=k), terms=terms()),
+                        key="detail_bars", width="stretch")
+        order = [i for i in np.argsort(-np.nan_to_num(row, nan=-1.0), kind="stable")[:k]]
+        st.dataframe(pd.DataFrame({t("col_rank"): range(1, k + 1), t("col_key"): [vz.visible_label(k_tok[i]) for i in order],
+                                   t("col_pos"): order, t("col_weight"): [float(row[i]) for i in order]}),
+                     hide_index=True, width="stretch", key="detail_table")
+        st.caption(t("detail_sum", s=float(np.nansum(row)), masked=int(np.isnan(row).sum())))
+
+
+# ---- lines ------------------------------------------------------------------------------
+def lines_view(data: AttentionData, c: dict) -> None:
+    q_tok, k_tok = tokens_of(data, c["stack"])
+    patterns = data.patterns[c["stack"]][c["layer"]]                      # [H, q, k]
+    n = max(len(q_tok), len(k_tok))
+    if n > 64:
+        st.info(t("lines_too_long", max=64, n=n))
+        return
+    heads = st.multiselect(t("lines_heads"), list(range(patterns.shape[0])), default=[c["head"]], key="line_heads")
+    options = [-1, *range(len(q_tok))]
+    labels = vz.position_labels(q_tok)
+    query = int(choice(st.selectbox, t("lines_query"), [str(o) for o in options], param="query", default="-1",
+                       url=False, labels={str(i): t("lines_all") if i < 0 else labels[i] for i in options}))
+    if not heads:
+        heads = [c["head"]]
+    fig = vz.line_view(patterns, q_tok, k_tokens=k_tok, head_ids=heads, query=None if query < 0 else query,
+                       title=t("head_title", layer=c["layer"], what=", ".join(f"H{h}" for h in heads)),
+                       terms=terms())
+    st.plotly_chart(fig, key="line_view", width="stretch")
+    st.caption(t("ex_lines"))
+
+
+# ---- metrics ---------------------------------------------------------------------------
+def _open_head(layer: int, head: int) -> None:
+    st.session_state["layer"], st.session_state["head"] = layer, head
+    set_choice("combine", "one")
+    set_choice("view", "heads")
+
+
+def _on_metric_cell() -> None:
+    cells = vz.selected_customdata(st.session_state.get("metrics_chart"))
+    if cells:
+        _open_head(*cells[0][:2])
+
+
+def _on_metric_row() -> None:
+    rows = (st.session_state.get("metrics_table") or {}).get("selection", {}).get("rows", [])
+    table = st.session_state.get("_metrics_rows")
+    if rows and table is not None:
+        _open_head(int(table[rows[0]]["layer"]), int(table[rows[0]]["head"]))
+
+
+def metric_names(tokens: list[str]) -> dict[str, str]:
+    names = {m: t(f"metric_{m}") for m in METRICS}
+    names["attn_to_first"] += f" ({tokens[0]})"
+    names["attn_to_last"] += f" ({tokens[-1]})"
+    return names
+
+
+def metrics_view(data: AttentionData, c: dict) -> None:
+    q_tok, k_tok = tokens_of(data, c["stack"])
+    patterns = data.patterns[c["stack"]]
+    raw = vz.head_metrics(patterns, k_tok, mask=np.broadcast_to(data.masks[c["stack"]], patterns.shape))
+    names = metric_names([vz.visible_label(k) for k in k_tok])
+    metrics = {names[m]: raw[m] for m in METRICS}
+    metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
+    metric = names[metric_id]
+    fig = vz.head_metrics_chart(metrics, metric, selected=(c["layer"], c["head"]), terms=terms())
+    st.plotly_chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
+                    width="stretch")
+    rows = vz.metrics_table(raw)
+    st.session_state["_metrics_rows"] = rows
+    table = pd.DataFrame(rows).rename(columns={m: names[m] for m in METRICS})
+    table = table.rename(columns={"layer": t("layer"), "head": t("head")})
+    st.dataframe(table, hide_index=True, width="stretch", key="metrics_table", on_select=_on_metric_row,
+                 selection_mode="single-row")
+    st.caption(t("metrics_click"))
+    st.markdown(t("ex_metrics"))
+    st.latex(FORMULAS["entropy"])
+
+
+# ---- rollout -------------------------------------------------------------------------------
+def rollout_view(data: AttentionData, c: dict) -> None:
+    if c["stack"] == "cross":
+        st.info(t("rollout_not_self"))
+        return
+    q_tok, _ = tokens_of(data, c["stack"])
+    roll = vz.rollout(data.patterns[c["stack"]], head_fusion="mean", add_residual=True)   # [L, q, q]
+    n_layers = roll.shape[0]
+    upto = n_layers - 1 if n_layers == 1 else st.slider(t("rollout_layer"), 0, n_layers - 1, n_layers - 1,
+                                                         key="rollout_layer")
+    fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')} 0…{upto}", clickable=False,
+                          terms=terms())
+    st.plotly_chart(fig, key="rollout_map", width="stretch")
+    st.markdown(t("ex_rollout"))
+    st.latex(FORMULAS["rollout"])
+
+
+# ---- export ------------------------------------------------------------------------------
+def _safe_cell(text: str) -> str:
+    """Spreadsheets run cells starting with = + - @ as formulas: quote them."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+def matrix_csv(matrix: np.ndarray, q_tok: list[str], k_tok: list[str]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["query \\ key", *[_safe_cell(f"{i}:{s}") for i, s in enumerate(k_tok)]])
+    for i, (name, row) in enumerate(zip(q_tok, matrix)):
+        w.writerow([_safe_cell(f"{i}:{name}"), *[f"{v:.6g}" for v in row]])
+    return buf.getvalue()
+
+
+def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
+    q_tok, k_tok = tokens_of(data, c["stack"])
+    matrix = shown_matrix(data, c)
+    stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c['layer']}"
+    with st.expander(t("view_export")):
+        cols = st.columns(3)
+        cols[0].download_button(t("export_matrix"), matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c['combine']}.csv",
+                                "text/csv", key="dl_csv")
+        cols[1].download_button(t("export_trace"), lambda: trace_npz(sel.model_key, sel.device, sel.text, sel.target),
+                                f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
+        cols[2].download_button(t("export_config"), config_json(sel.model_key, sel.device), f"{stem}_config.json",
+                                "application/json", key="dl_json")
+        st.caption(t("export_png"))
+
+
+def explanations() -> None:
+    with st.expander(t("explain")):
+        st.markdown(t("ex_attention"))
+        st.latex(FORMULAS["attention"])
+        st.markdown(t("ex_rows_sum"))
+        st.latex(FORMULAS["rows"])
+        st.markdown(t("ex_multihead"))
+        st.latex(FORMULAS["multihead"])
+        st.markdown(t("ex_mask"))
+        st.latex(FORMULAS["mask"])

@@ -1,0 +1,70 @@
+"""The overview page's parts: the tokens of the text, the model card, the catalogue."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from models import zoo
+
+from .i18n import t
+from .loaders import encode
+from .shell import Selection, md_escape
+
+SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
+
+
+def token_badges(tokens: list[str]) -> str:
+    """Markdown badges, one per token; special tokens grey, unknown ones orange. Every
+    token is made visible and markdown/HTML-escaped (it is user text)."""
+    out = []
+    for tok in tokens:
+        color = "orange" if tok in ("[UNK]", "<unk>") else "gray" if tok in SPECIAL else "blue"
+        out.append(f":{color}-badge[{md_escape(vz.visible_label(tok, 40))}]")
+    return " ".join(out)
+
+
+def tokens_section(model, tok, sel: Selection) -> None:
+    st.subheader(t("home_tokens"))
+    if not sel.text.strip():
+        st.info(t("empty_text"), icon=":material/edit:")
+        return
+    enc = encode(tok, model, sel.text)
+    st.markdown(token_badges(enc.tokens[:512]))
+    st.caption(t("home_tokens_caption", n=len(enc)))
+    if enc.truncated:
+        st.info(t("truncated", n=enc.n_tokens_before_truncation, kept=len(enc)), icon=":material/content_cut:")
+
+
+def _describe(cfg) -> dict[str, str]:
+    ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}[cfg.activation]
+    pos = {"none": "none", "sinusoidal": "sinusoidal", "learned": "learned", "rope": "RoPE", "alibi": "ALiBi",
+           "relative": "T5 relative"}[cfg.positional]
+    norm = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}[cfg.norm]
+    return {
+        t("cfg_arch"): cfg.arch,
+        t("cfg_layers_heads"): f"{cfg.n_layers} × {cfg.n_heads}",
+        t("cfg_attention"): f"{cfg.attention_kind}, {cfg.attention.kind}",
+        t("cfg_positional"): pos,
+        t("cfg_norm"): f"{norm}, {cfg.norm_position}-norm",
+        t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
+    }
+
+
+def model_card(model, sel: Selection) -> None:
+    st.subheader(t("home_model"))
+    with st.container(border=True):
+        st.markdown(f"**{md_escape(sel.model_label)}**")
+        if sel.random_weights:
+            st.caption(f":material/casino: {t('random_weights')}")
+        c1, c2 = st.columns(2)
+        c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
+        c2.metric("d_model", model.cfg.d_model)
+        st.table(pd.DataFrame({"": list(_describe(model.cfg).values())}, index=list(_describe(model.cfg))))
+
+
+def catalogue_table() -> None:
+    st.subheader(t("home_catalogue"))
+    rows = [{t("col_model"): e.label, t("col_kind"): e.kind, t("col_available"): "✓" if e.available else "✗",
+             t("col_details"): e.description if e.available else e.reason} for e in zoo.catalogue()]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="catalogue")

@@ -1,0 +1,152 @@
+"""Cached loaders: models (`st.cache_resource`, shared by all sessions) and per-text
+numpy slices (`st.cache_data`, bounded).
+
+A model is shared between browser sessions, and recording registers hooks on it, so
+every forward pass holds that model's lock: two sessions never record into each other's
+trace. Work runs under `torch.inference_mode` (inside `run_with_cache`).
+"""
+from __future__ import annotations
+
+import io
+import json
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+import torch
+
+from models import zoo
+from models.runtime import set_threads, tune_allocator
+from models.tokenizer import Tokenizer
+from models.transformer import Transformer
+
+tune_allocator()   # keep freed activations in the heap between passes (see models/runtime.py)
+set_threads()
+
+MAX_CHARS = 20_000   # longer texts are cut before tokenizing (the model would keep <= max_len tokens anyway)
+_locks: dict[int, threading.Lock] = {}
+_locks_guard = threading.Lock()
+_loaded: set[tuple[str, str]] = set()
+
+
+def _lock(model: Transformer) -> threading.Lock:
+    with _locks_guard:
+        return _locks.setdefault(id(model), threading.Lock())
+
+
+@st.cache_resource(show_spinner=False, max_entries=6)
+def _load(key: str, device: str) -> tuple[Transformer, Tokenizer]:
+    return zoo.load(key, device=device)
+
+
+def is_loaded(key: str, device: str) -> bool:
+    """Whether this process already holds the model (no progress needs showing)."""
+    return (key, device) in _loaded
+
+
+def load_model(key: str, device: str) -> tuple[Transformer, Tokenizer]:
+    """The (model, tokenizer) of a catalogue entry; raises ValueError with a message."""
+    model, tok = _load(key, device)
+    _loaded.add((key, device))
+    return model, tok
+
+
+@dataclass
+class AttentionData:
+    """What the attention views need for one (model, text), as numpy."""
+
+    tokens: list[str]                       # source / only sequence
+    tgt_tokens: list[str] | None            # decoder sequence (encoder-decoder)
+    n_tokens_before: int                    # length before truncation
+    truncated: bool
+    unk_fraction: float
+    patterns: dict[str, np.ndarray] = field(default_factory=dict)   # stack -> [L, H, q, k] float32
+    masks: dict[str, np.ndarray] = field(default_factory=dict)      # stack -> [q, k] bool (batch 0)
+
+
+def stacks_of(arch: str) -> list[str]:
+    """The attention maps a model has: 'self' or ('encoder', 'decoder', 'cross')."""
+    return ["encoder", "decoder", "cross"] if arch == "encoder-decoder" else ["self"]
+
+
+def _hook_prefix(stack: str) -> tuple[str, str]:
+    return {"self": ("", "attn"), "encoder": ("encoder.", "attn"), "decoder": ("decoder.", "attn"),
+            "cross": ("decoder.", "cross_attn")}[stack]
+
+
+def encode(tok: Tokenizer, model: Transformer, text: str):
+    """Tokenize for the app: at most the model's max_len tokens (reported when cut)."""
+    return tok.encode(text[:MAX_CHARS], max_len=model.cfg.max_len)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def attention_data(key: str, device: str, text: str, target: str) -> AttentionData:
+    """Run the model once, recording only the attention patterns and masks."""
+    model, tok = load_model(key, device)
+    enc = encode(tok, model, text)
+    if not enc.ids:
+        raise ValueError("empty")
+    n_before = enc.n_tokens_before_truncation if enc.truncated else len(enc)
+    if len(text) > MAX_CHARS:
+        n_before = max(n_before, len(tok.encode(text)))
+    kw = {}
+    tgt = None
+    if model.cfg.arch == "encoder-decoder":
+        tgt = encode(tok, model, target or text)
+        kw = {"tgt_ids": tgt.ids, "tgt_tokens": tgt.tokens}
+    with _lock(model):
+        _, trace = model.run_with_cache(enc.ids, names=["*.hook_pattern", "*.hook_mask"], tokens=enc.tokens, **kw)
+    data = AttentionData(enc.tokens, tgt.tokens if tgt else None, n_before, enc.truncated or len(text) > MAX_CHARS,
+                         _unk_fraction(tok, enc.ids))
+    for stack in stacks_of(model.cfg.arch):
+        prefix, attn = _hook_prefix(stack)
+        data.patterns[stack] = np.stack([trace.numpy(f"{prefix}blocks.{i}.{attn}.hook_pattern", batch=0)
+                                         for i in range(model.cfg.n_layers)])
+        mask = trace.numpy(f"{prefix}blocks.0.{attn}.hook_mask")[0, 0]
+        data.masks[stack] = np.broadcast_to(mask, data.patterns[stack].shape[-2:]).copy()
+    return data
+
+
+def _unk_fraction(tok: Tokenizer, ids: list[int]) -> float:
+    unk = getattr(tok, "unk_id", None)
+    return 0.0 if unk is None or not ids else sum(i == unk for i in ids) / len(ids)
+
+
+def trace_npz(key: str, device: str, text: str, target: str) -> bytes:
+    """Every recorded tensor of one pass as .npz bytes (built on demand by the download)."""
+    model, tok = load_model(key, device)
+    enc = encode(tok, model, text)
+    kw = {}
+    if model.cfg.arch == "encoder-decoder":
+        tgt = encode(tok, model, target or text)
+        kw = {"tgt_ids": tgt.ids, "tgt_tokens": tgt.tokens}
+    with _lock(model):
+        _, trace = model.run_with_cache(enc.ids, tokens=enc.tokens, **kw)
+    buf = io.BytesIO()
+    trace.cpu().save_npz(buf)
+    return buf.getvalue()
+
+
+def n_hooks(key: str, device: str) -> int:
+    model, _ = load_model(key, device)
+    return len(model.hook_names())
+
+
+def config_json(key: str, device: str) -> str:
+    model, _ = load_model(key, device)
+    return json.dumps({"model": key, "config": model.cfg.to_dict()}, indent=2, ensure_ascii=False)
+
+
+def device_choices() -> list[str]:
+    from models.device import available_devices
+
+    return available_devices()
+
+
+def default_device() -> str:
+    return device_choices()[0]
+
+
+def torch_version() -> str:
+    return torch.__version__

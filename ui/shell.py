@@ -1,0 +1,162 @@
+"""The app shell: URL-bound widgets with notices, the shared sidebar, and a guard
+against Streamlit's legacy `pages/` auto-discovery.
+
+Bound widgets (`bind="query-params"`) put their value in the URL, so a teacher's link
+reproduces the view. The URL holds the widget's displayed label, so bound widgets use
+labels that do not depend on the UI language (model names, numbers, "English"/"中文"),
+except page-level view choices, whose labels follow the language that the same link
+also carries. An invalid value in a link (`?layer=999`, `?model=nope`) makes Streamlit
+fall back to the default silently; `bound()` notices it and the page says so.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+import streamlit as st
+
+from .i18n import LANGUAGES, lang, t
+
+EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
+_NOTICES = "_url_notices"
+
+
+def page_guard() -> None:
+    """Call first in every page. With a `pages/` folder beside app.py, Streamlit's
+    legacy multipage mode can run a page file on its own (first request of a fresh
+    server to /<page>, and every AppTest page switch), without app.py's sidebar. Turn
+    it off and rerun through app.py. (Uses a private flag; a no-op if it moves.)"""
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError:  # pragma: no cover - a future Streamlit without the flag
+        return
+    if getattr(PagesManager, "uses_pages_directory", False):
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_default: str, **kwargs: Any) -> Any:
+    """A widget bound to the URL parameter `key`; an invalid or adjusted link value is
+    recorded as a notice (shown by `show_notices`)."""
+    asked = st.query_params.get(key)
+    value = widget(label, *args, key=key, bind="query-params", **kwargs)
+    now = st.query_params.get(key)
+    if asked is not None and now != asked and not (now is None and asked == url_default):
+        notes = st.session_state.setdefault(_NOTICES, [])
+        notes.append((key, asked, now))
+    return value
+
+
+def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, param: str, default: str,
+           labels: Mapping[str, str], url: bool = True, **kwargs: Any) -> str:
+    """A radio/selectbox whose labels follow the UI language while its state and its
+    URL parameter hold language-independent ids (`?view=metrics`).
+
+    Streamlit keeps a bound widget's *label* in the URL and loses the displayed choice
+    when the labels change, so the canonical value lives in session state under
+    `_<param>`, the widget is keyed per language, and the URL is written by hand.
+    `set_choice` changes it from a callback."""
+    state = f"_{param}"
+    if state not in st.session_state:
+        asked = st.query_params.get(param) if url else None
+        if asked is not None and asked not in options:
+            st.session_state.setdefault(_NOTICES, []).append((param, asked, None))
+        st.session_state[state] = asked if asked in options else default
+    if st.session_state[state] not in options:
+        st.session_state[state] = default
+    wkey = f"{param}__{lang()}"
+
+    def sync() -> None:
+        st.session_state[state] = st.session_state[wkey]
+
+    widget(label, list(options), index=list(options).index(st.session_state[state]), key=wkey,
+           format_func=lambda o: labels.get(o, o), on_change=sync, **kwargs)
+    value = st.session_state[state]
+    if url:
+        if value == default:
+            if param in st.query_params:
+                del st.query_params[param]
+        elif st.query_params.get(param) != value:
+            st.query_params[param] = value
+    return value
+
+
+def set_choice(param: str, value: str) -> None:
+    """Change a `choice` from a callback (its per-language widgets start over from it)."""
+    st.session_state[f"_{param}"] = value
+    for code in LANGUAGES.values():
+        st.session_state.pop(f"{param}__{code}", None)
+
+
+def show_notices() -> None:
+    """Show (once) the link parameters that were invalid or adjusted in this run."""
+    for key, asked, now in st.session_state.pop(_NOTICES, []):
+        value = html.escape(asked[:80])
+        if now is None:
+            st.warning(t("url_invalid", param=key, value=value), icon=":material/link_off:")
+        else:
+            st.info(t("url_adjusted", param=key, value=value, now=html.escape(now)), icon=":material/link:")
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What the sidebar chose; pages read it with `current()`."""
+
+    model_key: str
+    model_label: str
+    text: str
+    target: str
+    device: str
+    random_weights: bool
+    arch: str
+
+
+def sidebar() -> Selection:
+    """The shared sidebar (language, model, text, device). Runs in app.py before pages."""
+    from models import zoo
+
+    from .loaders import default_device, device_choices
+
+    entries = [e for e in zoo.catalogue() if e.available]
+    labels = {e.key: e.label for e in entries}
+    with st.sidebar:
+        bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
+        key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=entries[0].label,
+                    format_func=labels.get)
+        entry = next(e for e in entries if e.key == key)
+        st.caption(html.escape(entry.description))
+        text = bound(st.text_area, t("text"), EXAMPLE_TEXT, key="text", url_default=EXAMPLE_TEXT,
+                     help=t("text_help"), height=110)
+        target = ""
+        if entry.config is not None and entry.config.arch == "encoder-decoder":
+            target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
+        devices = device_choices()
+        device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0],
+                       index=devices.index(default_device()))
+        unavailable = [e for e in zoo.catalogue() if not e.available]
+        if unavailable:
+            with st.expander(t("model_unavailable")):
+                for e in unavailable:
+                    st.caption(f"**{html.escape(e.label)}**: {html.escape(e.reason)}")
+    sel = Selection(key, entry.label, text or "", target or "", device, entry.is_random,
+                    entry.config.arch if entry.config is not None else "")
+    st.session_state["_selection"] = sel
+    return sel
+
+
+def current() -> Selection:
+    """The sidebar's selection for this run (app.py renders the sidebar first)."""
+    sel = st.session_state.get("_selection")
+    if sel is None:  # a page run without app.py (should not happen after page_guard)
+        sel = sidebar()
+    return sel
+
+
+def md_escape(text: str) -> str:
+    """Token or user text made safe for st.markdown: HTML-escaped and with markdown
+    syntax characters backslash-escaped, so it shows literally."""
+    out = text
+    for ch in "\\`*_{}[]()#+-.!|~$":          # backslash first, so later escapes are not doubled
+        out = out.replace(ch, "\\" + ch)
+    return html.escape(out, quote=False)        # < > & as entities: raw HTML never reaches the page
