@@ -21,9 +21,9 @@ if c["view"] == "heads":
 elif c["view"] == "lines":
     av.lines_view(data, c)
 elif c["view"] == "metrics":
-    av.metrics_view(data, c)
+    av.metrics_view(data, c, sel)
 else:
-    av.rollout_view(data, c)
+    av.rollout_view(data, c, sel)
 
 av.export_section(data, c, sel)
 av.explanations()

@@ -16,6 +16,7 @@ import streamlit as st
 import viz_core as vz
 
 from .i18n import FORMULAS, t
+from . import loaders
 from .loaders import AttentionData, config_json, stacks_of, trace_npz
 from .shell import Selection, bound, choice, md_escape, set_choice
 
@@ -98,10 +99,10 @@ def _on_cell() -> None:
 
 
 def heads_view(data: AttentionData, c: dict, sel: Selection) -> None:
-    patterns = data.patterns[c["stack"]]
     st.markdown(f"**{t('model_view_title')}**")
-    fig = vz.model_view(patterns, selected=(c["layer"], c["head"]) if c["combine"] == "one" else None,
-                        terms=terms())
+    fig = loaders.model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
+    if c["combine"] == "one":
+        vz.mark_tile(fig, c["layer"], c["head"])
     st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
     st.caption(t("model_view_caption"))
     head_panel(data, c, sel)
@@ -197,10 +198,9 @@ def metric_names(tokens: list[str]) -> dict[str, str]:
     return names
 
 
-def metrics_view(data: AttentionData, c: dict) -> None:
-    q_tok, k_tok = tokens_of(data, c["stack"])
-    patterns = data.patterns[c["stack"]]
-    raw = vz.head_metrics(patterns, k_tok, mask=np.broadcast_to(data.masks[c["stack"]], patterns.shape))
+def metrics_view(data: AttentionData, c: dict, sel: Selection) -> None:
+    _, k_tok = tokens_of(data, c["stack"])
+    raw = loaders.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
     names = metric_names([vz.visible_label(k) for k in k_tok])
     metrics = {names[m]: raw[m] for m in METRICS}
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
@@ -220,12 +220,12 @@ def metrics_view(data: AttentionData, c: dict) -> None:
 
 
 # ---- rollout -------------------------------------------------------------------------------
-def rollout_view(data: AttentionData, c: dict) -> None:
+def rollout_view(data: AttentionData, c: dict, sel: Selection) -> None:
     if c["stack"] == "cross":
         st.info(t("rollout_not_self"))
         return
     q_tok, _ = tokens_of(data, c["stack"])
-    roll = vz.rollout(data.patterns[c["stack"]], head_fusion="mean", add_residual=True)   # [L, q, q]
+    roll = loaders.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
     n_layers = roll.shape[0]
     upto = n_layers - 1 if n_layers == 1 else st.slider(t("rollout_layer"), 0, n_layers - 1, n_layers - 1,
                                                          key="rollout_layer")

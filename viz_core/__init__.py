@@ -19,6 +19,7 @@ from .attention import (
     head_heatmap,
     head_metrics_chart,
     line_view,
+    mark_tile,
     matrix_heatmap,
     model_view,
     query_bars,
@@ -30,7 +31,7 @@ from .labels import escape_labels, position_labels, visible_label
 __all__ = [
     "aggregate_heads", "attention_to", "entropy", "head_entropy", "head_metrics",
     "mean_attention_distance", "metrics_table", "rollout", "sparsity",
-    "head_heatmap", "head_metrics_chart", "line_view", "matrix_heatmap", "model_view",
+    "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
     "escape_labels", "position_labels", "visible_label",
 ]

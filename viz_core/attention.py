@@ -462,10 +462,10 @@ def model_view(
         hovertext=[f"{words['layer']} {layers[l]}, {words['head']} {heads[h]}"
                    for l, h in zip(ll.ravel(), hh.ravel())],
     ))
+    # tile geometry, so that mark_tile() can outline a head on a cached figure
+    fig.update_layout(meta={"tile_w": int(tk), "tile_h": int(tq), "gap": int(gap), "layers": n_l, "heads": n_h})
     if selected is not None:
-        l, h = selected
-        x0, y0 = h * (tk + gap) - 0.5, l * (tq + gap) - 0.5
-        _outline(fig, x0, x0 + tk, y0, y0 + tq)
+        mark_tile(fig, *selected)
     aspect = height_px / width_px
     fig.update_layout(
         xaxis=dict(tickmode="array", tickvals=cx.tolist(), ticktext=heads, side="top",
@@ -481,6 +481,21 @@ def model_view(
     )
     if title:
         fig.update_layout(title=dict(text=html.escape(title)))
+    return fig
+
+
+def mark_tile(fig: go.Figure, layer: int, head: int) -> go.Figure:
+    """Outline one head's tile on a figure made by :func:`model_view` (in place;
+    cheap, so the model view itself can be built once and cached)."""
+    meta = fig.layout.meta
+    if not isinstance(meta, dict) or "tile_w" not in meta:
+        raise ValueError("mark_tile needs a figure made by model_view.")
+    if not (0 <= layer < meta["layers"] and 0 <= head < meta["heads"]):
+        raise ValueError(f"mark_tile: no tile for layer {layer}, head {head} "
+                         f"(the grid is {meta['layers']} x {meta['heads']}).")
+    tk, tq, gap = meta["tile_w"], meta["tile_h"], meta["gap"]
+    x0, y0 = head * (tk + gap) - 0.5, layer * (tq + gap) - 0.5
+    _outline(fig, x0, x0 + tk, y0, y0 + tq)
     return fig
 
 

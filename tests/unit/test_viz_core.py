@@ -412,3 +412,18 @@ def test_viz_core_imports_no_torch_and_no_streamlit():
     code = "import sys, viz_core; print(any(m in sys.modules for m in ('torch', 'streamlit')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_mark_tile_outlines_the_right_tile_on_a_cached_figure():
+    import viz_core as vz
+    p = np.full((2, 3, 5, 5), 0.2, dtype=np.float32)
+    fig = vz.model_view(p, gap=1)
+    assert not fig.layout.shapes
+    vz.mark_tile(fig, 1, 2)
+    (rect,) = fig.layout.shapes
+    assert (rect.x0, rect.x1, rect.y0, rect.y1) == (2 * 6 - 0.5, 2 * 6 + 4.5, 6 - 0.5, 6 + 4.5)
+    assert vz.model_view(p, selected=(1, 2)).layout.shapes[0].x0 == rect.x0
+    with pytest.raises(ValueError, match="no tile"):
+        vz.mark_tile(fig, 2, 0)
+    with pytest.raises(ValueError, match="model_view"):
+        vz.mark_tile(vz.head_heatmap(p[0, 0], list("abcde"), list("abcde")), 0, 0)
