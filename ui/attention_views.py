@@ -32,13 +32,14 @@ def terms() -> dict[str, str]:
     return {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
 
 
-def _slider(label: str, n: int, key: str) -> int:
-    """A bound 0..n-1 slider (none when n == 1); clamps a value left from another model."""
+def _slider(label: str, n: int, key: str, disabled: bool = False) -> int:
+    """A bound 0..n-1 slider (none when n == 1); clamps a value left from another model.
+    Views that do not use it show it disabled (a widget that is not drawn loses its state)."""
     if n <= 1:
         return 0
     if key in st.session_state and not 0 <= st.session_state[key] < n:
         st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
-    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
+    return bound(st.slider, label, 0, n - 1, key=key, url_default="0", disabled=disabled)
 
 
 def controls(n_layers: int, n_heads: int, arch: str) -> dict:
@@ -55,12 +56,12 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
             stack = "self"
             st.caption(f"{t('stack')}: {t('stack_self')}")
     with c2:
-        layer = _slider(t("layer"), n_layers, "layer")
+        layer = _slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer")
     with c3:
-        head = _slider(t("head"), n_heads, "head")
+        head = _slider(t("head"), n_heads, "head", disabled=view == "rollout")
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
-                         labels={c: t(f"combine_{c}") for c in COMBINE})
+                         labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view != "heads")
     return {"view": view, "stack": stack, "layer": layer, "head": head, "combine": combine}
 
 
@@ -226,11 +227,10 @@ def rollout_view(data: AttentionData, c: dict, sel: Selection) -> None:
         return
     q_tok, _ = tokens_of(data, c["stack"])
     roll = loaders.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
-    n_layers = roll.shape[0]
-    upto = n_layers - 1 if n_layers == 1 else st.slider(t("rollout_layer"), 0, n_layers - 1, n_layers - 1,
-                                                         key="rollout_layer")
-    fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')} 0…{upto}", clickable=False,
-                          terms=terms())
+    upto = c["layer"]
+    fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
+                          clickable=False, terms=terms())
+    fig.update_layout(height=HEATMAP_HEIGHT)
     st.plotly_chart(fig, key="rollout_map", width="stretch")
     st.markdown(t("ex_rollout"))
     st.latex(FORMULAS["rollout"])

@@ -56,7 +56,7 @@ def model_card(model, sel: Selection) -> None:
     with st.container(border=True):
         st.markdown(f"**{md_escape(sel.model_label)}**")
         if sel.random_weights:
-            st.caption(f":material/casino: {t('random_weights')}")
+            st.caption(t("random_weights").capitalize())
         c1, c2 = st.columns(2)
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)

@@ -45,5 +45,5 @@ def require_attention(sel: Selection) -> AttentionData:
     if data.unk_fraction >= 0.2:
         st.warning(t("many_unk", pct=data.unk_fraction), icon=":material/help:")
     if sel.random_weights:
-        st.caption(f":material/casino: {t('random_weights')}")
+        st.caption(t("random_weights").capitalize())
     return data
