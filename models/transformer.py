@@ -11,7 +11,6 @@ dh = d_head, ff = d_ff.
 """
 from __future__ import annotations
 
-import math
 from typing import Callable, Iterable, Sequence
 
 import torch

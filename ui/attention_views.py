@@ -263,7 +263,8 @@ def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
         cols[2].download_button(t("export_config"), config_json(sel.model_key, sel.device), f"{stem}_config.json",
                                 "application/json", key="dl_json")
-        st.caption(t("export_png"))
+        model, _ = loaders.load_model(sel.model_key, sel.device)
+        st.caption(t("export_caption", n=len(model.hook_names())) + " " + t("export_png"))
 
 
 def explanations() -> None:

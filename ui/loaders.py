@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import streamlit as st
-import torch
 
 from models import zoo
 from models.runtime import set_threads, tune_allocator
@@ -80,23 +79,27 @@ def encode(tok: Tokenizer, model: Transformer, text: str):
     return tok.encode(text[:MAX_CHARS], max_len=model.cfg.max_len)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def attention_data(key: str, device: str, text: str, target: str) -> AttentionData:
-    """Run the model once, recording only the attention patterns and masks."""
+def _record(key: str, device: str, text: str, target: str, names: list[str] | None):
+    """One recorded pass over the text (and the decoder input of an encoder-decoder):
+    (model, tokenizer, source encoding, target encoding or None, trace)."""
     model, tok = load_model(key, device)
     enc = encode(tok, model, text)
     if not enc.ids:
-        raise ValueError("empty")
+        raise ValueError("The text is empty.")
+    tgt = encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    kw = {"tgt_ids": tgt.ids, "tgt_tokens": tgt.tokens} if tgt is not None else {}
+    with _lock(model):
+        _, trace = model.run_with_cache(enc.ids, names=names, tokens=enc.tokens, **kw)
+    return model, tok, enc, tgt, trace
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def attention_data(key: str, device: str, text: str, target: str) -> AttentionData:
+    """Run the model once, recording only the attention patterns and masks."""
+    model, tok, enc, tgt, trace = _record(key, device, text, target, ["*.hook_pattern", "*.hook_mask"])
     n_before = enc.n_tokens_before_truncation if enc.truncated else len(enc)
     if len(text) > MAX_CHARS:
         n_before = max(n_before, len(tok.encode(text)))
-    kw = {}
-    tgt = None
-    if model.cfg.arch == "encoder-decoder":
-        tgt = encode(tok, model, target or text)
-        kw = {"tgt_ids": tgt.ids, "tgt_tokens": tgt.tokens}
-    with _lock(model):
-        _, trace = model.run_with_cache(enc.ids, names=["*.hook_pattern", "*.hook_mask"], tokens=enc.tokens, **kw)
     data = AttentionData(enc.tokens, tgt.tokens if tgt else None, n_before, enc.truncated or len(text) > MAX_CHARS,
                          _unk_fraction(tok, enc.ids))
     for stack in stacks_of(model.cfg.arch):
@@ -144,22 +147,10 @@ def _unk_fraction(tok: Tokenizer, ids: list[int]) -> float:
 
 def trace_npz(key: str, device: str, text: str, target: str) -> bytes:
     """Every recorded tensor of one pass as .npz bytes (built on demand by the download)."""
-    model, tok = load_model(key, device)
-    enc = encode(tok, model, text)
-    kw = {}
-    if model.cfg.arch == "encoder-decoder":
-        tgt = encode(tok, model, target or text)
-        kw = {"tgt_ids": tgt.ids, "tgt_tokens": tgt.tokens}
-    with _lock(model):
-        _, trace = model.run_with_cache(enc.ids, tokens=enc.tokens, **kw)
+    *_, trace = _record(key, device, text, target, None)
     buf = io.BytesIO()
     trace.cpu().save_npz(buf)
     return buf.getvalue()
-
-
-def n_hooks(key: str, device: str) -> int:
-    model, _ = load_model(key, device)
-    return len(model.hook_names())
 
 
 def config_json(key: str, device: str) -> str:
@@ -175,7 +166,3 @@ def device_choices() -> list[str]:
 
 def default_device() -> str:
     return device_choices()[0]
-
-
-def torch_version() -> str:
-    return torch.__version__
