@@ -11,11 +11,10 @@ if "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
 from ui.i18n import t  # noqa: E402  (after the progress bar is on screen)
-from ui.shell import show_notices, sidebar  # noqa: E402
+from ui.shell import sidebar  # noqa: E402
 
-sel = sidebar()
+sidebar()
 boot.empty()
-show_notices()
 
 pages = [
     st.Page("pages/home.py", title=t("nav_home"), default=True),

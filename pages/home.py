@@ -4,11 +4,12 @@ import streamlit as st
 from ui import home_views as hv
 from ui.i18n import t
 from ui.session import require_model
-from ui.shell import current, page_guard
+from ui.shell import current, page_guard, show_notices
 
 page_guard()
 sel = current()
 st.title(t("app_title"))
+show_notices()
 st.markdown(f"**{t('tagline')}**")
 st.markdown(t("home_intro"))
 model, tok = require_model(sel)

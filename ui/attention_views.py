@@ -24,7 +24,7 @@ VIEWS = ("heads", "lines", "metrics", "rollout")
 COMBINE = ("one", "mean", "max")
 METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
 TOP_K = 10
-HEATMAP_HEIGHT = 640
+HEATMAP_HEIGHT = 600
 
 
 def terms() -> dict[str, str]:
@@ -47,7 +47,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
     view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
                   labels={v: t(f"view_{v}") for v in VIEWS})
     stacks = stacks_of(arch)
-    c1, c2, c3, c4 = st.columns([3, 2, 2, 3])
+    c1, c2, c3, c4 = st.columns([3, 2, 2, 4])
     with c1:
         if len(stacks) > 1:
             stack = choice(st.radio, t("stack"), stacks, param="stack", default="encoder",
@@ -126,8 +126,9 @@ def head_panel(data: AttentionData, c: dict, sel: Selection) -> None:
     cell = stored[0] if stored and stored[1] == sig and stored[0][0] < len(q_tok) else None
     left, right = st.columns([5, 3], gap="medium")
     with left:
-        fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms())
-        fig.update_layout(height=HEATMAP_HEIGHT)      # ~square in a 5/8-wide column of a laptop screen
+        # cells need not be square: the map fills the column instead of floating in it
+        fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms(), square=False)
+        fig.update_layout(height=HEATMAP_HEIGHT)
         st.plotly_chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
     with right:
         if cell is None:
@@ -229,7 +230,7 @@ def rollout_view(data: AttentionData, c: dict, sel: Selection) -> None:
     roll = loaders.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
     upto = c["layer"]
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
-                          clickable=False, terms=terms())
+                          clickable=False, terms=terms(), square=False)
     fig.update_layout(height=HEATMAP_HEIGHT)
     st.plotly_chart(fig, key="rollout_map", width="stretch")
     st.markdown(t("ex_rollout"))

@@ -7,7 +7,7 @@ import streamlit as st
 import viz_core as vz
 from models import zoo
 
-from .i18n import t
+from .i18n import STRINGS, t
 from .loaders import encode
 from .shell import Selection, md_escape
 
@@ -37,16 +37,15 @@ def tokens_section(model, tok, sel: Selection) -> None:
 
 
 def _describe(cfg) -> dict[str, str]:
+    """The model card's rows (label -> value), in the UI language."""
     ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}[cfg.activation]
-    pos = {"none": "none", "sinusoidal": "sinusoidal", "learned": "learned", "rope": "RoPE", "alibi": "ALiBi",
-           "relative": "T5 relative"}[cfg.positional]
     norm = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}[cfg.norm]
     return {
-        t("cfg_arch"): cfg.arch,
+        t("cfg_arch"): t(f"arch_{cfg.arch}"),
         t("cfg_layers_heads"): f"{cfg.n_layers} × {cfg.n_heads}",
         t("cfg_attention"): f"{cfg.attention_kind}, {cfg.attention.kind}",
-        t("cfg_positional"): pos,
-        t("cfg_norm"): f"{norm}, {cfg.norm_position}-norm",
+        t("cfg_positional"): t(f"pos_{cfg.positional}"),
+        t("cfg_norm"): f"{norm}, {t(f'norm_{cfg.norm_position}')}",
         t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
     }
 
@@ -60,11 +59,13 @@ def model_card(model, sel: Selection) -> None:
         c1, c2 = st.columns(2)
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)
-        st.table(pd.DataFrame({"": list(_describe(model.cfg).values())}, index=list(_describe(model.cfg))))
+        st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in _describe(model.cfg).items()))
 
 
 def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
-    rows = [{t("col_model"): e.label, t("col_kind"): e.kind, t("col_available"): "✓" if e.available else "✗",
-             t("col_details"): e.description if e.available else e.reason} for e in zoo.catalogue()]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="catalogue")
+    rows = [{t("col_model"): e.label, t("col_kind"): t(f"kind_{e.kind}"),
+             t("col_available"): "✓" if e.available else "✗",
+             t("col_details"): (t(f"desc_{e.key}") if f"desc_{e.key}" in STRINGS else e.description)
+             if e.available else e.reason} for e in zoo.catalogue()]
+    st.table(pd.DataFrame(rows).set_index(t("col_model")))

@@ -5,7 +5,7 @@ import streamlit as st
 
 from .i18n import t
 from .loaders import AttentionData, attention_data, is_loaded, load_model
-from .shell import Selection, md_escape
+from .shell import Selection, md_escape, show_notices
 
 
 def require_model(sel: Selection):
@@ -28,6 +28,7 @@ def require_model(sel: Selection):
 def require_text(sel: Selection) -> None:
     """Empty or whitespace-only text: a friendly prompt, not an error."""
     if not sel.text.strip():
+        show_notices()
         st.info(t("empty_text"), icon=":material/edit:")
         st.stop()
 

@@ -11,12 +11,13 @@ fall back to the default silently; `bound()` notices it and the page says so.
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
-from .i18n import LANGUAGES, lang, t
+from .i18n import LANGUAGES, STRINGS, lang, t
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
 _NOTICES = "_url_notices"
@@ -92,11 +93,13 @@ def set_choice(param: str, value: str) -> None:
 def show_notices() -> None:
     """Show (once) the link parameters that were invalid or adjusted in this run."""
     for key, asked, now in st.session_state.pop(_NOTICES, []):
-        value = html.escape(asked[:80])
+        # link values are anybody's text: shown as typed, never as markdown or HTML
+        value = md_code(asked[:80] + ("…" if len(asked) > 80 else ""))
         if now is None:
-            st.warning(t("url_invalid", param=key, value=value), icon=":material/link_off:")
+            st.warning(t("url_invalid", param=md_escape(key), value=value), icon=":material/link_off:")
         else:
-            st.info(t("url_adjusted", param=key, value=value, now=html.escape(now)), icon=":material/link:")
+            st.info(t("url_adjusted", param=md_escape(key), value=value, now=md_code(now)),
+                    icon=":material/link:")
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ def sidebar() -> Selection:
         key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=entries[0].label,
                     format_func=labels.get)
         entry = next(e for e in entries if e.key == key)
-        st.caption(html.escape(entry.description))
+        st.caption(describe(entry))
         text = bound(st.text_area, t("text"), EXAMPLE_TEXT, key="text", url_default=EXAMPLE_TEXT,
                      help=t("text_help"), height=110)
         target = ""
@@ -138,11 +141,17 @@ def sidebar() -> Selection:
         if unavailable:
             with st.expander(t("model_unavailable")):
                 for e in unavailable:
-                    st.caption(f"**{html.escape(e.label)}**: {html.escape(e.reason)}")
+                    st.caption(f"**{md_escape(e.label)}**: {md_escape(e.reason)}")
     sel = Selection(key, entry.label, text or "", target or "", device, entry.is_random,
                     entry.config.arch if entry.config is not None else "")
     st.session_state["_selection"] = sel
     return sel
+
+
+def describe(entry: Any) -> str:
+    """A catalogue entry's description in the UI language (markdown-safe)."""
+    key = f"desc_{entry.key}"
+    return md_escape(t(key) if key in STRINGS else entry.description)
 
 
 def current() -> Selection:
@@ -151,6 +160,15 @@ def current() -> Selection:
     if sel is None:  # a page run without app.py (should not happen after page_guard)
         sel = sidebar()
     return sel
+
+
+def md_code(text: str) -> str:
+    """Any text as a markdown code span, shown exactly as typed: no markdown, HTML or
+    autolinks are processed inside, and the fence is longer than any run of backticks
+    in the text so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
 
 
 def md_escape(text: str) -> str:

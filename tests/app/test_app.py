@@ -14,6 +14,7 @@ widget states, so the callback runs exactly as in a real session.
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from pathlib import Path
@@ -140,8 +141,15 @@ def find_block(node: Any, key: str) -> Any | None:
     return None
 
 
+def as_shown(markdown: str) -> str:
+    """What a reader sees of markdown that escapes its specials (backslashes, entities)
+    and shows link values as code spans."""
+    text = re.sub(r"(`+) (.*?) \1", lambda m: m.group(2).replace("\\", "\\\\"), markdown)
+    return html.unescape(re.sub(r"\\(.)", r"\1", text))
+
+
 def warnings_text(at: AppTest) -> str:
-    return "\n".join(w.value for w in at.warning)
+    return "\n".join(as_shown(w.value) for w in at.warning)
 
 
 def everything_rendered(at: AppTest) -> str:
@@ -213,8 +221,8 @@ def test_attention_page_charts():
     assert hm["layout"]["xaxis"]["ticktext"] == TEXT_TOKENS
     assert hm["layout"]["yaxis"]["ticktext"] == TEXT_TOKENS
     assert "Layer 0, head 0" in hm["layout"]["title"]["text"]
-    click_cells = [c for tr in hm["data"] if tr.get("name") == "click" for c in tr["customdata"]]
-    assert len(click_cells) == len(TEXT_TOKENS) ** 2
+    click_rows = [c for tr in hm["data"] if tr.get("name") == "click" for c in tr["customdata"]]
+    assert click_rows == [[q, -1] for q in range(len(TEXT_TOKENS))]  # one dot per query
 
 
 def test_layer_and_head_sliders_change_the_heatmap():
@@ -253,7 +261,7 @@ def test_invalid_url_params_are_replaced_with_a_notice():
     at = open_app({"layer": "999", "head": "-1", "model": "nope", "view": "bogus"}, direct=True)
     notices = warnings_text(at)
     for param, value in [("layer", "999"), ("head", "-1"), ("model", "nope"), ("view", "bogus")]:
-        assert f"`{param}={value}`" in notices, notices
+        assert f"{param}={value} is not valid" in notices, notices
     assert len(at.warning) == 4
     assert at.slider(key="layer").value == 0 and at.slider(key="head").value == 0
     assert at.selectbox(key="model").value == "minilm"
@@ -268,7 +276,7 @@ def test_invalid_url_params_are_replaced_with_a_notice():
 def test_adjusted_url_param_gets_an_info_notice():
     at = open_app({"layer": "2.7", "text": TEXT})
     assert at.slider(key="layer").value == 2
-    assert any("`layer=2.7`" in i.value and "`2`" in i.value for i in at.info), [i.value for i in at.info]
+    assert any("layer=2.7 was adjusted to 2." in as_shown(i.value) for i in at.info), [i.value for i in at.info]
 
 
 def test_model_param_is_the_catalogue_label():
@@ -450,7 +458,7 @@ def test_html_in_the_text_is_shown_literally():
     assert ["&lt;", "script", "&gt;"] == ticks[9:12], ticks
     assert "&lt;" in hm["layout"]["yaxis"]["ticktext"]
     # click the "<" query row: its token reaches the detail panel's title and table
-    select(at, "head_map", points([1, 0]))
+    select(at, "head_map", points([1, -1]))
     assert any(m.value.startswith("**Query 1: &lt;") for m in at.markdown), [m.value for m in at.markdown]
     rendered = everything_rendered(at)
     for view in ("lines", "metrics", "rollout"):
@@ -474,10 +482,10 @@ def test_html_in_the_target_text_is_shown_literally():
 def test_clicking_a_heatmap_cell_opens_the_detail_panel():
     at = open_app({"text": TEXT})
     assert find_block(at.main, "detail_panel") is None
-    assert any(i.value.startswith("Click a cell") for i in at.info)
+    assert any(i.value.startswith("Click the dot beside a query") for i in at.info)
     z = heatmap_z(spec(at, "head_map"))
 
-    select(at, "head_map", points([1, 2]))  # query 1 ("the"), key 2 ("cat")
+    select(at, "head_map", points([1, -1]))  # the dot of query 1 ("the")
     panel = find_block(at.main, "detail_panel")
     assert panel is not None
     assert any(m.value == "**Query 1: the**" for m in panel.markdown)
@@ -489,9 +497,9 @@ def test_clicking_a_heatmap_cell_opens_the_detail_panel():
     assert list(table.iloc[:, 0]) == list(range(1, len(TEXT_TOKENS) + 1))
     np.testing.assert_allclose(table.iloc[:, 3].to_numpy(), np.sort(z[1])[::-1], atol=1e-6)
     assert list(table.iloc[:, 1]) == [TEXT_TOKENS[i] for i in table.iloc[:, 2]]
-    # the clicked cell is outlined on the heatmap
+    # the clicked query's row is outlined on the heatmap (x starts after the dot column)
     shapes = spec(at, "head_map")["layout"]["shapes"]
-    assert [(s["x0"], s["y0"]) for s in shapes] == [(1.5, 0.5)]
+    assert [(s["x0"], s["x1"], s["y0"]) for s in shapes] == [(0.5, len(TEXT_TOKENS) + 0.5, 0.5)]
 
     # the panel follows the slider (same cell, another head)
     at.slider(key="head").set_value(5)

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import click_plotly_point, open_app, screenshot, wait_for_rerun
+from viz_core.attention import DOT_COLUMN as DOTS  # the clickable dots left of a heatmap
 
 TEXT = "the cat sat on the mat"
 TEXT_TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
@@ -113,7 +114,7 @@ def test_new_sentence_and_a_cell_click(page: Page, app_server: str):
     expect(page.locator(".st-key-detail_panel")).to_have_count(0)
     screenshot(page, "e2e-03-attention-new-text")
 
-    click_plotly_point(page, HEAD_MAP, 2, 1)  # key 2 ("cat") of query 1 ("the")
+    click_plotly_point(page, HEAD_MAP, DOTS, "1·the")  # the dot beside query 1 ("the")
     wait_for_rerun(page, timeout=TIMEOUT)
     panel = page.locator(".st-key-detail_panel")
     expect(panel).to_be_visible(timeout=TIMEOUT)
@@ -124,7 +125,7 @@ def test_new_sentence_and_a_cell_click(page: Page, app_server: str):
     expect(panel).to_contain_text("The row sums to 1.000000")
     screenshot(page, "e2e-04-cell-detail")
 
-    click_plotly_point(page, HEAD_MAP, 0, 5)  # another query: the panel follows
+    click_plotly_point(page, HEAD_MAP, DOTS, "5·the")  # another query: the panel follows
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(panel).to_contain_text("Query 5: the", timeout=TIMEOUT)
     assert_clean(page)
@@ -204,7 +205,7 @@ def test_html_in_the_text_stays_text(page: Page, app_server: str):
     assert ticks[9:12] == ["<", "script", ">"], ticks  # shown literally, as text
     assert "".join(ticks[1:-1]) == EVIL.replace(" ", "")
 
-    click_plotly_point(page, HEAD_MAP, 0, 1)  # query 1 is "<": its detail title shows it
+    click_plotly_point(page, HEAD_MAP, DOTS, "1·&lt;")  # query 1 is "<": its detail title shows it
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(page.locator(".st-key-detail_panel")).to_contain_text("Query 1: <", timeout=TIMEOUT)
 
@@ -249,11 +250,6 @@ def test_link_values_never_become_html(page: Page, app_server: str):
     assert_clean(page)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "app bug: ui/shell.py show_notices() html-escapes the link value and puts it in a markdown "
-    "code span, where entities are shown as typed (the user reads '&lt;b&gt;'), and a backtick "
-    "in the value closes the code span, so the rest of the value is rendered as markdown "
-    "(links, bold)"))
 @pytest.mark.parametrize("value", [EVIL, "x` **bold** [click me](http://example.com/phish) `y"],
                          ids=["html", "markdown"])
 def test_link_values_in_notices_are_shown_as_typed(page: Page, app_server: str, value: str):

@@ -145,7 +145,7 @@ def test_position_labels_keep_duplicates_distinct():
 # ------------------------------------------------------------------ head_heatmap
 
 
-def test_head_heatmap_small_is_binary_heatmap_with_numeric_ticks():
+def test_head_heatmap_small_is_binary_heatmap_on_unique_categories():
     toks = ["[CLS]", "the", "cat", "the", "[SEP]"]
     p = softmax((5, 5))
     fig = vc.head_heatmap(p, toks, toks)
@@ -153,48 +153,51 @@ def test_head_heatmap_small_is_binary_heatmap_with_numeric_ticks():
     heat = s["data"][0]
     assert heat["type"] == "heatmap"
     assert heat["z"]["dtype"] == "f4" and "bdata" in heat["z"]  # numpy float32, not lists
-    assert s["layout"]["xaxis"]["tickvals"] == [0, 1, 2, 3, 4]
-    assert s["layout"]["xaxis"]["ticktext"] == toks  # both "the" kept at 1 and 3
+    names = ["0·[CLS]", "1·the", "2·cat", "3·the", "4·[SEP]"]  # both "the" stay apart
+    assert heat["x"] == names and heat["y"] == names
+    assert s["layout"]["xaxis"]["type"] == "category"
+    assert s["layout"]["xaxis"]["tickvals"] == names and s["layout"]["xaxis"]["ticktext"] == toks
     assert s["layout"]["yaxis"]["ticktext"] == toks
-    assert s["layout"]["xaxis"].get("type") != "category"
     assert s["layout"]["yaxis"]["range"] == [4.5, -0.5]  # query 0 on top
+    # the dot column sits left of the first key
+    assert s["layout"]["xaxis"]["categoryarray"] == [" ", *names]
 
 
-def test_head_heatmap_click_layer_has_every_q_k_pair():
+def test_head_heatmap_click_layer_is_one_dot_per_query():
     p = softmax((4, 6), causal=False)
     fig = vc.head_heatmap(p, tokens(4), tokens(6))
-    traces = click_traces(fig)
-    assert len(traces) == 4  # one per query row
-    assert click_customdata(fig) == [[q, k] for q in range(4) for k in range(6)]
-    for t in traces:  # each marker sits on its own cell: x = k, y = q
-        q = t.customdata[0][0]
-        np.testing.assert_array_equal(t.x, [cd[1] for cd in t.customdata])
-        np.testing.assert_array_equal(t.y, [q] * 6)
+    (dots,) = click_traces(fig)
+    assert click_customdata(fig) == [[q, -1] for q in range(4)]
+    assert list(dots.x) == [" "] * 4 and list(dots.y) == [f"{q}·t{q}" for q in range(4)]
     # customdata stays a plain list: numpy rows would reach Python as {"0": q, "1": k}
     assert isinstance(spec(fig)["data"][-1]["customdata"], list)
-    assert spec(fig)["layout"]["hoverdistance"] == -1
+    # no marker per cell: the payload grows with the rows, not with rows x keys
+    n = 128
+    big = vc.head_heatmap(softmax((n, n)), tokens(n), tokens(n))
+    assert sum(len(t.x) for t in big.data if t.type == "scatter") == n
+    assert len(big.to_json()) < 250_000
 
 
-def test_head_heatmap_hover_text():
+def test_head_heatmap_hover_is_the_heatmaps_own():
     toks = ["[CLS]", "the", "cat"]
     p = np.array([[1.0, np.nan, np.nan], [0.25, 0.75, np.nan], [0.1, 0.2, 0.7]], np.float32)
     fig = vc.head_heatmap(p, toks, toks)
-    row2 = click_traces(fig)[2]
-    hovers = [row2.hovertemplate.replace("%{hovertext}<extra></extra>", h) for h in row2.hovertext]
-    assert hovers[1] == "query cat (2) → key the (1): 0.2000"
-    row0 = click_traces(fig)[0]
-    assert row0.hovertext[2] == "cat (2): masked"
-    assert any(t.name == "masked" and t.type == "heatmap" for t in fig.data)  # grey overlay
+    heat = fig.data[0]
+    assert heat.hovertemplate == "query %{y} → key %{x}: %{z:.4f}<extra></extra>" and heat.hoverongaps is False
+    masked = next(t for t in fig.data if t.name == "masked")    # grey overlay, says "masked"
+    assert masked.type == "heatmap" and masked.hovertemplate.endswith(": masked<extra></extra>")
+    z = np.asarray(masked.z)
+    assert z[0, 2] == 1.0 and np.isnan(z[2, 0])
     fig = vc.head_heatmap(p, toks, toks, terms={"query": "查询", "key": "键", "masked": "已遮蔽"})
-    assert click_traces(fig)[0].hovertext[2] == "cat (2): 已遮蔽"
-    assert click_traces(fig)[1].hovertemplate.startswith("查询 the (1) → 键 ")
+    assert fig.data[0].hovertemplate.startswith("查询 %{y} → 键 %{x}")
+    assert next(t for t in fig.data if t.name == "masked").hovertemplate.endswith("已遮蔽<extra></extra>")
 
 
 def test_head_heatmap_not_clickable_still_hovers():
     fig = vc.head_heatmap(softmax((3, 3)), tokens(3), tokens(3), clickable=False)
     assert click_traces(fig) == []
-    assert all(t.customdata is None for t in fig.data if t.type == "scatter")
-    assert any(t.hovertext is not None for t in fig.data if t.type == "scatter")
+    assert fig.data[0].hovertemplate is not None
+    assert list(fig.layout.xaxis.categoryarray) == [f"{i}·t{i}" for i in range(3)]
 
 
 def test_head_heatmap_never_emits_raw_html():
@@ -204,8 +207,8 @@ def test_head_heatmap_never_emits_raw_html():
     assert "<script" not in text and "\\u003cscript" not in text and "\\u003cstyle" not in text
     for string in all_strings(spec(fig)):
         assert "<script" not in string and "<style" not in string and "<b>x" not in string
-    # "%" is entity-escaped where a label is embedded in a hovertemplate.
-    assert all("%{x}" not in t.hovertemplate for t in click_traces(fig))
+    # labels reach the hover only through %{x} / %{y}, never inside a template
+    assert all("a%{x}" not in (t.hovertemplate or "") for t in fig.data)
 
 
 def test_head_heatmap_large_is_small_png_with_row_click_layer():
@@ -232,8 +235,13 @@ def test_head_heatmap_masked_cells_grey_in_image():
 
 def test_head_heatmap_selected_outline():
     fig = vc.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(2, 1))
-    (shape,) = fig.layout.shapes
-    assert (shape.x0, shape.x1, shape.y0, shape.y1) == (0.5, 1.5, 1.5, 2.5)
+    (shape,) = fig.layout.shapes            # key 1 is category 2: the dot column comes first
+    assert (shape.x0, shape.x1, shape.y0, shape.y1) == (1.5, 2.5, 1.5, 2.5)
+    (dots,) = click_traces(fig)
+    assert list(dots.marker.color).index("#ff4b4b") == 2  # the selected query's dot is red
+    fig = vc.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(3, -1), clickable=False)
+    (shape,) = fig.layout.shapes            # whole row, no dot column
+    assert (shape.x0, shape.x1, shape.y0, shape.y1) == (-0.5, 3.5, 2.5, 3.5)
 
 
 def test_head_heatmap_shape_errors():
@@ -383,8 +391,9 @@ def test_matrix_heatmap_diverging_and_masked():
     assert (heat.zmin, heat.zmax) == (-3.0, 3.0)  # symmetric around 0
     assert heat.colorscale[0][1] == "rgb(5,48,97)"  # rdbu_r: blue for negative
     assert click_traces(fig) == []
-    hover_row1 = next(t for t in fig.data if t.name == "hover" and t.y[0] == 1)
-    assert hover_row1.hovertext[0] == "0 (0): masked"
+    masked = next(t for t in fig.data if t.name == "masked")
+    assert np.asarray(masked.z)[1, 0] == 1.0 and masked.hovertemplate == "row %{y}, column %{x}: masked<extra></extra>"
+    assert list(heat.y) == ["0·a", "1·b"] and list(heat.x) == ["0·0", "1·1"]
     big = vc.matrix_heatmap(np.random.default_rng(0).normal(size=(12, 768)))
     assert big.data[0].type == "image" and len(big.to_json()) < 300_000
     with pytest.raises(ValueError):
