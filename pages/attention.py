@@ -4,7 +4,7 @@ import streamlit as st
 from ui import attention_views as av
 from ui.i18n import t
 from ui.session import require_attention, require_model, require_text
-from ui.shell import current, page_guard, show_notices
+from ui.shell import current, page_guard
 
 page_guard()
 sel = current()
@@ -13,17 +13,6 @@ model, _ = require_model(sel)
 require_text(sel)
 data = require_attention(sel)
 
-c = av.controls(model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
-show_notices()
-
-if c["view"] == "heads":
-    av.heads_view(data, c, sel)
-elif c["view"] == "lines":
-    av.lines_view(data, c)
-elif c["view"] == "metrics":
-    av.metrics_view(data, c, sel)
-else:
-    av.rollout_view(data, c, sel)
-
-av.export_section(data, c, sel)
+# Controls and views are one fragment: switching head, layer or view reruns only them.
+av.explorer(data, sel, model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
 av.explanations()

@@ -18,7 +18,7 @@ import viz_core as vz
 from .i18n import FORMULAS, t
 from . import loaders
 from .loaders import AttentionData, config_json, stacks_of, trace_npz
-from .shell import Selection, bound, choice, md_escape, set_choice
+from .shell import Selection, bound, choice, md_escape, set_choice, show_notices
 
 VIEWS = ("heads", "lines", "metrics", "rollout")
 COMBINE = ("one", "mean", "max")
@@ -83,6 +83,23 @@ def shown_matrix(data: AttentionData, c: dict) -> np.ndarray:
 def _with_mask(p: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Masked cells become NaN so the figures draw them grey and say "masked"."""
     return np.where(mask, p, np.nan).astype(np.float32)
+
+
+@st.fragment
+def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, arch: str) -> None:
+    """The page body below the title: controls, the chosen view, export. A fragment, so
+    a head switch or a click reruns this part only (not the sidebar, not the model)."""
+    c = controls(n_layers, n_heads, arch)
+    show_notices()
+    if c["view"] == "heads":
+        heads_view(data, c, sel)
+    elif c["view"] == "lines":
+        lines_view(data, c)
+    elif c["view"] == "metrics":
+        metrics_view(data, c, sel)
+    else:
+        rollout_view(data, c, sel)
+    export_section(data, c, sel)
 
 
 # ---- the heads view --------------------------------------------------------------------
