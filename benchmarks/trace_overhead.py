@@ -58,10 +58,10 @@ def main() -> None:
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--allocator", choices=("both", "tuned", "default"), default="both")
     args = ap.parse_args()
-    print(f"## trace overhead: 6 layers x 12 heads, d_model 384, {args.tokens} tokens, {args.device}\n")
     if args.allocator != "both":
         measure(args.tokens, args.repeats, args.device, args.allocator == "tuned")
         return
+    print(f"## trace overhead: 6 layers x 12 heads, d_model 384, {args.tokens} tokens, {args.device}\n")
     for mode in ("tuned", "default"):  # separate processes: allocator settings are process-wide
         subprocess.run([sys.executable, "-m", "benchmarks.trace_overhead", "--tokens", str(args.tokens),
                         "--repeats", str(args.repeats), "--device", args.device, "--allocator", mode],

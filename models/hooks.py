@@ -10,9 +10,11 @@ numbers.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import io
 import json
 import re
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -29,15 +31,45 @@ HookFn = Callable[[torch.Tensor, str], torch.Tensor | None]
 
 
 class HookPoint(nn.Module):
-    """Identity module: the place where a value can be read (or replaced) by a hook."""
+    """Identity module: the place where a value can be read (or replaced) by a hook.
+
+    Hooks are PyTorch forward hooks (`register_forward_hook`). Because a model has
+    ~20 hook points per layer, `__call__` runs them itself, skipping the general
+    `nn.Module.__call__` machinery (same semantics for plain forward hooks: each gets
+    (module, (x,), x) and may return a replacement). With forward pre-hooks, kwargs
+    hooks or global module hooks present it falls back to `nn.Module.__call__`."""
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x
 
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self._forward_pre_hooks or self._forward_hooks_with_kwargs or _has_global_hooks():
+            return super().__call__(x)
+        for hook in tuple(self._forward_hooks.values()):
+            out = hook(self, (x,), x)
+            if out is not None:
+                x = out
+        return x
+
+
+def _has_global_hooks() -> bool:
+    from torch.nn.modules import module as m
+
+    return bool(m._global_forward_hooks or m._global_forward_pre_hooks or m._global_backward_hooks
+                or m._global_backward_pre_hooks)
+
+
+_RECORDING_IDS = itertools.count(1)
+_INDEX: "weakref.WeakKeyDictionary[nn.Module, dict[str, HookPoint]]" = weakref.WeakKeyDictionary()
+
 
 def hook_points(model: nn.Module) -> dict[str, HookPoint]:
-    """All hook points of a model by their `named_modules()` path, in registration order."""
-    return {name: m for name, m in model.named_modules() if isinstance(m, HookPoint)}
+    """All hook points of a model by their `named_modules()` path, in registration order.
+    Indexed once per model (a Transformer does not gain modules after construction)."""
+    index = _INDEX.get(model)
+    if index is None:
+        index = _INDEX[model] = {name: m for name, m in model.named_modules() if isinstance(m, HookPoint)}
+    return dict(index)
 
 
 def name_matcher(names: Names) -> Callable[[str], bool]:
@@ -57,21 +89,24 @@ def recording(model: nn.Module, names: Names = None) -> Iterator[dict[str, torch
     """
     store: dict[str, torch.Tensor] = {}
     match = name_matcher(names)
-    handles = []
+    points = [(name, hp) for name, hp in hook_points(model).items() if match(name)]
+    # The hooks go straight into each HookPoint's PyTorch forward-hook dict under a key
+    # of this recording (negative: PyTorch's own handle ids are positive). A
+    # RemovableHandle per hook, x113 for MiniLM, cost ~0.5 ms a pass: 5 % at 32 tokens.
+    key = -next(_RECORDING_IDS)
 
     def save(name: str) -> Callable[[nn.Module, Any, torch.Tensor], None]:
         def hook(_module: nn.Module, _inputs: Any, output: torch.Tensor) -> None:
-            store[name] = output.detach()
+            store[name] = output.detach() if output.requires_grad else output
         return hook
 
     try:
-        for name, hp in hook_points(model).items():
-            if match(name):
-                handles.append(hp.register_forward_hook(save(name)))
+        for name, hp in points:
+            hp._forward_hooks[key] = save(name)
         yield store
     finally:
-        for h in handles:
-            h.remove()
+        for _, hp in points:
+            hp._forward_hooks.pop(key, None)
 
 
 @contextmanager

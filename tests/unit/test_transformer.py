@@ -330,3 +330,26 @@ def test_trace_helpers(tmp_path):
     assert back.names() == tr.names() and back.config == tr.config and back.tokens == list("abcdef")
     assert torch.equal(back["decoder.blocks.1.cross_attn.hook_pattern"], tr["decoder.blocks.1.cross_attn.hook_pattern"])
     assert back["encoder.blocks.0.attn.hook_mask"].dtype == torch.bool
+
+
+def test_hook_points_honour_every_kind_of_pytorch_hook():
+    model = make()
+    hp = model.blocks[0].attn.hook_pattern
+    seen = []
+    pre = hp.register_forward_pre_hook(lambda mod, args: seen.append("pre"))   # falls back to nn.Module
+    post = hp.register_forward_hook(lambda mod, args, out: seen.append("post"))
+    with torch.no_grad():
+        model(torch.arange(4))
+    assert seen == ["pre", "post"]
+    pre.remove()
+    seen.clear()
+    _, trace = model.run_with_cache(torch.arange(4))       # recording and a user hook together
+    assert seen == ["post"] and "blocks.0.attn.hook_pattern" in trace
+    post.remove()
+    assert not hp._forward_hooks and not hp._forward_pre_hooks
+    g = torch.nn.modules.module.register_module_forward_hook(lambda mod, args, out: None)  # global hooks
+    try:
+        out_global, trace_global = model.run_with_cache(torch.arange(4))
+    finally:
+        g.remove()
+    assert torch.equal(out_global, model.run_with_cache(torch.arange(4))[0]) and len(trace_global) == len(trace)
