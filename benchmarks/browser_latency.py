@@ -76,7 +76,7 @@ _PAGE_SETUP_JS = """
   const stamp = (ok) => { if (ok && s.t0 === null && s.arm) s.t0 = performance.now(); };
   document.addEventListener("keydown", (e) => stamp(
     (s.arm === "commit" && e.key === "Enter" && (e.ctrlKey || e.metaKey)) ||
-    (s.arm === "slider" && e.key === "ArrowRight") || (s.arm === "rerun" && e.key === "r")), true);
+    (s.arm === "slider" && (e.key === "ArrowRight" || e.key === "Home")) || (s.arm === "rerun" && e.key === "r")), true);
   document.addEventListener("mousedown", () => stamp(s.arm === "click"), true);
   // Main-thread tasks over 50 ms (parsing and drawing the charts, React): how much of
   // the latency the browser itself is busy. Entries arrive asynchronously; read later.
