@@ -7,7 +7,7 @@ import streamlit as st
 import viz_core as vz
 from models import zoo
 
-from .i18n import STRINGS, t
+from .i18n import describe_entry, t
 from .loaders import encode
 from .shell import Selection, md_escape
 
@@ -66,6 +66,6 @@ def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
     rows = [{t("col_model"): e.label, t("col_kind"): t(f"kind_{e.kind}"),
              t("col_available"): "✓" if e.available else "✗",
-             t("col_details"): (t(f"desc_{e.key}") if f"desc_{e.key}" in STRINGS else e.description)
-             if e.available else e.reason} for e in zoo.catalogue()]
+             t("col_details"): describe_entry(e.key, e.description) if e.available else e.reason}
+            for e in zoo.catalogue()]
     st.table(pd.DataFrame(rows).set_index(t("col_model")))

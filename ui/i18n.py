@@ -233,6 +233,11 @@ def lang() -> str:
     return LANGUAGES.get(st.session_state.get("lang", "English"), "en")
 
 
+def describe_entry(key: str, fallback: str) -> str:
+    """A catalogue entry's description in the UI language (models/zoo.py has English)."""
+    return t(f"desc_{key}") if f"desc_{key}" in STRINGS else fallback
+
+
 def t(key: str, **fmt: object) -> str:
     """The string `key` in the current language, formatted with `fmt`."""
     entry = STRINGS[key]

@@ -17,7 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
-from .i18n import LANGUAGES, STRINGS, lang, t
+from .i18n import LANGUAGES, describe_entry, lang, t
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
 _NOTICES = "_url_notices"
@@ -150,8 +150,7 @@ def sidebar() -> Selection:
 
 def describe(entry: Any) -> str:
     """A catalogue entry's description in the UI language (markdown-safe)."""
-    key = f"desc_{entry.key}"
-    return md_escape(t(key) if key in STRINGS else entry.description)
+    return md_escape(describe_entry(entry.key, entry.description))
 
 
 def current() -> Selection:
