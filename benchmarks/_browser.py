@@ -12,11 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -34,10 +31,12 @@ os.environ.update(OFFLINE_ENV)
 from tests.e2e.conftest import (  # noqa: E402  (needs the repo root on sys.path)
     CHROMIUM_ARGS,
     DEFAULT_CHROMIUM,
+    ServerError,
     VIEWPORT,
     _is_local,
     click_plotly_point,
     open_app,
+    serve_app,
     wait_for_rerun,
 )
 
@@ -63,12 +62,6 @@ def sigterm_as_exit() -> None:
     signal.signal(signal.SIGTERM, _exit)
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _healthy(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2) as r:
@@ -82,42 +75,23 @@ def app_server(port: int | None = None, url: str | None = None) -> Iterator[str]
     """Yield the base URL of a Glassbox server.
 
     ``url``: use a server someone else started (nothing is started or stopped).
-    Otherwise start ``streamlit run app.py`` on ``port`` (a free one if None), wait for
-    /_stcore/health, and stop it by its PID on exit (SIGTERM, then SIGKILL).
+    Otherwise start ``streamlit run app.py`` on ``port`` (a free one if None) with the
+    e2e harness's `serve_app`, which waits for /_stcore/health and stops it by its PID.
     """
     if url:
         if not _healthy(url.rstrip("/") + "/_stcore/health"):
             raise SystemExit(f"no Glassbox server answers at {url}")
         yield url.rstrip("/")
         return
-    port = port or _free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-           "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--server.fileWatcherType", "none"]
-    log = tempfile.NamedTemporaryFile(prefix="glassbox-bench-server-", suffix=".log", delete=False)
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
-                            stdout=log, stderr=subprocess.STDOUT)
-    log.close()
-    base = f"http://127.0.0.1:{port}"
+    log = Path(tempfile.gettempdir()) / f"glassbox-bench-server-{os.getpid()}.log"
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while not _healthy(base + "/_stcore/health"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = Path(log.name).read_text(errors="replace")[-3000:]
-                raise SystemExit(f"streamlit did not start (exit code {proc.poll()}):\n{out}")
-            time.sleep(0.25)
-        yield base
+        with serve_app(ROOT / "app.py", log, port, SERVER_START_TIMEOUT_S) as base:
+            yield base
+    except ServerError as e:
+        raise SystemExit(str(e)) from None
     finally:
-        if proc.poll() is None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
         with contextlib.suppress(OSError):
-            os.unlink(log.name)
+            log.unlink()
 
 
 @contextlib.contextmanager

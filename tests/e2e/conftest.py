@@ -24,6 +24,7 @@ Nothing here asserts a timing; timeouts only bound how long a broken app can han
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import socket
@@ -206,12 +207,17 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=SERVER_STOP_TIMEOUT_S)
 
 
-@pytest.fixture(scope="session")
-def app_server() -> Iterator[str]:
-    """Serve the app with `streamlit run` on a free local port; yield its base URL."""
-    _skip_if_asked()
-    script = _app_script()
-    port = _free_port()
+class ServerError(RuntimeError):
+    """The app server exited or did not answer its health check in time."""
+
+
+@contextlib.contextmanager
+def serve_app(script: Path, log_path: Path, port: int | None = None,
+              timeout: float = SERVER_START_TIMEOUT_S) -> Iterator[str]:
+    """Run `streamlit run <script>` on 127.0.0.1 (a free port unless given), wait for
+    /_stcore/health, yield the base URL, and stop the server by its PID on exit.
+    Shared by the e2e fixture and the browser benchmarks."""
+    port = port or _free_port()
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.headless", "true",
@@ -221,36 +227,37 @@ def app_server() -> Iterator[str]:
         "--server.fileWatcherType", "none",  # tests write files; never rerun on save
     ]  # fmt: skip
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    ARTIFACTS_DIR.mkdir(parents=True, exist_ok=True)
-    log_path = ARTIFACTS_DIR / "streamlit-server.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
     # A file, not a pipe: nobody reads a pipe while tests run, and a full pipe blocks
     # the server. The log is kept as a CI artifact.
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-        )
+        proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base_url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        deadline = time.monotonic() + timeout
         while not _health_ok(f"{base_url}/_stcore/health"):
             if proc.poll() is not None:
-                output = log_path.read_text(errors="replace")
-                pytest.fail(
-                    f"streamlit exited with code {proc.returncode} before it was healthy.\n"
-                    f"command: {' '.join(cmd)}\n--- output ---\n{output}",
-                    pytrace=False,
-                )
+                raise ServerError(f"streamlit exited with code {proc.returncode} before it was healthy.\n"
+                                  f"command: {' '.join(cmd)}\n--- output ---\n"
+                                  f"{log_path.read_text(errors='replace')}")
             if time.monotonic() > deadline:
-                output = log_path.read_text(errors="replace")
-                pytest.fail(
-                    f"streamlit did not answer {base_url}/_stcore/health within "
-                    f"{SERVER_START_TIMEOUT_S:.0f} s.\n--- output ---\n{output}",
-                    pytrace=False,
-                )
+                raise ServerError(f"streamlit did not answer {base_url}/_stcore/health within {timeout:.0f} s."
+                                  f"\n--- output ---\n{log_path.read_text(errors='replace')}")
             time.sleep(0.25)
         yield base_url
     finally:
         _stop(proc)
+
+
+@pytest.fixture(scope="session")
+def app_server() -> Iterator[str]:
+    """Serve the app with `streamlit run` on a free local port; yield its base URL."""
+    _skip_if_asked()
+    try:
+        with serve_app(_app_script(), ARTIFACTS_DIR / "streamlit-server.log") as base_url:
+            yield base_url
+    except ServerError as e:
+        pytest.fail(str(e), pytrace=False)
 
 
 # --------------------------------------------------------------------------- browser
