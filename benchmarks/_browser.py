@@ -32,6 +32,7 @@ from tests.e2e.conftest import (  # noqa: E402  (needs the repo root on sys.path
     CHROMIUM_ARGS,
     DEFAULT_CHROMIUM,
     ServerError,
+    _health_ok,
     VIEWPORT,
     _is_local,
     click_plotly_point,
@@ -62,14 +63,6 @@ def sigterm_as_exit() -> None:
     signal.signal(signal.SIGTERM, _exit)
 
 
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as r:
-            return r.status == 200
-    except (urllib.error.URLError, OSError):
-        return False
-
-
 @contextlib.contextmanager
 def app_server(port: int | None = None, url: str | None = None) -> Iterator[str]:
     """Yield the base URL of a Glassbox server.
@@ -79,7 +72,7 @@ def app_server(port: int | None = None, url: str | None = None) -> Iterator[str]
     e2e harness's `serve_app`, which waits for /_stcore/health and stops it by its PID.
     """
     if url:
-        if not _healthy(url.rstrip("/") + "/_stcore/health"):
+        if not _health_ok(url.rstrip("/") + "/_stcore/health"):
             raise SystemExit(f"no Glassbox server answers at {url}")
         yield url.rstrip("/")
         return

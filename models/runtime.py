@@ -15,8 +15,6 @@ import ctypes
 import ctypes.util
 import sys
 
-import torch
-
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3   # glibc <malloc.h>
 _tuned = False
 
@@ -37,9 +35,3 @@ def tune_allocator(mmap_threshold: int = 256 << 20, trim_threshold: int = 512 <<
     _tuned = ok
     return ok
 
-
-def set_threads(n: int | None = None) -> int:
-    """Set torch's intra-op threads once (default: all cores); returns the count."""
-    if n is not None and n > 0 and torch.get_num_threads() != n:
-        torch.set_num_threads(n)
-    return torch.get_num_threads()

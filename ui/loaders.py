@@ -16,12 +16,11 @@ import numpy as np
 import streamlit as st
 
 from models import zoo
-from models.runtime import set_threads, tune_allocator
+from models.runtime import tune_allocator
 from models.tokenizer import Tokenizer
 from models.transformer import Transformer
 
 tune_allocator()   # keep freed activations in the heap between passes (see models/runtime.py)
-set_threads()
 
 MAX_CHARS = 20_000   # longer texts are cut before tokenizing (the model would keep <= max_len tokens anyway)
 _locks: dict[int, threading.Lock] = {}
@@ -156,13 +155,3 @@ def trace_npz(key: str, device: str, text: str, target: str) -> bytes:
 def config_json(key: str, device: str) -> str:
     model, _ = load_model(key, device)
     return json.dumps({"model": key, "config": model.cfg.to_dict()}, indent=2, ensure_ascii=False)
-
-
-def device_choices() -> list[str]:
-    from models.device import available_devices
-
-    return available_devices()
-
-
-def default_device() -> str:
-    return device_choices()[0]

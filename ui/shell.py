@@ -119,9 +119,10 @@ def sidebar() -> Selection:
     """The shared sidebar (language, model, text, device). Runs in app.py before pages."""
     from models import zoo
 
-    from .loaders import default_device, device_choices
+    from models.device import available_devices
 
-    entries = [e for e in zoo.catalogue() if e.available]
+    catalogue = zoo.catalogue()                      # reads each entry's config once per run
+    entries = [e for e in catalogue if e.available]
     labels = {e.key: e.label for e in entries}
     with st.sidebar:
         bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
@@ -134,10 +135,9 @@ def sidebar() -> Selection:
         target = ""
         if entry.config is not None and entry.config.arch == "encoder-decoder":
             target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
-        devices = device_choices()
-        device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0],
-                       index=devices.index(default_device()))
-        unavailable = [e for e in zoo.catalogue() if not e.available]
+        devices = available_devices()                # fastest first: the default
+        device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0])
+        unavailable = [e for e in catalogue if not e.available]
         if unavailable:
             with st.expander(t("model_unavailable")):
                 for e in unavailable:

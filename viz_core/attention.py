@@ -317,11 +317,11 @@ def head_heatmap(
     "masked"). ``len(q_tokens) == q`` and ``len(k_tokens) == k``. Query 0 is on
     top. ``zmax=None`` uses the largest finite weight.
 
-    Up to ``max_hover_tokens`` tokens per axis: ``go.Heatmap``, hover "query ‹tok›
-    (pos) → key ‹tok› (pos): 0.1234", and when ``clickable`` one click marker per
-    cell with ``customdata=[q, k]``. Beyond: a PNG ``go.Image`` and, when
-    ``clickable``, one marker per query row with ``customdata=[q, -1]`` (a click
-    anywhere in a row selects that query). ``selected=(q, k)`` outlines a cell
+    Up to ``max_hover_tokens`` tokens per axis: ``go.Heatmap`` with hover "query
+    3·tok → key 5·tok: 0.1234", and when ``clickable`` a dot beside each query row
+    with ``customdata=[q, -1]``. Beyond: a PNG ``go.Image`` and, when ``clickable``,
+    one invisible marker per query row with ``customdata=[q, -1]`` (a click anywhere
+    in a row selects that query). ``selected=(q, k)`` outlines a cell
     (``k=-1``: the whole row). ``square=False`` lets the map fill a wide area with
     rectangular cells instead of keeping them square.
     """
