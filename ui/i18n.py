@@ -255,3 +255,22 @@ FORMULAS = {
     "entropy": r"H_q=-\sum_k p_{qk}\ln p_{qk},\qquad D_q=\sum_k p_{qk}\,|q-k|",
     "rollout": r"\tilde A_\ell=\tfrac12\bar A_\ell+\tfrac12 I,\qquad R_\ell=\tilde A_\ell\,R_{\ell-1},\quad R_0=I",
 }
+
+
+def _merge_page_strings() -> None:
+    """Add the STRINGS and FORMULAS of every module in ui/strings/ (see its __init__)."""
+    import importlib
+    import pkgutil
+
+    from . import strings
+
+    for info in sorted(pkgutil.iter_modules(strings.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{strings.__name__}.{info.name}")
+        for mine, theirs in ((STRINGS, getattr(module, "STRINGS", {})), (FORMULAS, getattr(module, "FORMULAS", {}))):
+            twice = sorted(set(mine) & set(theirs))
+            if twice:
+                raise RuntimeError(f"ui/strings/{info.name}.py redefines {', '.join(twice)}")
+            mine.update(theirs)
+
+
+_merge_page_strings()
