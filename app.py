@@ -17,8 +17,8 @@ sidebar()
 boot.empty()
 
 pages = [
-    st.Page("pages/home.py", title=t("nav_home"), default=True),
-    st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
-    st.Page("pages/training.py", title=t("nav_training"), url_path="training"),
+    st.Page("app_pages/home.py", title=t("nav_home"), default=True),
+    st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
+    st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
 ]
 st.navigation(pages, position="sidebar").run()

@@ -1,5 +1,4 @@
-"""The app shell: URL-bound widgets with notices, the shared sidebar, and a guard
-against Streamlit's legacy `pages/` auto-discovery.
+"""The app shell: URL-bound widgets with notices, and the shared sidebar.
 
 Bound widgets (`bind="query-params"`) put their value in the URL, so a teacher's link
 reproduces the view. The URL holds the widget's displayed label, so bound widgets use
@@ -21,20 +20,6 @@ from .i18n import LANGUAGES, describe_entry, lang, t
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
 _NOTICES = "_url_notices"
-
-
-def page_guard() -> None:
-    """Call first in every page. With a `pages/` folder beside app.py, Streamlit's
-    legacy multipage mode can run a page file on its own (first request of a fresh
-    server to /<page>, and every AppTest page switch), without app.py's sidebar. Turn
-    it off and rerun through app.py. (Uses a private flag; a no-op if it moves.)"""
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover - a future Streamlit without the flag
-        return
-    if getattr(PagesManager, "uses_pages_directory", False):
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_default: str, **kwargs: Any) -> Any:
@@ -128,6 +113,9 @@ def sidebar() -> Selection:
             for h in trained.session_models()]
     entries = [e for e in catalogue if e.available] + mine
     labels = {e.key: e.label for e in entries}
+    wanted = trained.take_selection()
+    if wanted in labels:
+        st.session_state["model"] = wanted
     with st.sidebar:
         bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
         key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=entries[0].label,

@@ -4,9 +4,8 @@ import streamlit as st
 from ui import attention_views as av
 from ui.i18n import t
 from ui.session import require_attention, require_model, require_text
-from ui.shell import current, page_guard
+from ui.shell import current
 
-page_guard()
 sel = current()
 st.title(t("attn_title"))
 model, _ = require_model(sel)

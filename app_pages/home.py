@@ -4,9 +4,8 @@ import streamlit as st
 from ui import home_views as hv
 from ui.i18n import t
 from ui.session import require_model
-from ui.shell import current, page_guard, show_notices
+from ui.shell import current, show_notices
 
-page_guard()
 sel = current()
 st.title(t("app_title"))
 show_notices()
@@ -19,7 +18,7 @@ with left:
     hv.tokens_section(model, tok, sel)
     st.subheader(t("home_pipeline"))
     st.markdown(t("home_pipeline_text"))
-    st.page_link("pages/attention.py", label=t("home_open_attention"), icon=":material/visibility:")
+    st.page_link("app_pages/attention.py", label=t("home_open_attention"), icon=":material/visibility:")
 with right:
     hv.model_card(model, sel)
 hv.catalogue_table()
