@@ -21,6 +21,7 @@ from models.tokenizer import Tokenizer
 from models.transformer import Transformer
 
 _STATE = "_trained_models"
+_SELECT = "_select_model_next"
 _registry: "weakref.WeakValueDictionary[str, Holder]" = weakref.WeakValueDictionary()
 _guard = threading.Lock()
 
@@ -63,6 +64,17 @@ def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, An
     with _guard:
         _registry[key] = holder
     return key
+
+
+def select_next(key: str) -> None:
+    """Have the sidebar's model picker choose `key` in the next run (a widget's value can
+    only be set before it is drawn; the sidebar is drawn before the pages)."""
+    st.session_state[_SELECT] = key
+
+
+def take_selection() -> str | None:
+    """The key asked for by `select_next`, once (the sidebar calls this)."""
+    return st.session_state.pop(_SELECT, None)
 
 
 def session_models() -> list[Holder]:

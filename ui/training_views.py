@@ -133,7 +133,8 @@ def settings_form(running: bool) -> None:
         seed = c[1].number_input(t("tr_seed"), 0, 2**31 - 1, 0, key="tr_seed")
         every = c[2].number_input(t("tr_snapshot_every"), 1, 1000, 25, key="tr_every",
                                   help=t("tr_snapshot_help"))
-        started = st.form_submit_button(t("tr_start"), type="primary", disabled=running, icon=":material/play_arrow:")
+        started = st.form_submit_button(t("tr_start"), type="primary", disabled=running,
+                                        icon=":material/play_arrow:", key="tr_start")
     if started:
         _start(task_id, text, dict(n_layers=int(layers), n_heads=int(heads), n_kv_heads=int(kv), d_model=int(d_model),
                                    d_ff=int(d_ff), positional=pe, norm=norm, norm_position=norm_pos, activation=act),
@@ -248,12 +249,12 @@ def finished(rec: Record) -> None:
     if not rec.key:
         rec.key = trained.add(run.frozen_model(), run.task.tokenizer, rec.label,
                               {**run.card(), "description": t("tr_card", task=_task_label_of(run), step=run.step)})
+        trained.select_next(rec.key)                 # the picker selects it: the model the user just made
+        st.rerun()                                   # the sidebar (drawn before this page) shows it now
     c1, c2 = st.columns([3, 2])
     c1.info(t("tr_in_picker", label=md_escape(trained.find(rec.key).label if trained.find(rec.key) else rec.label)),
             icon=":material/model_training:")
-    if c2.button(t("tr_inspect"), icon=":material/visibility:", key="tr_inspect", type="primary",
-                 on_click=_select_model, args=(rec.key,)):
-        st.switch_page("pages/attention.py")
+    c2.page_link("app_pages/attention.py", label=t("tr_inspect"), icon=":material/visibility:")
     steps = [s.step for s in run.snapshots]
     stack_opts = ["cross", "decoder", "encoder"] if run.config.arch == "encoder-decoder" else ["self"]
     cols = st.columns([4, 2])
@@ -297,11 +298,6 @@ def finished(rec: Record) -> None:
                                                    "step": t("tr_step")}),
                     key="tr_anim", config={"displayModeBar": False})
     download(rec)
-
-
-def _select_model(key: str) -> None:
-    """Callback: make the sidebar's model picker (widget key "model") choose this model."""
-    st.session_state["model"] = key
 
 
 def _task_label_of(run: TrainRun) -> str:

@@ -1,4 +1,4 @@
-"""Strings of the training lab (pages/training.py)."""
+"""Strings of the training lab (app_pages/training.py)."""
 
 STRINGS = {
     "nav_training": {"en": "Training lab", "zh": "训练实验室"},
