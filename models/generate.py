@@ -75,15 +75,16 @@ def filter_logits(logits: torch.Tensor, temperature: float = 1.0, top_k: int = 0
     """logits [vocab] -> (tempered probabilities [vocab], kept [vocab] bool, final
     probabilities [vocab]: the kept ones renormalised, the cut ones exactly 0).
 
-    temperature 0 keeps only the most probable token (greedy). top-k and top-p both
-    apply when both are set (a token must survive both). The most probable token always
-    survives, so the final distribution is never empty."""
+    temperature 0 (greedy) keeps only the most probable token; its "tempered"
+    probabilities are those of the model (T = 1), so a view can show what was cut.
+    top-k and top-p both apply when both are set (a token must survive both). The most
+    probable token always survives, so the final distribution is never empty."""
     logits = logits.float()
     best = int(torch.argmax(logits))
     if temperature == 0:
-        probs = torch.zeros_like(logits)
-        probs[best] = 1.0
-        return probs, probs.bool(), probs.clone()
+        final = torch.zeros_like(logits)
+        final[best] = 1.0
+        return torch.softmax(logits, dim=-1), final.bool(), final
     probs = torch.softmax(logits / temperature, dim=-1)
     kept = torch.ones_like(probs, dtype=torch.bool)
     order = torch.argsort(probs, descending=True, stable=True)

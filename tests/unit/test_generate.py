@@ -191,8 +191,9 @@ def test_filter_logits_cuts_and_renormalises():
     assert kept.tolist() == [True, False, False, False, False]
     hot, _, _ = G.filter_logits(logits, 2.0)                       # flatter with T = 2
     assert float(hot.max()) < 0.5 and float(hot.sum()) == pytest.approx(1.0)
-    _, kept, final = G.filter_logits(logits, 0.0)
-    assert kept.tolist() == [True, False, False, False, False] and float(final[0]) == 1.0
+    probs, kept, final = G.filter_logits(logits, 0.0)                 # greedy: the model's own probabilities,
+    assert kept.tolist() == [True, False, False, False, False] and float(final[0]) == 1.0   # only the top kept
+    torch.testing.assert_close(probs, torch.tensor([0.5, 0.2, 0.15, 0.1, 0.05]))
 
 
 def test_steps_record_the_candidates():
