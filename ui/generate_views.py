@@ -445,6 +445,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
                            terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
     st.plotly_chart(fig, key="gen_cache_grid", width="stretch")
+    st.caption(t("gen_cache_grid_caption"))
     width = run.settings.beam_width if run.settings.strategy == "beam" else 1
     table = pd.DataFrame({
         t("layer"): list(range(cfg.n_layers)),
@@ -456,6 +457,9 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     st.dataframe(table, hide_index=True, key="gen_cache_table")
     if run.settings.strategy == "beam":
         st.caption(t("gen_cache_beam", width=width))
+    if run.source_tokens is not None:
+        n_src = len(run.source_tokens)
+        st.caption(t("gen_cache_cross", n=n_src, kib=G.kv_cache_bytes(cfg, n_src) / 1024))
     # MHA / GQA / MQA for this model's shape
     divisors = [d for d in range(cfg.n_heads, 0, -1) if cfg.n_heads % d == 0]
     upto = max(cfg.max_len, rows)
@@ -523,8 +527,8 @@ def explanations() -> None:
 def page(sel: Selection, model, tok) -> None:
     """The generation page body."""
     cfg = model.cfg
-    show_notices()
     if cfg.arch == "encoder" or cfg.output != "logits":
+        show_notices()
         encoder_only(sel)
         return
     example = task_prompt(sel.model_key, cfg.arch)
@@ -534,6 +538,7 @@ def page(sel: Selection, model, tok) -> None:
         st.caption(t("gen_random"))
     st.caption(t("gen_prompt_is_sidebar") if cfg.arch == "decoder" else t("gen_source_is_sidebar"))
     settings = settings_controls(cfg.vocab_size, cfg.arch)
+    show_notices()                                  # link values the widgets could not take
     if not sel.text.strip():
         st.info(t("empty_text"), icon=":material/edit:")
         return

@@ -148,6 +148,13 @@ STRINGS = {
               "stored, the query heads that share one read the same rows.",
         "zh": "这一步之后，每一层保存了 **{n}** 个位置的键和值。该模型有 {heads} 个查询头和 **{kv}** 个键/值头"
               "（{kind}），每个 {dh} 维：只保存键/值头，共享同一个键/值头的查询头读取相同的行。"},
+    "gen_cache_cross": {"en": "Cross-attention also keeps the K/V of the {n} source positions: {kib:.1f} KiB, "
+                              "computed once from the encoder's output and reused at every step.",
+                        "zh": "交叉注意力还保存了 {n} 个源位置的键/值：{kib:.1f} KiB，由编码器输出计算一次，之后每一步重复使用。"},
+    "gen_cache_grid_caption": {"en": "Blue: K/V rows stored by earlier steps and only read now. Red: rows computed in "
+                                     "this step (the whole prompt at step 1, then one row per step).",
+                               "zh": "蓝色：之前步骤存下、现在只需读取的 K/V 行。红色：这一步新计算的行（第 1 步是整个提示词，"
+                                     "之后每步一行）。"},
     "gen_col_bytes": {"en": "memory", "zh": "内存"},
     "gen_cache_beam": {"en": "Beam search keeps one cache row per beam ({width} beams); surviving beams take a "
                              "copy of their parent's cache every step.",
