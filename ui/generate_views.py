@@ -299,6 +299,7 @@ def views(model, tok, sel: Selection, run: Run) -> None:
     if st.session_state.get("gen_step", n_new) > n_new or "gen_step" not in st.session_state:
         st.session_state["gen_step"] = n_new
     playing = bool(st.session_state.get("gen_playing"))
+    st.session_state["_gen_timer"] = playing        # whether this run's fragment ticks by itself
     st.fragment(run_every=PLAY_SECONDS if playing else None)(_step_fragment)(model, tok, sel, run)
 
 
@@ -306,12 +307,13 @@ def _step_fragment(model, tok, sel: Selection, run: Run) -> None:
     """The step slider and every per-step view: a fragment, so stepping (and playing)
     reruns only this part."""
     n_new = len(run.steps)
-    if st.session_state.get("gen_playing"):
-        if st.session_state.get("gen_step", 1) < n_new:
-            st.session_state["gen_step"] = st.session_state.get("gen_step", 1) + 1
-        else:
-            st.session_state["gen_playing"] = False
-            st.rerun()                                      # the full run turns the timer off
+    playing = bool(st.session_state.get("gen_playing"))
+    if playing and st.session_state.get("gen_step", 1) >= n_new:
+        st.session_state["gen_playing"] = playing = False  # played to the end
+    if playing != st.session_state.get("_gen_timer"):
+        st.rerun()                                          # the timer is set when the page runs: start/stop it
+    if playing:
+        st.session_state["gen_step"] = st.session_state.get("gen_step", 1) + 1
     c1, c2, c3, c4 = st.columns([1, 1, 1, 9], vertical_alignment="bottom")
     c1.button("", icon=":material/skip_previous:", on_click=_nudge, args=(-1,), key="gen_prev", help=t("gen_prev"))
     playing = bool(st.session_state.get("gen_playing"))

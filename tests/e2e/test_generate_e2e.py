@@ -26,6 +26,13 @@ def open_generate(page: Page, base_url: str, **query: str) -> None:
     expect(page.locator("h1")).to_have_text("Generation, one token at a time", timeout=TIMEOUT)
 
 
+def wait_for_step(page: Page, condition: str) -> None:
+    """Wait until the step slider's value v satisfies the JS expression `condition`."""
+    page.wait_for_function("() => { const e = document.querySelector('.st-key-gen_step input[type=range]');"
+                           f" if (!e) return false; const v = Number(e.value); return {condition}; }}",
+                           timeout=TIMEOUT)
+
+
 def step_slider(page: Page) -> int:
     return int(page.locator(".st-key-gen_step input[type=range]").get_attribute("value"))
 
@@ -44,6 +51,15 @@ def test_generate_ten_tokens_and_step_through(page: Page, app_server: str):
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(main.get_by_text("Step 9: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
     assert step_slider(page) == 9
+
+    # play from the start: the step slider walks forward by itself and stops at the end
+    page.locator(".st-key-gen_next button:visible").first.click()
+    wait_for_rerun(page, timeout=TIMEOUT)
+    page.locator(".st-key-gen_play button:visible").first.click()
+    wait_for_step(page, "v > 1 && v < 10")
+    wait_for_step(page, "v === 10")
+    wait_for_rerun(page, timeout=TIMEOUT)
+    expect(main.get_by_text("Step 10: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
 
     page.get_by_role("tab", name="KV cache").click()
     expect(main.get_by_text("Paged view (PagedAttention)")).to_be_visible(timeout=TIMEOUT)
