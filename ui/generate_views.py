@@ -86,7 +86,10 @@ def encoder_only(sel: Selection) -> None:
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
     key = decoder_choice()
     if key is not None:
-        st.button(t("gen_switch_decoder"), on_click=_switch_model, args=(key,), key="gen_switch", type="primary")
+        from models import zoo
+
+        st.button(t("gen_switch_decoder", model=md_escape(zoo.get(key).label)), on_click=_switch_model, args=(key,),
+                  key="gen_switch", type="primary")
 
 
 def task_prompt(model_key: str, arch: str) -> str | None:

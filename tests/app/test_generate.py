@@ -198,3 +198,18 @@ def test_bad_link_values_fall_back_with_a_notice(query):
     param = next(iter(query.keys() - {"strategy"}))
     assert f"The link's {param.replace('_', chr(92) + '_')}=` {query[param]} ` is not valid here; using the default " \
         "instead." in texts(at, "warning")
+
+
+def test_repetition_compares_greedy_with_sampling():
+    at = open_page(model=GPT, text=PROMPT, gen_n="12")
+    run = at.session_state["_gen"]
+    rate = G.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
+    assert f"{rate:.0%} of the generated tokens complete an 3-gram that already occurred (orange)." \
+        in texts(at, "markdown")
+    at.toggle(key="gen_compare_on").set_value(True).run()
+    assert_ok(at)
+    table = next(d.value for d in at.dataframe if "setting" in d.value.columns)
+    assert list(table["setting"]) == ["greedy", "T=0.7, k=40", "T=1.0", "T=1.5"]
+    _, tok = zoo.load("custom:gpt")
+    assert table["repeated tokens"].iloc[0] == f"{rate:.0%}"                 # greedy = the run above
+    assert table["generated text"].iloc[0] == tok.decode(run.new_ids)

@@ -9,7 +9,7 @@ STRINGS = {
               "decoder (GPT, LLaMA, a trained toy decoder) or an encoder-decoder model.",
         "zh": "**{model}** 是一个编码器：它一次读入整段文本，每个词元都能看到其他所有词元，而且没有预测下一个词元的"
               "语言模型输出层，所以它不会生成文本。生成需要解码器（GPT、LLaMA、训练好的小解码器）或编码器-解码器模型。"},
-    "gen_switch_decoder": {"en": "Switch to a decoder", "zh": "切换到一个解码器"},
+    "gen_switch_decoder": {"en": "Switch to a decoder: {model}", "zh": "切换到解码器：{model}"},
     "gen_random": {"en": "This model has random weights: its choices show the mechanics, not language.",
                    "zh": "该模型是随机权重：它的选择展示的是生成机制，而不是语言能力。"},
     "gen_prompt_is_sidebar": {"en": "The prompt is the text in the sidebar; the model continues it.",
