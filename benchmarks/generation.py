@@ -70,7 +70,7 @@ def main() -> None:
               f"ratio {rows[-1][3]:.2f}x", flush=True)
 
     lines = [f"## Generation: tokens/s with and without the KV cache, {args.device}\n",
-             f"`python -m benchmarks.generation`: GPT-2-style decoder, 4 layers x 8 heads, d_model 256, d_ff 1024, "
+             f"`python -m benchmarks.generation{f' --threads {args.threads}' if args.threads else ''}`: GPT-2-style decoder, 4 layers x 8 heads, d_model 256, d_ff 1024, "
              f"vocab 8192 ({model.n_params / 1e6:.1f} M parameters, float32, random weights); {args.new} new tokens "
              f"per run, greedy, prompt pass included; medians of {args.repeats} interleaved repetitions. "
              f"Machine: {machine()}; load average {load_at_start} at the start (a shared machine: absolute "
