@@ -516,7 +516,8 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
     q_labels = [tokens[st_.position - 1] + " → " + tokens[st_.position] for st_ in run.steps[: s.index + 1]]
     fig = vz.head_heatmap(m, q_labels, run.source_tokens, clickable=False, square=False,
                           title=t("gen_cross_title", layer=layer, n=s.index + 1), terms={"query": t("gen_term_step"),
-                                                                                          "key": t("gen_term_source")})
+                                                                                          "key": t("gen_term_source"),
+                                                                                          "weight": t("term_weight")})
     fig.update_layout(height=int(np.clip(160 + 26 * m.shape[0], 260, 700)))
     st.plotly_chart(fig, key="gen_cross", width="stretch")
     st.caption(t("gen_cross_caption"))
