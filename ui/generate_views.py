@@ -299,8 +299,9 @@ def views(model, tok, sel: Selection, run: Run) -> None:
             cache_view(cfg, run, n_new - 1, run.prompt_tokens + token_texts(tok, run.new_ids))
         return
     st.session_state["_gen_n_steps"] = n_new
-    if st.session_state.get("gen_step", n_new) > n_new or "gen_step" not in st.session_state:
-        st.session_state["gen_step"] = n_new
+    if st.session_state.get("_gen_shown") != id(run) or st.session_state.get("gen_step", n_new) > n_new:
+        st.session_state["gen_step"] = n_new                  # a new run opens on its last step
+        st.session_state["_gen_shown"] = id(run)
     playing = bool(st.session_state.get("gen_playing"))
     st.session_state["_gen_timer"] = playing        # whether this run's fragment ticks by itself
     st.fragment(run_every=PLAY_SECONDS if playing else None)(_step_fragment)(model, tok, sel, run)
