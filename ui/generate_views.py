@@ -514,7 +514,8 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
     name = _attn_name(cfg.arch, layer, cross=True)
     rows = np.stack([st_.trace.numpy(name)[0, :, -1] for st_ in run.steps[: s.index + 1]])    # [step, head, src]
     m = rows.mean(axis=1) if head == "mean" else rows[:, int(head)]
-    q_labels = [tokens[st_.position - 1] + " → " + tokens[st_.position] for st_ in run.steps[: s.index + 1]]
+    q_labels = [f"{vz.visible_label(tokens[st_.position - 1], 12)} → {vz.visible_label(tokens[st_.position], 12)}"
+                for st_ in run.steps[: s.index + 1]]
     fig = vz.head_heatmap(m, q_labels, run.source_tokens, clickable=False, square=False,
                           title=t("gen_cross_title", layer=layer, n=s.index + 1), terms={"query": t("gen_term_step"),
                                                                                           "key": t("gen_term_source"),

@@ -213,3 +213,32 @@ def test_repetition_compares_greedy_with_sampling():
     _, tok = zoo.load("custom:gpt")
     assert table["repeated tokens"].iloc[0] == f"{rate:.0%}"                 # greedy = the run above
     assert table["generated text"].iloc[0] == tok.decode(run.new_ids)
+
+
+TOY = "Toy: reverse · rope"
+SPELL = "Toy: spell digits (encoder-decoder) · sinusoidal"
+
+
+def test_shipped_checkpoint_offers_its_task_example_and_reverses_it():
+    at = open_page(model=TOY, gen_n="8")                     # the sidebar still has the English sentence
+    example = at.button(key="gen_example")
+    assert "jggifhic=" in example.label
+    example.click().run()
+    assert_ok(at)
+    assert at.text_area(key="text").value == "jggifhic="
+    model, tok = zoo.load("toy:reverse-rope")
+    assert tok.decode(at.session_state["_gen"].new_ids) == "cihfiggj"      # a trained model: the reversed input
+    assert at.session_state["_gen"].steps[0].chosen_prob > 0.9
+
+
+def test_shipped_encoder_decoder_spells_the_digits():
+    at = open_page(model=SPELL, text="96685", gen_n="30")
+    _, tok = zoo.load("toy:spell")
+    run = at.session_state["_gen"]
+    assert tok.decode(run.new_ids) == "nine six six eight five"
+    assert run.new_ids[-1] == G.eos_id(tok)
+    assert "The model chose the end-of-sequence token, so generation ended there." in texts(at, "caption")
+    z = _arr(spec(at, "gen_cross")["data"][0]["z"])
+    assert z.shape == (len(run.steps), len(run.source_tokens))
+    beam = open_page(model=SPELL, text="96685", gen_n="30", strategy="beam", gen_width="3")
+    assert tok.decode(beam.session_state["_gen"].new_ids) == "nine six six eight five"

@@ -11,7 +11,10 @@ from tests.e2e.conftest import open_app, screenshot, wait_for_rerun
 
 TIMEOUT = 90_000
 CHARTS = '[data-testid="stPlotlyChart"]'
-MODEL = "GPT-2-style decoder"        # random "build your own" preset (no checkpoint needed)
+TOY = "Toy: reverse · rope"          # a shipped checkpoint (models/checkpoints/reverse-rope)
+TOY_PROMPT = "jggifhic="             # the reverse task: <bos> x = reversed(x)
+SPELL = "Toy: spell digits (encoder-decoder) · sinusoidal"
+MODEL = "GPT-2-style decoder"        # random "build your own" preset
 PROMPT = "the cat sat on the mat and the dog"
 
 
@@ -38,8 +41,10 @@ def step_slider(page: Page) -> int:
 
 
 def test_generate_ten_tokens_and_step_through(page: Page, app_server: str):
-    open_generate(page, app_server, model=MODEL, text=PROMPT, gen_n="10")
+    open_generate(page, app_server, model=TOY, text=TOY_PROMPT, gen_n="10")
     main = page.locator('[data-testid="stMain"]')
+    # the trained model reverses its input: the first 8 new characters are "cihfiggj"
+    expect(main.locator("p", has_text="Generated:")).to_contain_text("cihfiggj", timeout=TIMEOUT)
     expect(main.get_by_text("Step 10: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
     # the candidate bars and the new attention row are drawn
     expect(page.locator(CHARTS).first.locator(".barlayer .point").first).to_be_visible(timeout=TIMEOUT)
@@ -83,6 +88,17 @@ def test_sampling_settings_and_beam_tree(page: Page, app_server: str):
     expect(main.get_by_text("Returned sequence:", exact=False)).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(CHARTS).first.locator(".scatterlayer .point").first).to_be_visible(timeout=TIMEOUT)
     screenshot(page, "e2e-gen-05-beam")
+    assert_clean(page)
+
+
+def test_encoder_decoder_spells_and_shows_cross_attention(page: Page, app_server: str):
+    open_generate(page, app_server, model=SPELL, text="96685", gen_n="30")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.locator("p", has_text="Generated:")).to_contain_text("nine six six eight five", timeout=TIMEOUT)
+    page.get_by_role("tab", name="Cross-attention").click()
+    expect(main.get_by_text("generated tokens over the source", exact=False)).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(CHARTS).locator(".heatmaplayer").first).to_be_attached(timeout=TIMEOUT)
+    screenshot(page, "e2e-gen-07-cross")
     assert_clean(page)
 
 
