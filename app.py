@@ -20,5 +20,6 @@ pages = [
     st.Page("app_pages/home.py", title=t("nav_home"), default=True),
     st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
     st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
+    st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
 ]
 st.navigation(pages, position="sidebar").run()

@@ -90,10 +90,13 @@ def alibi_slopes(n_heads: int) -> torch.Tensor:
     return torch.tensor(slopes, dtype=torch.float32)
 
 
-def alibi_bias(slopes: torch.Tensor, n_q: int, n_k: int | None = None) -> torch.Tensor:
-    """The ALiBi bias [head, q, k] = -slope · |q - k| (a linear penalty on distance)."""
+def alibi_bias(slopes: torch.Tensor, n_q: int, n_k: int | None = None, q_offset: int = 0) -> torch.Tensor:
+    """The ALiBi bias [head, q, k] = -slope · |q - k| (a linear penalty on distance).
+    Queries sit at positions q_offset..q_offset+n_q-1 (a decoding step with a KV cache:
+    the new token's row), keys at 0..n_k-1."""
     n_k = n_q if n_k is None else n_k
-    dist = (torch.arange(n_q, device=slopes.device)[:, None] - torch.arange(n_k, device=slopes.device)[None, :]).abs()
+    q = torch.arange(q_offset, q_offset + n_q, device=slopes.device)
+    dist = (q[:, None] - torch.arange(n_k, device=slopes.device)[None, :]).abs()
     return -slopes[:, None, None] * dist[None].to(slopes.dtype)
 
 
@@ -124,11 +127,13 @@ def relative_bucket(
 
 
 def relative_bias(
-    table: torch.Tensor, n_q: int, n_k: int | None = None, bidirectional: bool = True, max_distance: int = 128
+    table: torch.Tensor, n_q: int, n_k: int | None = None, bidirectional: bool = True, max_distance: int = 128,
+    q_offset: int = 0,
 ) -> torch.Tensor:
-    """T5 relative-position bias [head, q, k] from a learned table [num_buckets, head]."""
+    """T5 relative-position bias [head, q, k] from a learned table [num_buckets, head];
+    queries at positions q_offset..q_offset+n_q-1, keys at 0..n_k-1."""
     n_k = n_q if n_k is None else n_k
-    q = torch.arange(n_q, device=table.device)[:, None]
+    q = torch.arange(q_offset, q_offset + n_q, device=table.device)[:, None]
     k = torch.arange(n_k, device=table.device)[None, :]
     bucket = relative_bucket(k - q, bidirectional, table.shape[0], max_distance)    # [q, k]
     return table[bucket].permute(2, 0, 1)                                           # [head, q, k]

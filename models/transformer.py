@@ -11,6 +11,7 @@ dh = d_head, ff = d_ff.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 import torch
@@ -19,7 +20,7 @@ from torch import nn
 
 from . import masks as M
 from . import positional as P
-from .config import TransformerConfig
+from .config import MaskSpec, TransformerConfig
 from .device import pick_device
 from .hooks import HookFn, HookPoint, Names, Trace, hook_points, hooks, recording
 
@@ -131,6 +132,75 @@ def make_norm(cfg: TransformerConfig) -> nn.Module:
     return DyT(cfg.d_model, cfg.dyt_alpha)
 
 
+# ---- the KV cache (incremental decoding) ------------------------------------------------
+@dataclass
+class KV:
+    """Keys and values one attention layer has already computed: [b, pos, kv_head, dh]
+    each (RoPE keys stored rotated; GQA/MQA store only the kv heads, before repeating)."""
+
+    k: torch.Tensor | None = None
+    v: torch.Tensor | None = None
+
+    def extend(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Append the new rows; return all rows (past + new)."""
+        self.k = k if self.k is None else torch.cat([self.k, k], dim=1)
+        self.v = v if self.v is None else torch.cat([self.v, v], dim=1)
+        return self.k, self.v
+
+    @property
+    def nbytes(self) -> int:
+        return sum(t.numel() * t.element_size() for t in (self.k, self.v) if t is not None)
+
+
+@dataclass
+class LayerCache:
+    self_attn: KV = field(default_factory=KV)   # grows by one row per generated token
+    cross_attn: KV = field(default_factory=KV)  # encoder-decoder: the source's K/V, computed once
+
+
+@dataclass
+class KVCache:
+    """`past_key_values`: what a decoder keeps between generation steps so that a step
+    runs only the new token. `forward(new_ids, cache=c)` reads and extends it in place.
+    Encoder-decoder: `memory` is the encoder output (the encoder runs once)."""
+
+    layers: list[LayerCache]
+    memory: torch.Tensor | None = None          # [b, src, d]
+    memory_valid: torch.Tensor | None = None    # [b, src] bool or None
+
+    @classmethod
+    def empty(cls, cfg: TransformerConfig) -> "KVCache":
+        return cls([LayerCache() for _ in range(cfg.n_layers)])
+
+    @property
+    def length(self) -> int:
+        """Positions cached so far (the next token's position)."""
+        k = self.layers[0].self_attn.k
+        return 0 if k is None else k.shape[1]
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep batch rows `index` (beam search: each surviving beam takes its parent's cache)."""
+        for layer in self.layers:
+            for kv in (layer.self_attn, layer.cross_attn):
+                if kv.k is not None:
+                    kv.k, kv.v = kv.k.index_select(0, index), kv.v.index_select(0, index)
+        if self.memory is not None:
+            self.memory = self.memory.index_select(0, index)
+        if self.memory_valid is not None:
+            self.memory_valid = self.memory_valid.index_select(0, index)
+
+
+def cache_is_exact(spec: MaskSpec) -> bool:
+    """Whether extending a cache equals recomputing: the mask of n+1 tokens must contain
+    the mask of n tokens (earlier rows never change). BigBird's random keys are drawn for
+    the whole length, and a global token counted from the end (-1) moves as text grows."""
+    if spec.kind == "bigbird":
+        return False
+    if spec.kind == "longformer":
+        return all(g >= 0 for g in spec.global_tokens)
+    return True
+
+
 # ---- attention and feed-forward ----------------------------------------------------------
 class Attention(nn.Module):
     """Multi-head attention with grouped key/value heads (MHA, GQA, MQA).
@@ -165,16 +235,21 @@ class Attention(nn.Module):
         bias: torch.Tensor | None = None,          # [head, q, k]
         rope: tuple[torch.Tensor, torch.Tensor] | None = None,
         memory: torch.Tensor | None = None,        # [b, k, d] (cross-attention)
+        cache: KV | None = None,                   # incremental decoding: past K/V, extended here
     ) -> torch.Tensor:
         b, n_q, _ = x.shape
         kv_in = x if memory is None else memory
         n_k = kv_in.shape[1]
+        reuse = cache is not None and memory is not None and cache.k is not None   # encoder K/V: once
         q = self.hook_q(self.W_Q(x).view(b, n_q, self.n_heads, self.dh))
-        k = self.hook_k(self.W_K(kv_in).view(b, n_k, self.n_kv, self.dh))
-        v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
-        if rope is not None:
+        if not reuse:
+            k = self.hook_k(self.W_K(kv_in).view(b, n_k, self.n_kv, self.dh))
+            v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
+        if rope is not None:                                      # with a cache: the new positions only
             q = self.hook_rot_q(P.apply_rope(q, *rope))
             k = self.hook_rot_k(P.apply_rope(k, *rope))
+        if cache is not None:
+            k, v = (cache.k, cache.v) if reuse else cache.extend(k, v)   # [b, past + new, kv_head, dh]
         group = self.n_heads // self.n_kv                         # query heads per kv head
         k = k.repeat_interleave(group, dim=2) if group > 1 else k   # [b, k, head, dh]
         v = v.repeat_interleave(group, dim=2) if group > 1 else v
@@ -252,12 +327,15 @@ class Block(nn.Module):
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor | None = None,
                 rope: tuple[torch.Tensor, torch.Tensor] | None = None,
-                memory: torch.Tensor | None = None, memory_mask: torch.Tensor | None = None) -> torch.Tensor:
+                memory: torch.Tensor | None = None, memory_mask: torch.Tensor | None = None,
+                cache: LayerCache | None = None) -> torch.Tensor:
+        self_kv, cross_kv = (None, None) if cache is None else (cache.self_attn, cache.cross_attn)
         x = self.hook_resid_pre(x)
-        x = self._sublayer(x, self.ln1, lambda h: self.attn(h, mask, bias, rope), self.hook_attn_out,
-                           self.hook_resid_mid)
+        x = self._sublayer(x, self.ln1, lambda h: self.attn(h, mask, bias, rope, cache=self_kv),
+                           self.hook_attn_out, self.hook_resid_mid)
         if memory is not None:
-            x = self._sublayer(x, self.ln_cross, lambda h: self.cross_attn(h, memory_mask, memory=memory),
+            x = self._sublayer(x, self.ln_cross,
+                               lambda h: self.cross_attn(h, memory_mask, memory=memory, cache=cross_kv),
                                self.hook_cross_attn_out, self.hook_resid_mid_cross)
         return self._sublayer(x, self.ln2, self.mlp, self.hook_mlp_out, self.hook_resid_post)
 
@@ -292,43 +370,51 @@ class _StackMixin:
         if cfg.norm_position == "pre":
             self.ln_final = make_norm(cfg)
 
-    def _positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor):
-        """(additive PE [n, d] or None, score bias [head, n, n] or None, rope cos/sin or None)."""
+    def _positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0):
+        """(additive PE [n, d] or None, score bias [head, n, offset + n] or None, rope
+        cos/sin or None) for the positions offset..offset+n-1 (offset > 0: a decoding step
+        with `offset` tokens already in the KV cache)."""
         pe = bias = rope = None
+        end = offset + n
         if cfg.positional == "learned":
-            pe = self.pos_embed.weight[:n]
+            pe = self.pos_embed.weight[offset:end]
         elif cfg.positional == "sinusoidal":
-            pe = self.pe_table[:n] if n <= self.pe_table.shape[0] else P.sinusoidal(n, cfg.d_model).to(like)
+            pe = self.pe_table[offset:end] if end <= self.pe_table.shape[0] \
+                else P.sinusoidal(end, cfg.d_model)[offset:].to(like)
         elif cfg.positional == "alibi":
-            bias = P.alibi_bias(self.alibi_slopes, n)
+            bias = P.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
         elif cfg.positional == "relative":
-            bias = P.relative_bias(self.rel_bias.weight, n, bidirectional=not self.is_decoder,
-                                   max_distance=cfg.relative_max_distance)
+            bias = P.relative_bias(self.rel_bias.weight, n, end, bidirectional=not self.is_decoder,
+                                   max_distance=cfg.relative_max_distance, q_offset=offset)
         elif cfg.positional == "rope":
-            cos, sin = P.rope_cos_sin(torch.arange(n, device=like.device), cfg.rotary_dim, cfg.rope_base)
+            cos, sin = P.rope_cos_sin(torch.arange(offset, end, device=like.device), cfg.rotary_dim, cfg.rope_base)
             rope = (cos.to(like.dtype), sin.to(like.dtype))
         return pe, bias, rope
 
     def _run_stack(self, cfg: TransformerConfig, tok_emb: torch.Tensor, valid: torch.Tensor | None,
                    token_type_ids: torch.Tensor | None = None, memory: torch.Tensor | None = None,
-                   memory_valid: torch.Tensor | None = None) -> torch.Tensor:
+                   memory_valid: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
         b, n, _ = tok_emb.shape
+        offset = 0 if cache is None else cache.length
         x = self.hook_embed(tok_emb)
         if cfg.n_token_types:
             types = torch.zeros_like(tok_emb[..., 0], dtype=torch.long) if token_type_ids is None else token_type_ids
             x = x + self.hook_type_embed(self.type_embed(types))
-        pe, bias, rope = self._positions(cfg, n, x)
+        pe, bias, rope = self._positions(cfg, n, x, offset)
         if pe is not None:
             x = x + self.hook_pos_embed(pe[None].expand(b, -1, -1))
         if cfg.embed_norm:
             x = self.ln_embed(x)
         x = self.drop_embed(x)
-        mask = _self_mask(cfg, n, self.is_decoder, valid, x.device)
+        if cache is None:
+            mask = _self_mask(cfg, n, self.is_decoder, valid, x.device)
+        else:   # the new rows of the mask over every position so far: [1, 1, n, offset + n]
+            mask = M.self_attention_mask(cfg.attention, offset + n, self.is_decoder, x.device)[offset:][None, None]
         memory_mask = None
         if memory is not None:
             memory_mask = _key_mask(n, memory.shape[1], memory_valid, x.device)
-        for block in self.blocks:
-            x = block(x, mask, bias, rope, memory, memory_mask)
+        for i, block in enumerate(self.blocks):
+            x = block(x, mask, bias, rope, memory, memory_mask, None if cache is None else cache.layers[i])
         if cfg.norm_position == "pre":
             x = self.ln_final(x)
         return x
@@ -439,11 +525,18 @@ class Transformer(_StackMixin, nn.Module):
         attention_mask: torch.Tensor | Sequence | None = None,
         tgt_attention_mask: torch.Tensor | Sequence | None = None,
         token_type_ids: torch.Tensor | Sequence | None = None,
+        cache: KVCache | None = None,
     ) -> torch.Tensor:
         """Logits [b, pos, vocab] (or the final hidden state [b, pos, d] when
         cfg.output == 'hidden'). Encoder-decoder: ids = source, tgt_ids = target, and the
-        output is for the target positions. attention_mask: 1 = real token, 0 = padding."""
+        output is for the target positions. attention_mask: 1 = real token, 0 = padding.
+
+        cache (incremental decoding, see `models.generate`): the ids (decoder) or tgt_ids
+        (encoder-decoder) are only the NEW tokens; their positions continue after the
+        cache's, their K/V rows are appended to it, and the output is for them only."""
         cfg = self.cfg
+        if cache is not None:
+            return self._forward_cached(ids, tgt_ids, cache, attention_mask)
         src = self._as_ids(ids, "source" if cfg.arch == "encoder-decoder" else "input")
         valid = self._as_valid(attention_mask, src)
         types = None if token_type_ids is None else torch.as_tensor(token_type_ids, device=self.device).long().reshape(src.shape)
@@ -460,6 +553,30 @@ class Transformer(_StackMixin, nn.Module):
             if tgt_ids is not None:
                 raise ValueError(f"A {cfg.arch} model takes one sequence; tgt_ids is only for encoder-decoder.")
             x = self._run_stack(cfg, self.embed(src), valid, types)
+        return self.unembed(x) if cfg.output == "logits" else x
+
+    def _forward_cached(self, ids, tgt_ids, cache: KVCache, attention_mask) -> torch.Tensor:
+        cfg = self.cfg
+        if cfg.arch == "encoder":
+            raise ValueError("An encoder reads the whole text at once; only a decoder extends a KV cache.")
+        if not cache_is_exact(cfg.attention):
+            raise ValueError(f"The {cfg.attention.kind!r} attention pattern changes earlier rows as the text "
+                             "grows, so cached keys and values would be stale: recompute instead.")
+        new = self._as_ids(tgt_ids if cfg.arch == "encoder-decoder" else ids, "new tokens")
+        if cfg.positional == "learned" and cache.length + new.shape[1] > cfg.max_len:
+            raise ValueError(f"This model has learned positions for only {cfg.max_len} tokens; "
+                             f"the cache already holds {cache.length}.")
+        if cfg.arch == "decoder":
+            if attention_mask is not None:
+                raise ValueError("Cached decoding takes no padding mask.")
+            x = self._run_stack(cfg, self.embed(new), None, cache=cache)
+        else:
+            if cache.memory is None:   # first step: run the encoder once and keep its output
+                src = self._as_ids(ids, "source")
+                cache.memory_valid = self._as_valid(attention_mask, src)
+                cache.memory = self.encoder._run_stack(cfg, self.embed(src), cache.memory_valid)
+            x = self.decoder._run_stack(cfg, self.embed(new), None, memory=cache.memory,
+                                        memory_valid=cache.memory_valid, cache=cache)
         return self.unembed(x) if cfg.output == "logits" else x
 
     def run_with_cache(

@@ -148,7 +148,7 @@ def describe(entry: Any) -> str:
 def current() -> Selection:
     """The sidebar's selection for this run (app.py renders the sidebar first)."""
     sel = st.session_state.get("_selection")
-    if sel is None:  # a page run without app.py (should not happen after page_guard)
+    if sel is None:  # a page run without app.py (AppTest of a page file alone)
         sel = sidebar()
     return sel
 

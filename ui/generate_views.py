@@ -1,0 +1,556 @@
+"""Streamlit glue for the generation page: settings, the generation run (streamed, with
+a stop button), and the views of its steps (candidates, attention row, beam tree,
+repetition, KV cache, cross-attention).
+
+The generation itself is `models.generate`; every number shown comes from its Steps
+(the real distributions, the real K/V tensors' sizes, the recorded attention rows).
+A run lives in session state (`_gen`) keyed by its settings, so moving the step slider
+never regenerates, and a stop keeps the steps produced so far.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+import viz_core.generation as vg
+from models import generate as G
+from models.hooks import Trace
+
+from .i18n import FORMULAS, t
+from .loaders import MAX_CHARS, _lock, load_model
+from .shell import Selection, bound, choice, md_escape, show_notices
+
+STRATEGIES = G.STRATEGIES
+MAX_NEW = 64
+PLAY_SECONDS = 0.9
+RECORD = ["*attn.hook_pattern"]            # per step: self- and cross-attention rows
+COMPARE = (("greedy", G.Settings()), ("T=0.7, k=40", G.Settings("sample", temperature=0.7, top_k=40)),
+           ("T=1.0", G.Settings("sample", temperature=1.0)), ("T=1.5", G.Settings("sample", temperature=1.5)))
+
+
+@dataclass
+class Run:
+    """One generation as the page keeps it."""
+
+    sig: tuple
+    settings: G.Settings
+    prompt_ids: list[int]
+    prompt_tokens: list[str]
+    source_tokens: list[str] | None
+    steps: list[G.Step] = field(default_factory=list)
+    result: G.Result | None = None        # beam search
+    done: bool = False
+    stopped: bool = False
+
+    @property
+    def new_ids(self) -> list[int]:
+        if self.result is not None:
+            return self.result.new_ids
+        return [s.token_id for s in self.steps]
+
+
+# ---- tokens ----------------------------------------------------------------------------
+def token_text(tok, i: int) -> str:
+    """The printable text of one id (byte-level BPE decoded, WordPiece as is)."""
+    if hasattr(tok, "tok") and getattr(tok, "_readable", False):
+        return tok.tok.decode([int(i)], skip_special_tokens=False) or tok.id_to_token(int(i))
+    return tok.id_to_token(int(i))
+
+
+def token_texts(tok, ids) -> list[str]:
+    return [token_text(tok, i) for i in ids]
+
+
+# ---- encoder-only and toy prompts -----------------------------------------------------------
+def decoder_choice() -> str | None:
+    """A generating model to offer instead of an encoder: a trained toy decoder, else
+    the GPT-2-style preset."""
+    from models import zoo
+
+    entries = [e for e in zoo.catalogue() if e.available and e.config is not None]
+    toys = [e.key for e in entries if e.kind == "toy" and e.config.arch == "decoder"]
+    customs = [e.key for e in entries if e.key == "custom:gpt"]
+    return (toys + customs + [e.key for e in entries if e.config.arch == "decoder"] + [None])[0]
+
+
+def _switch_model(key: str) -> None:
+    st.session_state["model"] = key
+
+
+def encoder_only(sel: Selection) -> None:
+    """An encoder (MiniLM, BERT) reads a whole text at once and has no next-token head."""
+    st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
+    key = decoder_choice()
+    if key is not None:
+        from models import zoo
+
+        st.button(t("gen_switch_decoder", model=md_escape(zoo.get(key).label)), on_click=_switch_model, args=(key,),
+                  key="gen_switch", type="primary")
+
+
+def task_prompt(model_key: str, arch: str) -> str | None:
+    """The example prompt of a trained toy task (its probe, up to where the answer starts)."""
+    if not model_key.startswith("toy:"):
+        return None
+    try:
+        from models import tasks
+    except ImportError:
+        return None
+    card = next((c for c in tasks.shipped() if c.get("key") == model_key), None)
+    if card is None:
+        return None
+    try:
+        task = tasks.get_task(card["task"])
+        ex = task.probe()
+    except (ValueError, KeyError):
+        return None
+    tokens = list(ex.tokens) if arch == "encoder-decoder" else list(ex.tokens[: ex.answer.start + 1])
+    return "".join(tk for tk in tokens if tk not in ("<bos>", "<eos>", "<pad>"))
+
+
+def _use_prompt(text: str) -> None:
+    st.session_state["text"] = text
+
+
+# ---- settings -------------------------------------------------------------------------------
+def settings_controls(vocab: int, arch: str) -> G.Settings:
+    """The decoding settings (bounded widgets; the values go in the URL)."""
+    strategy = choice(st.radio, t("gen_strategy"), STRATEGIES, param="strategy", default="greedy",
+                      horizontal=True, labels={s: t(f"gen_strategy_{s}") for s in STRATEGIES})
+    c = st.columns(5)
+    with c[0]:
+        n = bound(st.slider, t("gen_max_new"), 1, MAX_NEW, 20, key="gen_n", url_default="20")
+    temperature, top_k, top_p, seed, width, alpha = 1.0, 0, 1.0, 0, 3, 1.0
+    if strategy == "sample":
+        with c[1]:
+            temperature = bound(st.slider, t("gen_temperature"), 0.0, 2.0, 1.0, 0.05, key="gen_t", url_default="1.0",
+                                help=t("gen_temperature_help"))
+        with c[2]:
+            top_k = bound(st.number_input, t("gen_top_k"), 0, vocab, 0, key="gen_k", url_default="0",
+                          help=t("gen_top_k_help"))
+        with c[3]:
+            top_p = bound(st.slider, t("gen_top_p"), 0.0, 1.0, 1.0, 0.05, key="gen_p", url_default="1.0",
+                          help=t("gen_top_p_help"))
+        with c[4]:
+            seed = bound(st.number_input, t("gen_seed"), 0, 1_000_000, 0, key="gen_seed", url_default="0")
+    elif strategy == "beam":
+        with c[1]:
+            width = bound(st.slider, t("gen_beam_width"), 1, 8, 3, key="gen_width", url_default="3")
+        with c[2]:
+            alpha = bound(st.slider, t("gen_length_penalty"), 0.0, 2.0, 1.0, 0.1, key="gen_alpha", url_default="1.0",
+                          help=t("gen_length_penalty_help"))
+    with c[4] if strategy != "sample" else st.container():
+        use_cache = st.toggle(t("gen_use_cache"), True, key="gen_cache", help=t("gen_use_cache_help"))
+    settings = G.Settings(strategy, int(n), float(temperature), int(top_k), float(top_p), int(seed), int(width),
+                          float(alpha), bool(use_cache))
+    if strategy == "sample" and settings.is_greedy:
+        st.caption(t("gen_t0_greedy"))
+    elif strategy == "sample" and top_p == 0:
+        st.caption(t("gen_p0_greedy"))
+    return settings
+
+
+# ---- the run ---------------------------------------------------------------------------------
+def prepare(model, tok, sel: Selection, settings: G.Settings):
+    """(prompt ids, prompt tokens, source ids, source tokens, number of prompt tokens cut)."""
+    cfg = model.cfg
+    text = sel.text[:MAX_CHARS]
+    if cfg.arch == "encoder-decoder":
+        enc = tok.encode(text, max_len=cfg.max_len)
+        src_ids, src_tok = list(enc.ids), list(enc.tokens)
+        cut = enc.n_tokens_before_truncation - len(enc) if enc.truncated else 0
+        start = G.start_id(tok)
+        return [start], [token_text(tok, start)], src_ids, src_tok, cut
+    ids, toks = G.encode_prompt(tok, text)
+    kept, cut = G.fit_context(ids, cfg.max_len, settings.max_new_tokens)
+    return kept, toks[len(toks) - len(kept):], None, None, cut
+
+
+def _request_stop() -> None:
+    st.session_state["_gen_stop"] = True
+
+
+def _regenerate() -> None:
+    st.session_state.pop("_gen", None)
+
+
+def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | None:
+    """The generation for these settings: from session state when it exists (done or
+    stopped), else generated now, token by token, with a progress bar and a stop button."""
+    prompt, prompt_tok, src, src_tok, cut = prepare(model, tok, sel, settings)
+    if cut:
+        st.info(t("gen_truncated", cut=cut, kept=len(src or prompt), max_len=model.cfg.max_len),
+                icon=":material/content_cut:")
+    if not (src or prompt) or (src is not None and not src):
+        st.info(t("empty_text"), icon=":material/edit:")
+        return None
+    sig = (sel.model_key, sel.device, tuple(prompt), tuple(src or ()), settings)
+    run: Run | None = st.session_state.get("_gen")
+    stop = st.session_state.pop("_gen_stop", False)
+    if run is not None and run.sig == sig and (run.done or run.stopped or stop):
+        run.stopped = run.stopped or not run.done
+        return run
+    run = Run(sig, settings, prompt, prompt_tok, src_tok)
+    st.session_state["_gen"] = run
+    eos = G.eos_id(tok)
+    try:
+        if settings.strategy == "beam":
+            with st.spinner(t("gen_running_beam")), _lock(model):
+                run.result = G.beam_search(model, prompt, settings, source=src, eos=eos)
+        else:
+            _stream(model, run, settings, src, eos)
+    except ValueError as e:
+        st.session_state.pop("_gen", None)
+        st.error(t("gen_failed", error=md_escape(str(e))))
+        return None
+    run.done = True
+    return run
+
+
+def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
+    """Generate token by token; the stop button's click reruns the page, which ends this
+    loop at the next progress update and keeps `run.steps` (see run_generation)."""
+    slot = st.empty()
+    with slot.container():
+        stop_col, bar_col = st.columns([1, 5])
+        stop_col.button(t("gen_stop"), on_click=_request_stop, key="gen_stop_btn", icon=":material/stop:")
+        bar = bar_col.progress(0.0, text=t("gen_progress", i=0, n=settings.max_new_tokens))
+    steps = G.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=RECORD)
+    while True:
+        with _lock(model):                                  # one step at a time: other sessions interleave
+            step = next(steps, None)
+        if step is None:
+            break
+        run.steps.append(_light(step))
+        bar.progress(len(run.steps) / settings.max_new_tokens,
+                     text=t("gen_progress", i=len(run.steps), n=settings.max_new_tokens))
+    slot.empty()
+
+
+def _light(step: G.Step) -> G.Step:
+    """Keep only the last query row of each recorded pattern (the new token's row), as
+    float32 on the CPU: a step then holds layers x heads x context numbers."""
+    if step.trace is None:
+        return step
+    rows = {n: v[:, :, -1:].float().cpu() for n, v in step.trace.items()}
+    step.trace = Trace(rows, step.trace.config)
+    return step
+
+
+# ---- views -----------------------------------------------------------------------------------
+def _attn_name(arch: str, layer: int, cross: bool = False) -> str:
+    prefix = "decoder." if arch == "encoder-decoder" else ""
+    return f"{prefix}blocks.{layer}.{'cross_attn' if cross else 'attn'}.hook_pattern"
+
+
+def output_markdown(tokens: list[str], n_prompt: int, marks: np.ndarray, current: int | None) -> str:
+    """The sequence as markdown: prompt grey, generated tokens plain, repeated n-grams
+    orange, the current step's token red. Every token escaped."""
+    out = []
+    for i, s in enumerate(tokens):
+        label = md_escape(vz.visible_label(s, 30))
+        if i < n_prompt:
+            out.append(f":gray[{label}]")
+        elif current is not None and i == current:
+            out.append(f":red-background[**{label}**]")
+        elif marks[i]:
+            out.append(f":orange-background[{label}]")
+        else:
+            out.append(f":blue[{label}]")
+    return " ".join(out)
+
+
+def _on_play() -> None:
+    playing = not st.session_state.get("gen_playing", False)
+    st.session_state["gen_playing"] = playing
+    if playing and st.session_state.get("gen_step", 1) >= st.session_state.get("_gen_n_steps", 1):
+        st.session_state["gen_step"] = 1
+
+
+def _nudge(delta: int) -> None:
+    n = st.session_state.get("_gen_n_steps", 1)
+    st.session_state["gen_step"] = int(np.clip(st.session_state.get("gen_step", 1) + delta, 1, n))
+
+
+def views(model, tok, sel: Selection, run: Run) -> None:
+    """Everything below the settings once a run exists."""
+    cfg = model.cfg
+    n_new = len(run.new_ids)
+    if run.stopped:
+        st.warning(t("gen_stopped", n=n_new), icon=":material/stop_circle:")
+    text = tok.decode(run.new_ids) if n_new else ""
+    st.markdown(f"**{t('gen_output')}** {md_escape(text) if text.strip() else t('gen_nothing')}")
+    if run.result is not None and run.result.stopped_by_eos or run.steps and run.steps[-1].token_id == G.eos_id(tok):
+        st.caption(t("gen_eos"))
+    st.button(t("gen_again"), on_click=_regenerate, key="gen_again", icon=":material/refresh:")
+    if n_new == 0:
+        return
+    if run.settings.strategy == "beam":
+        tabs = st.tabs([t("gen_tab_beam"), t("gen_tab_repetition"), t("gen_tab_cache")])
+        with tabs[0]:
+            beam_view(tok, run)
+        with tabs[1]:
+            repetition_view(model, tok, sel, run, None)
+        with tabs[2]:
+            cache_view(cfg, run, n_new - 1, run.prompt_tokens + token_texts(tok, run.new_ids))
+        return
+    st.session_state["_gen_n_steps"] = n_new
+    if st.session_state.get("_gen_shown") != id(run) or st.session_state.get("gen_step", n_new) > n_new:
+        st.session_state["gen_step"] = n_new                  # a new run opens on its last step
+        st.session_state["_gen_shown"] = id(run)
+    playing = bool(st.session_state.get("gen_playing"))
+    st.session_state["_gen_timer"] = playing        # whether this run's fragment ticks by itself
+    st.fragment(run_every=PLAY_SECONDS if playing else None)(_step_fragment)(model, tok, sel, run)
+
+
+def _step_fragment(model, tok, sel: Selection, run: Run) -> None:
+    """The step slider and every per-step view: a fragment, so stepping (and playing)
+    reruns only this part."""
+    n_new = len(run.steps)
+    playing = bool(st.session_state.get("gen_playing"))
+    if playing and st.session_state.get("gen_step", 1) >= n_new:
+        st.session_state["gen_playing"] = playing = False  # played to the end
+    if playing != st.session_state.get("_gen_timer"):
+        st.rerun()                                          # the timer is set when the page runs: start/stop it
+    if playing:
+        st.session_state["gen_step"] = st.session_state.get("gen_step", 1) + 1
+    c1, c2, c3, c4 = st.columns([1, 1, 1, 9], vertical_alignment="bottom")
+    c1.button("", icon=":material/skip_previous:", on_click=_nudge, args=(-1,), key="gen_prev", help=t("gen_prev"))
+    playing = bool(st.session_state.get("gen_playing"))
+    c2.button("", icon=":material/pause:" if playing else ":material/play_arrow:", on_click=_on_play,
+              key="gen_play", help=t("gen_pause") if playing else t("gen_play"))
+    c3.button("", icon=":material/skip_next:", on_click=_nudge, args=(1,), key="gen_next", help=t("gen_next"))
+    with c4:
+        step_no = st.slider(t("gen_step"), 1, max(n_new, 2), key="gen_step", disabled=n_new < 2)
+    s = run.steps[min(step_no, n_new) - 1]
+    tokens = run.prompt_tokens + token_texts(tok, run.new_ids)
+    n_prompt = len(run.prompt_ids)
+    marks = G.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
+    st.markdown(output_markdown(tokens[: s.position + 1], n_prompt, marks, s.position))
+    tabs = [t("gen_tab_step"), t("gen_tab_repetition"), t("gen_tab_cache")]
+    if model.cfg.arch == "encoder-decoder":
+        tabs.append(t("gen_tab_cross"))
+    tab = st.tabs(tabs)
+    with tab[0]:
+        step_view(model, tok, run, s, tokens)
+    with tab[1]:
+        repetition_view(model, tok, sel, run, s)
+    with tab[2]:
+        cache_view(model.cfg, run, s.index, tokens)
+    if model.cfg.arch == "encoder-decoder":
+        with tab[3]:
+            cross_view(model.cfg, run, s, tokens)
+
+
+def _why(s: G.Step, settings: G.Settings) -> str:
+    if settings.is_greedy:
+        return t("gen_why_greedy")
+    rank = s.candidates.index(s.token_id) + 1 if s.token_id in s.candidates else None
+    return t("gen_why_sampled", p=s.chosen_prob, rank=rank if rank else f"> {len(s.candidates)}", kept=s.n_kept)
+
+
+def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
+    cfg = model.cfg
+    left, right = st.columns([1, 1], gap="medium")
+    chosen = s.candidates.index(s.token_id) if s.token_id in s.candidates else None
+    cand = token_texts(tok, s.candidates)
+    with left:
+        st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
+        fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen, terms=bar_terms())
+        st.plotly_chart(fig, key="gen_bars", width="stretch")
+        st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(token_text(tok, s.token_id), 30))) + " "
+                    + _why(s, run.settings))
+    with right:
+        layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_layer") if cfg.n_layers > 1 else 0
+        row = s.trace.numpy(_attn_name(cfg.arch, layer))[0, :, -1]            # [head, context]
+        ctx = tokens[: s.position]
+        fig = vz.head_heatmap(row, [f"H{h}" for h in range(row.shape[0])], ctx, clickable=False, square=False,
+                              title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
+                              terms={"query": t("term_head"), "key": t("term_key"), "weight": t("term_weight")})
+        fig.update_layout(height=int(np.clip(200 + 26 * row.shape[0], 320, 560)))
+        st.plotly_chart(fig, key="gen_attn_row", width="stretch")
+        st.caption(t("gen_attn_caption"))
+
+
+def bar_terms() -> dict[str, str]:
+    return {k: t(f"gen_term_{k}") for k in ("prob", "model", "tempered", "final", "cut", "chosen")}
+
+
+def repetition_view(model, tok, sel: Selection, run: Run, s: G.Step | None) -> None:
+    n_prompt = len(run.prompt_ids)
+    ids = run.prompt_ids + run.new_ids
+    n = st.slider(t("gen_ngram"), 1, 6, 3, key="gen_ngram")
+    marks = G.repeated_ngrams(ids, n, start=n_prompt)
+    tokens = run.prompt_tokens + token_texts(tok, run.new_ids)
+    st.markdown(output_markdown(tokens, n_prompt, marks, None))
+    st.markdown(t("gen_repeat_rate", n=n, rate=G.repetition_rate(ids, n, start=n_prompt)))
+    st.markdown(t("gen_repeat_explain"))
+    if st.toggle(t("gen_compare"), key="gen_compare_on"):
+        rows = compare_settings(sel.model_key, sel.device, tuple(run.prompt_ids),
+                                tuple(run.sig[3]) or None, run.settings.max_new_tokens, n)
+        st.dataframe(pd.DataFrame(rows).rename(columns={"setting": t("gen_col_setting"), "rate": t("gen_col_rate"),
+                                                       "text": t("gen_col_text")}),
+                     hide_index=True, width="stretch", key="gen_compare_table")
+        st.caption(t("gen_compare_caption"))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None, n_new: int, n: int) -> list[dict]:
+    """The same prompt under greedy and a few sampling settings (seed 0): repetition rate."""
+    model, tok = load_model(key, device)
+    rows = []
+    for name, base in COMPARE:
+        settings = G.Settings(base.strategy, n_new, base.temperature, base.top_k, base.top_p, 0)
+        with _lock(model):
+            res = G.generate(model, list(prompt), settings, source=list(source) if source else None,
+                             eos=G.eos_id(tok), names=[])
+        rows.append({"setting": name, "rate": f"{G.repetition_rate(res.ids, n, start=len(prompt)):.0%}",
+                     "text": vz.visible_label(tok.decode(res.new_ids), 200)})
+    return rows
+
+
+def beam_view(tok, run: Run) -> None:
+    res = run.result
+    nodes = res.beam
+    if len(nodes) > 400:
+        st.info(t("gen_beam_big", n=len(nodes)))
+    fig = vg.beam_tree([n.step for n in nodes], [n.parent for n in nodes], token_texts(tok, [n.token_id for n in nodes]),
+                       [n.score for n in nodes], [n.kept for n in nodes], [n.finished for n in nodes], res.best_path,
+                       prompt_label=t("gen_prompt"), terms={k: t(f"gen_term_{k}") for k in
+                                                            ("step", "score", "kept", "pruned", "finished", "best")})
+    st.plotly_chart(fig, key="gen_beam_tree", width="stretch")
+    best = nodes[res.best_path[-1]]
+    length = len(res.best_path)
+    st.markdown(t("gen_beam_best", score=best.score, n=length, alpha=run.settings.length_penalty,
+                  norm=best.score / max(length, 1) ** run.settings.length_penalty))
+    st.markdown(t("gen_beam_explain", width=run.settings.beam_width))
+    st.latex(FORMULAS["gen_beam"])
+
+
+def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
+    """The KV cache after step `index`: its rows per layer, its memory, MHA/GQA/MQA, paging."""
+    n_prompt = len(run.prompt_ids)
+    rows = n_prompt + index                              # positions whose K/V exist after this step
+    if run.steps:
+        s = run.steps[index]
+        real = s.cache_bytes
+        rows = s.cache_rows or rows
+    else:
+        real = [G.kv_cache_bytes(cfg, rows) // cfg.n_layers] * cfg.n_layers if run.settings.use_cache else [0]
+    if not run.settings.use_cache:
+        st.info(t("gen_cache_off"))
+    st.markdown(t("gen_cache_explain", n=rows, kv=cfg.kv_heads, heads=cfg.n_heads, kind=cfg.attention_kind,
+                  dh=cfg.head_dim))
+    st.latex(FORMULAS["gen_cache_bytes"])
+    tokens = all_tokens[:rows]
+    before = 0 if index == 0 else rows - 1
+    fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
+                           terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
+    st.plotly_chart(fig, key="gen_cache_grid", width="stretch")
+    st.caption(t("gen_cache_grid_caption"))
+    width = run.settings.beam_width if run.settings.strategy == "beam" else 1
+    table = pd.DataFrame({
+        t("layer"): list(range(cfg.n_layers)),
+        "K": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
+        "V": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
+        t("gen_col_bytes"): [f"{b / 1024:.1f} KiB" for b in real] if run.steps else
+        [f"{width * G.kv_cache_bytes(cfg, rows) / cfg.n_layers / 1024:.1f} KiB"] * cfg.n_layers,
+    })
+    st.dataframe(table, hide_index=True, key="gen_cache_table")
+    if run.settings.strategy == "beam":
+        st.caption(t("gen_cache_beam", width=width))
+    if run.source_tokens is not None:
+        n_src = len(run.source_tokens)
+        st.caption(t("gen_cache_cross", n=n_src, kib=G.kv_cache_bytes(cfg, n_src) / 1024))
+    # MHA / GQA / MQA for this model's shape
+    divisors = [d for d in range(cfg.n_heads, 0, -1) if cfg.n_heads % d == 0]
+    upto = max(cfg.max_len, rows)
+    positions = np.arange(1, upto + 1)
+    series, names = {}, {}
+    for d in divisors:
+        kind = "MHA" if d == cfg.n_heads else ("MQA" if d == 1 else "GQA")
+        name = f"{kind}, {d} kv" if kind != "MQA" else "MQA, 1 kv"
+        names[d] = name
+        series[name] = np.array([G.kv_cache_bytes(cfg, int(p), d) for p in positions])
+    st.plotly_chart(vg.kv_memory_chart(positions, series, current=names[cfg.kv_heads], at=rows,
+                                       terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
+                    key="gen_cache_memory", width="stretch")
+    mha, mqa = G.kv_cache_bytes(cfg, rows, cfg.n_heads), G.kv_cache_bytes(cfg, rows, 1)
+    st.markdown(t("gen_cache_compare", n=rows, this=G.kv_cache_bytes(cfg, rows) / 1024, mha=mha / 1024,
+                  mqa=mqa / 1024, kind=cfg.attention_kind))
+    st.markdown(f"**{t('gen_paged_title')}**")
+    block = st.select_slider(t("gen_block_size"), [2, 4, 8, 16, 32], 4, key="gen_block")
+    blocks, empty = G.paged_blocks(rows, block)
+    physical = paged_physical(blocks, rows)
+    st.plotly_chart(vg.paged_view(tokens, block, physical, terms={"block": t("gen_term_block"),
+                                                                   "slot": t("gen_term_slot")}),
+                    key="gen_paged", width="stretch")
+    st.markdown(t("gen_paged_explain", blocks=blocks, block=block, empty=empty, max_len=cfg.max_len,
+                  waste=cfg.max_len - rows))
+
+
+def paged_physical(blocks: int, seed: int) -> list[int]:
+    """Where each logical block lands in a shared pool (an illustration: the allocator
+    hands out whichever blocks are free, so a sequence's blocks are scattered)."""
+    rng = np.random.default_rng(seed)
+    return [int(b) for b in rng.permutation(max(4 * blocks, 8))[:blocks]]
+
+
+def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
+    """Encoder-decoder: each generated token's cross-attention over the source, growing
+    row by row up to the current step."""
+    c1, c2 = st.columns(2)
+    with c1:
+        layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_cross_layer") \
+            if cfg.n_layers > 1 else 0
+    with c2:
+        opts = ["mean"] + [str(h) for h in range(cfg.n_heads)]
+        head = st.selectbox(t("head"), opts, key="gen_cross_head",
+                            format_func=lambda o: t("combine_mean") if o == "mean" else f"H{o}")
+    name = _attn_name(cfg.arch, layer, cross=True)
+    rows = np.stack([st_.trace.numpy(name)[0, :, -1] for st_ in run.steps[: s.index + 1]])    # [step, head, src]
+    m = rows.mean(axis=1) if head == "mean" else rows[:, int(head)]
+    q_labels = [f"{vz.visible_label(tokens[st_.position - 1], 12)} → {vz.visible_label(tokens[st_.position], 12)}"
+                for st_ in run.steps[: s.index + 1]]
+    fig = vz.head_heatmap(m, q_labels, run.source_tokens, clickable=False, square=False,
+                          title=t("gen_cross_title", layer=layer, n=s.index + 1), terms={"query": t("gen_term_step"),
+                                                                                          "key": t("gen_term_source"),
+                                                                                          "weight": t("term_weight")})
+    fig.update_layout(height=int(np.clip(160 + 26 * m.shape[0], 260, 700)))
+    st.plotly_chart(fig, key="gen_cross", width="stretch")
+    st.caption(t("gen_cross_caption"))
+
+
+def explanations() -> None:
+    with st.expander(t("explain")):
+        st.markdown(t("gen_ex_loop"))
+        st.latex(FORMULAS["gen_sampling"])
+        st.markdown(t("gen_ex_cache"))
+
+
+def page(sel: Selection, model, tok) -> None:
+    """The generation page body."""
+    cfg = model.cfg
+    if cfg.arch == "encoder" or cfg.output != "logits":
+        show_notices()
+        encoder_only(sel)
+        return
+    example = task_prompt(sel.model_key, cfg.arch)
+    if example is not None and example != sel.text:
+        st.button(t("gen_use_example", text=md_escape(example)), on_click=_use_prompt, args=(example,), key="gen_example")
+    if sel.random_weights:
+        st.caption(t("gen_random"))
+    st.caption(t("gen_prompt_is_sidebar") if cfg.arch == "decoder" else t("gen_source_is_sidebar"))
+    settings = settings_controls(cfg.vocab_size, cfg.arch)
+    show_notices()                                  # link values the widgets could not take
+    if not sel.text.strip():
+        st.info(t("empty_text"), icon=":material/edit:")
+        return
+    run = run_generation(model, tok, sel, settings)
+    if run is not None:
+        views(model, tok, sel, run)
+    explanations()
