@@ -1,0 +1,223 @@
+"""Streamlit glue for the Q/K/V walk-through: one head, one query, every number.
+
+The arithmetic is models.attention_lab.walk_head (recomputed from the layer's weights,
+checked against the model's hook_attn_out); figures come from viz_core.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from models import attention_lab as AL
+from models.attention_lab import HeadWalk
+from viz_core import masks as vm
+from viz_core.attention import HIGHLIGHT
+
+from . import loaders
+from .i18n import FORMULAS, t
+from .shell import Selection, bound, choice, md_escape
+
+MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
+NEG_INF = "−∞"
+CHECK_TOL = 1e-4     # shown as "checked" below this difference (the tests hold it to 1e-5)
+
+
+def _slider(label: str, n: int, key: str) -> int:
+    if n <= 1:
+        return 0
+    if key in st.session_state and not 0 <= st.session_state[key] < n:
+        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
+    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
+
+
+def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
+    """A token picker (position labels "3·the"); a position left from a longer text is clamped."""
+    n = len(tokens)
+    if key in st.session_state and not 0 <= st.session_state[key] < n:
+        st.session_state[key] = n - 1
+    return int(st.selectbox(label, list(range(n)), index=min(default, n - 1), key=key,
+                            format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+         ) -> tuple[list[str], HeadWalk]:
+    """Record the layer's attention input, mask, pattern and output, then walk one head."""
+    model, tok = loaders.load_model(key, device)
+    cfg = model.cfg
+    ids = loaders.encode(tok, model, text)
+    tgt = loaders.encode(tok, model, target or text) if cfg.arch == "encoder-decoder" else None
+    st_arg = None if stack == "self" else stack
+    names = AL.walk_names(cfg, layer, st_arg)
+    kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
+    with loaders._lock(model):
+        _, trace = model.run_with_cache(ids.ids[:MAX_TOKENS], names=names, **kw)
+        result = AL.walk_head(model, trace, layer, head, query, stack=st_arg)
+    tokens = (tgt.tokens if stack == "decoder" else ids.tokens)[:MAX_TOKENS]
+    return tokens, result
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def token_list(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
+    model, tok = loaders.load_model(key, device)
+    enc = loaders.encode(tok, model, (target or text) if stack == "decoder" else text)
+    return enc.tokens[:MAX_TOKENS], len(enc.tokens)
+
+
+def controls(sel: Selection, cfg) -> dict:
+    stack = "self"
+    if cfg.arch == "encoder-decoder":
+        stack = choice(st.radio, t("wt_stack"), ("encoder", "decoder"), param="wt_stack", default="encoder",
+                       labels={s: t(f"stack_{s}") for s in ("encoder", "decoder")}, horizontal=True)
+    tokens, n_all = token_list(sel.model_key, sel.device, sel.text, sel.target, stack)
+    if n_all > len(tokens):
+        st.info(t("truncated", n=n_all, kept=len(tokens)), icon=":material/content_cut:")
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        layer = _slider(t("wt_layer"), cfg.n_layers, "wt_layer")
+    with c2:
+        head = _slider(t("wt_head"), cfg.n_heads, "wt_head")
+    with c3:
+        query = _pick(t("wt_query"), tokens, "wt_query", min(2, len(tokens) - 1))
+    with c4:
+        key = _pick(t("wt_key"), tokens, "wt_key", min(1, len(tokens) - 1))
+    return {"stack": stack, "layer": layer, "head": head, "query": query, "key": key, "tokens": tokens}
+
+
+def _num(v: float) -> float | str:
+    return NEG_INF if v == -np.inf else float(v)
+
+
+def qkv_section(w: HeadWalk, tokens: list[str], cfg) -> None:
+    st.subheader(t("wt_qkv", head=w.head))
+    st.markdown(t("wt_qkv_text", input=t("wt_input_pre" if cfg.norm_position == "pre" else "wt_input_post"),
+                  dh=w.q_all.shape[1]))
+    if w.rope:
+        st.caption(t("wt_rope"))
+    if cfg.kv_heads != cfg.n_heads:
+        shared = [h for h, g in enumerate(AL.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
+        st.caption(t("wt_gqa", head=w.head, kv=w.kv_head, shared=", ".join(map(str, shared))))
+    q = w.q_rot if w.rope else w.q_all
+    k = w.k_rot if w.rope else w.k_all
+    cols = st.columns(3)
+    for col, name, m in zip(cols, ("Q", "K", "V"), (q, k, w.v_all)):
+        with col:
+            fig = vz.matrix_heatmap(m.astype(np.float32), row_labels=tokens,
+                                    col_labels=[str(i) for i in range(m.shape[1])], title=name,
+                                    row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
+                                    colorbar_title=t("wt_term_value"))
+            st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
+
+
+def steps_section(w: HeadWalk, tokens: list[str], cfg) -> None:
+    q_label = f"{w.query}·{vz.visible_label(tokens[w.query])}"
+    st.subheader(t("wt_steps", q=md_escape(q_label)))
+    bias = {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
+    st.markdown(t("wt_steps_text", sqrt=float(np.sqrt(w.q.shape[0])), bias=bias))
+    st.latex(FORMULAS["wt_score"])
+    table = {
+        t("wt_col_pos"): np.arange(len(tokens)),
+        t("wt_col_key"): [vz.visible_label(s) for s in tokens],
+        t("wt_col_dot"): w.dots,
+        t("wt_col_scaled"): w.scaled,
+    }
+    if w.bias is not None:
+        table[t("wt_col_bias")] = w.bias
+    table[t("wt_col_mask")] = [t("wt_mask_yes") if m else t("wt_mask_no") for m in w.mask]
+    table[t("wt_col_score")] = [f"{v:.6g}" if np.isfinite(v) else NEG_INF for v in w.masked]
+    table[t("wt_col_weight")] = w.weights
+    table[t("wt_col_model")] = w.model_pattern
+    left, right = st.columns([3, 2])
+    with left:
+        st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="wt_steps_table",
+                     height=min(600, 38 + 35 * len(tokens)),
+                     column_config={t("wt_col_weight"): st.column_config.NumberColumn(format="%.6f"),
+                                    t("wt_col_model"): st.column_config.NumberColumn(format="%.6f")})
+    with right:
+        weights = np.where(w.mask, w.weights, np.nan).astype(np.float32)
+        st.plotly_chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
+                                      title=t("wt_weights_chart", q=q_label),
+                                      terms={"key": t("term_key"), "weight": t("term_weight")}),
+                        key="wt_weights", width="stretch")
+
+
+def output_section(w: HeadWalk, cfg) -> None:
+    H, dh = w.z_heads.shape
+    st.subheader(t("wt_sum"))
+    st.markdown(t("wt_sum_text", dh=dh, H=H, hd=H * dh, d=w.out.shape[0]))
+    st.plotly_chart(vm.vector_figure({t("wt_z", head=w.head): w.z}, terms={"dim": t("wt_term_dim"),
+                                                                            "value": t("wt_term_value")}),
+                    key="wt_z", width="stretch")
+    fig = vz.matrix_heatmap(w.z_heads.astype(np.float32), row_labels=[f"H{h}" for h in range(H)],
+                            col_labels=[str(i) for i in range(dh)], title=t("wt_heads"), row_name=t("wt_head"),
+                            col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"))
+    fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
+                  line=dict(color=HIGHLIGHT, width=2))
+    fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
+    st.plotly_chart(fig, key="wt_heads", width="stretch")
+    st.latex(FORMULAS["wt_out"])
+    st.plotly_chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
+                                      t("wt_row_model"): w.model_out}, title=t("wt_out"),
+                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+                    key="wt_out", width="stretch")
+    if w.error < CHECK_TOL:
+        st.success(t("wt_check_ok", err=w.error), icon=":material/check_circle:")
+    else:
+        st.error(t("wt_check_bad", err=w.error))
+
+
+def neuron_section(w: HeadWalk, tokens: list[str], key: int) -> None:
+    nv = AL.neuron_view(w, key)
+    st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(tokens[w.query])}"),
+                   k=md_escape(f"{key}·{vz.visible_label(tokens[key])}")))
+    st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
+    if not w.mask[key]:
+        st.info(t("wt_neuron_masked"))
+    st.plotly_chart(vm.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"], "v": nv["v"],
+                                      "p · v": nv["weighted_v"]},
+                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+                    key="wt_neuron", width="stretch")
+
+
+def kv_section(cfg) -> None:
+    st.subheader(t("wt_kv"))
+    st.markdown(t("wt_kv_text", kind=cfg.attention_kind, H=cfg.n_heads, G=cfg.kv_heads))
+    if cfg.arch == "encoder":
+        st.caption(t("wt_kv_encoder"))
+    st.plotly_chart(vm.kv_sharing_figure(AL.kv_groups(cfg.n_heads, cfg.kv_heads),
+                                         terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
+                    key="wt_kv_diagram", width="stretch")
+    c1, c2 = st.columns(2)
+    with c1:
+        context = int(st.number_input(t("wt_kv_context"), min_value=1, max_value=1_048_576, value=4096, step=1024,
+                                      key="wt_kv_context"))
+    with c2:
+        nbytes = int(st.radio(t("wt_kv_bytes"), [2, 4], index=0, horizontal=True, key="wt_kv_bytes",
+                              format_func=lambda b: {2: "2 (fp16/bf16)", 4: "4 (fp32)"}[b]))
+    rows, bars, this = [], {}, None
+    for g in AL.kv_head_options(cfg.n_heads):
+        kb = AL.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
+        kind = "MHA" if g == cfg.n_heads else "MQA" if g == 1 else "GQA"
+        name = f"{kind} ({g})" + (f" {t('wt_kv_this')}" if g == cfg.kv_heads else "")
+        if g == cfg.kv_heads:
+            this = name
+        rows.append({t("wt_kv_col_kind"): name, t("wt_kv_col_kv"): g, t("wt_kv_col_token"): f"{kb['per_token']:,} B",
+                     t("wt_kv_col_total"): f"{kb['total'] / 2**20:,.2f} MiB"})
+        bars[name] = kb["total"] / 2**20
+    left, right = st.columns([2, 3])
+    with left:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")
+        st.caption(t("wt_kv_formula", L=cfg.n_layers, dh=cfg.head_dim))
+    with right:
+        st.plotly_chart(vm.kv_cache_chart(bars, selected=this, terms={"bytes": t("wt_term_cache")}),
+                        key="wt_kv_chart", width="stretch")
+
+
+def walk_or_explain(sel: Selection, c: dict) -> tuple[list[str], HeadWalk]:
+    try:
+        return walk(sel.model_key, sel.device, sel.text, sel.target, c["stack"], c["layer"], c["head"], c["query"])
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        st.stop()
