@@ -328,3 +328,16 @@ def receptive_field(mask: torch.Tensor, n_layers: int) -> torch.Tensor:
         reach = ((a @ reach) > 0).float()
         out.append(reach > 0)
     return torch.stack(out)
+
+
+def layers_to_closure(mask: torch.Tensor) -> int:
+    """The fewest layers after which every position reaches every input it can ever
+    reach through `mask` [n, n] (the transitive closure; for a causal pattern, all
+    earlier tokens). At most n - 1 layers are ever needed (1 for n = 1)."""
+    n = mask.shape[-1]
+    reach = receptive_field(mask, max(1, n))
+    closure = reach[-1]
+    for i in range(reach.shape[0]):
+        if torch.equal(reach[i], closure):
+            return i + 1
+    return reach.shape[0]  # pragma: no cover - the last layer equals the closure

@@ -47,6 +47,6 @@ with padding:
 with cost:
     mv.cost_view(parts)
 with reach:
-    mv.reach_view(run["composed"], tokens, cfg.n_layers)
+    mv.reach_view(run["composed"], tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
 with variants:
     mv.variants_view(run, tokens, layer, head, cfg.n_heads)

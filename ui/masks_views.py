@@ -387,7 +387,7 @@ def cost_view(parts: list[dict]) -> None:
 
 
 # ---- receptive field ----------------------------------------------------------------------------------
-def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int) -> None:
+def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) -> None:
     st.markdown(t("mk_reach_intro"))
     layers = _num(t("mk_reach_layers"), 1, 12, max(2, n_layers), "mk_reach_layers")
     reach = M.receptive_field(torch.from_numpy(mask), layers).numpy()
@@ -396,15 +396,39 @@ def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int) -> None:
         show_mask(reach[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
     with c2:
         st.plotly_chart(vm.coverage_chart(reach, terms=terms()), key="mk_coverage", width="stretch")
-        full_at = next((i + 1 for i in range(layers) if reach[i].all()), None)
-        if full_at is None:
-            st.info(t("mk_reach_never", l=layers))
-        else:
-            st.success(t("mk_reach_all_at", l=full_at))
+        need = M.layers_to_closure(torch.from_numpy(mask))
+        st.success(t("mk_reach_closure", l=need)) if need <= layers else st.info(t("mk_reach_more", l=need))
         st.latex(FORMULAS["mk_reach"])
+    st.markdown(f"**{t('mk_reach_compare', n=len(tokens))}**")
+    st.dataframe(pd.DataFrame(reach_comparison(len(tokens), window, parts_mask=mask)), hide_index=True,
+                 width="stretch", key="mk_reach_table")
 
 
-# ---- without softmax -------------------------------------------------------------------------------------
+def reach_comparison(n: int, window: int, parts_mask: np.ndarray) -> list[dict]:
+    """Causal sparse patterns on n tokens: pairs, layers until nothing new is reached, and
+    whether every token then reaches every earlier one (the strided pattern is the Sparse
+    Transformer's: a local block of `stride` keys plus every stride-th key)."""
+    stride = max(1, int(np.ceil(np.sqrt(n))))
+    causal = M.causal(n)
+    rows = []
+    for name, part in ((t("mk_reach_local", w=window), {"kind": "local", "window": window}),
+                       (t("mk_reach_dilated", s=stride), {"kind": "dilated", "dilation": stride}),
+                       (t("mk_reach_strided", s=stride), {"kind": "strided", "stride": stride}),
+                       (t("mk_cost_composed"), None)):
+        m = torch.from_numpy(parts_mask) if part is None else M.compose(n, [part, {"kind": "causal"}])
+        closure = M.receptive_field(m, max(1, n))[-1]
+        rows.append({t("mk_reach_col_pattern"): name, t("mk_reach_col_pairs"): int(m.sum()),
+                     t("mk_reach_col_layers"): M.layers_to_closure(m),
+                     t("mk_reach_col_all"): t("mk_yes") if bool(closure[causal].all()) else t("mk_no")})
+    return rows
+
+
+def _tall(fig):
+    """Three maps side by side: the same height, cells need not be square."""
+    fig.update_layout(height=460)
+    return fig
+
+
 def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: int) -> None:
     st.markdown(t("mk_variants_intro"))
     G = run["own_k"].shape[2]
@@ -429,16 +453,16 @@ def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: 
     with cols[0]:
         st.markdown(f"**{t('mk_v_softmax')}**")
         shown = np.where(mask, soft_w, np.nan).astype(np.float32)
-        st.plotly_chart(vz.head_heatmap(shown, tokens, tokens, clickable=False, terms=words), key="mk_v_soft",
-                        width="stretch")
+        st.plotly_chart(_tall(vz.head_heatmap(shown, tokens, tokens, clickable=False, terms=words, square=False)),
+                        key="mk_v_soft", width="stretch")
     with cols[1]:
         st.markdown(f"**{t('mk_v_linear')}**")
-        st.plotly_chart(vz.head_heatmap(lin_w.numpy().astype(np.float32), tokens, tokens, clickable=False, terms=words),
-                        key="mk_v_lin", width="stretch")
+        st.plotly_chart(_tall(vz.head_heatmap(lin_w.numpy().astype(np.float32), tokens, tokens, clickable=False,
+                                              terms=words, square=False)), key="mk_v_lin", width="stretch")
     with cols[2]:
         st.markdown(f"**{t('mk_v_retention')}**")
-        st.plotly_chart(vz.matrix_heatmap(ret_w.numpy().astype(np.float32), row_labels=tokens, col_labels=tokens,
-                                          row_name=t("term_query"), col_name=t("term_key"), square=True),
+        st.plotly_chart(_tall(vz.matrix_heatmap(ret_w.numpy().astype(np.float32), row_labels=tokens,
+                                                col_labels=tokens, row_name=t("term_query"), col_name=t("term_key"))),
                         key="mk_v_ret", width="stretch")
 
     def cos(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:

@@ -107,7 +107,7 @@ def qkv_section(w: HeadWalk, tokens: list[str], cfg) -> None:
             fig = vz.matrix_heatmap(m.astype(np.float32), row_labels=tokens,
                                     col_labels=[str(i) for i in range(m.shape[1])], title=name,
                                     row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
-                                    colorbar_title=t("wt_term_value"))
+                                    colorbar_title=t("wt_term_value"), max_ticks=8)
             st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
 
 
@@ -152,7 +152,7 @@ def output_section(w: HeadWalk, cfg) -> None:
                     key="wt_z", width="stretch")
     fig = vz.matrix_heatmap(w.z_heads.astype(np.float32), row_labels=[f"H{h}" for h in range(H)],
                             col_labels=[str(i) for i in range(dh)], title=t("wt_heads"), row_name=t("wt_head"),
-                            col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"))
+                            col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"), max_ticks=16)
     fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
                   line=dict(color=HIGHLIGHT, width=2))
     fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))

@@ -190,7 +190,7 @@ def vector_figure(values: Mapping[str, np.ndarray], *, title: str = "", max_text
     w = _words(terms)
     z = np.stack(rows)
     fig = matrix_heatmap(z, row_labels=names, col_labels=[str(i) for i in range(z.shape[1])], title=title,
-                         row_name=" ", col_name=w["dim"], colorbar_title=w["value"])
+                         row_name=" ", col_name=w["dim"], colorbar_title=w["value"], max_ticks=16)
     if z.shape[1] <= max_text:
         fig.update_traces(texttemplate="%{z:.2f}", textfont=dict(size=10), selector=dict(type="heatmap"))
     fig.update_layout(height=int(max(190, 120 + 34 * len(names))))

@@ -143,3 +143,13 @@ def test_local_plus_strided_reaches_everything_in_two_layers():
 def test_receptive_field_checks():
     with pytest.raises(ValueError, match="at least 1"):
         M.receptive_field(M.causal(3), 0)
+
+
+def test_layers_to_closure_local_against_strided():
+    n = 16
+    local = M.compose(n, [{"kind": "local", "window": 2}, {"kind": "causal"}])
+    strided = M.compose(n, [{"kind": "strided", "stride": 4}, {"kind": "causal"}])
+    assert M.layers_to_closure(local) == 8            # 15 steps back, 2 per layer
+    assert M.layers_to_closure(strided) == 2
+    assert M.layers_to_closure(M.full(5)) == 1
+    assert M.layers_to_closure(M.causal(1)) == 1

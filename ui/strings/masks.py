@@ -144,11 +144,26 @@ STRINGS = {
     "mk_reach_layers": {"en": "Layers", "zh": "层数"},
     "mk_reach_map": {"en": "Which inputs (columns) reach each position (rows) after {l} layer(s)",
                      "zh": "经过 {l} 层后，每个位置（行）能触及哪些输入（列）"},
-    "mk_reach_full": {"en": "After {l} layer(s) every position reaches every input it is allowed to.",
-                      "zh": "经过 {l} 层后，每个位置都能触及所有允许的输入。"},
-    "mk_reach_all_at": {"en": "Full coverage first reached after {l} layer(s).", "zh": "在第 {l} 层首次达到完全覆盖。"},
-    "mk_reach_never": {"en": "Not every pair is connected within {l} layers.",
-                       "zh": "在 {l} 层内，并非所有位置对都已连通。"},
+    "mk_reach_closure": {"en": "After {l} layer(s) every position reaches every input this pattern can ever connect "
+                               "it to.",
+                         "zh": "经过 {l} 层后，每个位置都能触及这个模式最终能连到的所有输入。"},
+    "mk_reach_more": {"en": "This pattern needs {l} layers before every position reaches every input it can ever "
+                            "connect to.",
+                      "zh": "这个模式需要 {l} 层，每个位置才能触及它最终能连到的所有输入。"},
+    "mk_reach_compare": {"en": "Causal patterns on your {n} tokens: layers until nothing new is reached, and whether "
+                               "every token then reaches all earlier ones",
+                         "zh": "在你的 {n} 个词元上的因果模式：直到不再触及新输入所需的层数，以及此时每个词元是否能触及所有"
+                               "更早的词元"},
+    "mk_reach_local": {"en": "local window {w}", "zh": "局部窗口 {w}"},
+    "mk_reach_strided": {"en": "strided {s} (local block + every {s}-th, ≈√n)",
+                         "zh": "跨步 {s}（局部块 + 每隔 {s} 个，≈√n）"},
+    "mk_reach_dilated": {"en": "dilated {s} (every {s}-th key only)", "zh": "空洞 {s}（只取每隔 {s} 个的键）"},
+    "mk_reach_col_pattern": {"en": "pattern (& causal)", "zh": "模式（与因果）"},
+    "mk_reach_col_all": {"en": "reaches every earlier token", "zh": "能触及所有更早的词元"},
+    "mk_yes": {"en": "yes", "zh": "是"},
+    "mk_no": {"en": "no", "zh": "否"},
+    "mk_reach_col_pairs": {"en": "attended pairs", "zh": "关注的位置对数"},
+    "mk_reach_col_layers": {"en": "layers needed", "zh": "所需层数"},
     "mk_variants_intro": {
         "en": "The same q, k, v of one head of the model (its own mask), three ways. **Softmax** attention "
               "normalises exp(q·k/√d). **Linear attention** (Katharopoulos et al. 2020) replaces exp by a feature "

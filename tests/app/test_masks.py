@@ -1,0 +1,184 @@
+"""The masks lab and the Q/K/V walk-through through AppTest (no browser).
+
+Charts are read back from their plotly specs and compared with models.masks (the
+builders the model uses) and with the model itself."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models import masks as M
+from tests.app.test_app import (EMPTY_PROMPT, EVIL, TEXT, TEXT_TOKENS, _assert_escaped, assert_ok,
+                                assert_rows_sum_to_one, decode, everything_rendered, heatmap_z, open_app, rerun,
+                                set_text, spec, warnings_text)
+
+MASKS = "pages/masks.py"
+WALK = "pages/walkthrough.py"
+N = len(TEXT_TOKENS)
+
+
+def composed(at) -> np.ndarray:
+    return heatmap_z(spec(at, "mk_composed"))
+
+
+def set_parts(at, parts: list[str]):
+    at.multiselect(key="mk_parts").set_value(parts)
+    return rerun(at)
+
+
+def test_masks_page_default_is_a_local_window_applied_to_minilm():
+    at = open_app({"text": TEXT}, MASKS)
+    assert np.array_equal(composed(at) == 1, M.local(N, 2).numpy())
+    soft = heatmap_z(spec(at, "mk_softmax"))
+    assert np.array_equal(np.isnan(soft), ~M.local(N, 2).numpy())
+    assert_rows_sum_to_one(soft)
+    # masked scores: −∞ written in every masked cell and in the hover of the grey layer
+    masked = spec(at, "mk_masked")
+    neg = [tr for tr in masked["data"] if tr.get("name") == "neg_inf"]
+    assert len(neg[0]["text"]) == int((~M.local(N, 2)).sum()) and set(neg[0]["text"]) == {"−∞"}
+    assert any("−∞" in tr.get("hovertemplate", "") for tr in masked["data"])
+    assert any("differs from the one the model was trained with" in i.value for i in at.info)
+    for key in ("mk_per_query", "mk_scores", "mk_change", "mk_gallery_bigbird", "mk_pad_mask_1", "mk_cost",
+                "mk_reach_map", "mk_coverage", "mk_v_soft", "mk_v_lin", "mk_v_ret"):
+        spec(at, key)
+
+
+def test_bigbird_composed_with_causal_matches_the_builders():
+    at = open_app({"text": TEXT}, MASKS)
+    set_parts(at, ["bigbird", "causal"])
+    at.number_input(key="mk_window").set_value(1)
+    at.number_input(key="mk_random").set_value(1)
+    at.number_input(key="mk_seed").set_value(4)
+    rerun(at)
+    expected = (M.bigbird(N, 1, (0,), 1, 4) & M.causal(N)).numpy()
+    assert np.array_equal(composed(at) == 1, expected)
+    assert np.array_equal(np.isnan(heatmap_z(spec(at, "mk_softmax"))), ~expected)
+    cost = spec(at, "mk_cost")
+    names = [tr["name"] for tr in cost["data"]]
+    assert names == ["full (n²)", "BigBird (window + global + random)", "Causal (decoder)", "composed mask"]
+    full = decode(cost["data"][0]["y"])
+    assert full.tolist() == [n * n for n in (16, 32, 64, 128, 256, 512, 1024)]
+
+
+def test_full_pattern_on_minilm_is_what_it_was_trained_with():
+    at = open_app({"text": TEXT}, MASKS)
+    set_parts(at, ["full"])
+    assert any("the pattern the model uses on its own" in s.value for s in at.success)
+
+
+def test_xlnet_query_stream_row_with_nothing_to_attend_to_is_explained_not_nan():
+    at = open_app({"text": TEXT}, MASKS)
+    set_parts(at, ["xlnet_query"])
+    z = composed(at)
+    # default order: reversed, so the last position comes first in the order and sees nothing
+    assert (z[N - 1] == 2).all()                       # drawn as "nothing to attend to"
+    assert "nothing" in warnings_text(at) and "itself only" in warnings_text(at)
+    soft = heatmap_z(spec(at, "mk_softmax"))
+    assert not np.isnan(soft[~np.isnan(soft)]).any()
+    assert soft[N - 1, N - 1] == pytest.approx(1.0)    # attends to itself, weight 1
+    assert np.isnan(np.delete(soft[N - 1], N - 1)).all()
+    assert_rows_sum_to_one(soft)
+
+
+@pytest.mark.parametrize("order, why", [("0 0 1 2 3 4 5 6", "more than once"), ("0 1 2", "missing"),
+                                         ("a b", "whole numbers")])
+def test_an_order_that_is_not_a_permutation_is_refused(order, why):
+    at = open_app({"text": TEXT}, MASKS)
+    set_parts(at, ["xlnet_content"])
+    at.text_input(key="mk_order").input(order)
+    rerun(at)
+    assert "cannot be used" in warnings_text(at) and why in warnings_text(at)
+    assert np.all(composed(at) == 1)                  # left out: nothing else chosen -> full
+
+
+def test_random_order_button_gives_a_permutation():
+    at = open_app({"text": TEXT}, MASKS)
+    set_parts(at, ["xlnet_content"])
+    at.button(key="mk_shuffle").click()
+    rerun(at)
+    order = [int(x) for x in at.text_input(key="mk_order").value.split()]
+    assert sorted(order) == list(range(N))
+    content, _ = M.xlnet_permutation(order)
+    assert np.array_equal(composed(at) == 1, content.numpy())
+
+
+def test_parameters_from_a_longer_text_are_clamped():
+    at = open_app({"text": "one two three four five six seven eight nine ten eleven twelve"}, MASKS)
+    set_parts(at, ["local", "strided", "prefix"])
+    at.number_input(key="mk_window").set_value(12)
+    at.number_input(key="mk_stride").set_value(13)
+    rerun(at)
+    set_text(at, "hi")                                  # 3 tokens
+    assert at.number_input(key="mk_window").value == 2
+    assert at.number_input(key="mk_stride").value == 3
+    assert composed(at).shape == (3, 3)
+
+
+def test_decoder_preset_warns_when_the_mask_sees_the_future():
+    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, MASKS)
+    set_parts(at, ["full"])
+    assert any("see later tokens" in w.value for w in at.warning)
+    set_parts(at, ["causal"])
+    assert any("the pattern the model uses on its own" in s.value for s in at.success)
+
+
+def test_masks_page_for_an_encoder_decoder_and_in_chinese():
+    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder", "lang": "中文"}, MASKS)
+    at.radio(key="mk_stack__zh").set_value("decoder")
+    rerun(at)
+    assert at.title[0].value == "掩码与注意力变体"
+    spec(at, "mk_softmax")
+
+
+def test_walkthrough_checks_against_hook_attn_out_for_minilm():
+    at = open_app({"text": TEXT, "wt_layer": "4", "wt_head": "7"}, WALK)
+    ok = [s.value for s in at.success]
+    assert any("equals the model's `hook_attn_out`" in s for s in ok), ok
+    table = at.dataframe[0].value
+    assert list(table["key"]) == [t for t in TEXT_TOKENS]
+    np.testing.assert_allclose(table["softmax"], table["model's weight"], atol=1e-6)
+    assert table["softmax"].sum() == pytest.approx(1.0)
+    q = heatmap_z(spec(at, "wt_Q"))
+    assert q.shape == (N, 32)
+    kv = at.dataframe[1].value
+    assert list(kv["kv heads"]) == [1, 2, 3, 4, 6, 12]
+
+
+def test_walkthrough_gqa_decoder_shows_masked_keys_and_shared_heads():
+    at = open_app({"text": TEXT, "model": "LLaMA-style decoder", "wt_head": "3"}, WALK)
+    assert any("equals the model's" in s.value for s in at.success)
+    table = at.dataframe[0].value
+    q = 2                                               # default query position
+    assert list(table["masked score"])[q + 1:] == ["−∞"] * (N - q - 1)
+    assert (table["softmax"][q + 1:] == 0).all()
+    assert any("reads key/value head 1" in c.value for c in at.caption)
+    diagram = spec(at, "wt_kv_diagram")
+    assert len([tr for tr in diagram["data"] if tr.get("mode") == "lines"]) == 4
+
+
+def test_walkthrough_neuron_view_for_a_masked_key():
+    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, WALK)
+    at.selectbox(key="wt_query").set_value(1)
+    at.selectbox(key="wt_key").set_value(5)
+    rerun(at)
+    assert any("masked for this query" in i.value for i in at.info)
+    z = heatmap_z(spec(at, "wt_neuron"))
+    assert np.allclose(z[4], 0)                        # p · v of a masked key is exactly zero
+
+
+def test_walkthrough_encoder_decoder():
+    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder"}, WALK)
+    at.radio(key="wt_stack__en").set_value("decoder")
+    rerun(at)
+    assert any("equals the model's" in s.value for s in at.success)
+    assert "+ bias" in at.dataframe[0].value.columns
+
+
+@pytest.mark.parametrize("page", [MASKS, WALK])
+def test_empty_text_prompts_and_html_is_escaped(page):
+    at = open_app({"text": TEXT}, page)
+    set_text(at, "  ")
+    assert any(i.value == EMPTY_PROMPT for i in at.info)
+    set_text(at, EVIL)
+    assert_ok(at)
+    _assert_escaped(everything_rendered(at))
