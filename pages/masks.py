@@ -19,34 +19,28 @@ tokens, n_all = mv.lab_tokens(sel.model_key, sel.device, sel.text, sel.target, s
 if n_all > len(tokens):
     st.info(t("mk_truncated", kept=len(tokens), n=n_all), icon=":material/content_cut:")
 
-compose, gallery, padding, cost, reach, variants = st.tabs(
-    [t(f"mk_tab_{k}") for k in ("compose", "gallery", "padding", "cost", "reach", "variants")])
-with compose:
-    parts = mv.composer(tokens)
-    key = mv.parts_key(parts)
-    run = mv.run_or_explain(sel, stack, key)
-    if not parts:
-        st.caption(t("mk_none"))
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        mv.show_mask(run["composed"], tokens, t("mk_composed"), "mk_composed")
-    with right:
-        mv.stats_line(run["composed"])
-        mv.empty_note(run["composed"])
-        st.plotly_chart(mv.vm.per_query_bars(run["composed"].sum(-1), tokens, terms=mv.terms()), key="mk_per_query",
-                        width="stretch")
-    st.subheader(t("mk_apply", model=sel.model_label))
-    st.markdown(t("mk_apply_how"))
-    mv.trained_note(run)
-    layer, head = mv.layer_head(cfg.n_layers, cfg.n_heads)
-    mv.applied_view(run, tokens, layer, head)
-with gallery:
-    mv.gallery(tokens, parts)
-with padding:
-    mv.padding_view(sel, cfg.arch, layer, head)
-with cost:
-    mv.cost_view(parts)
-with reach:
-    mv.reach_view(run["composed"], tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
-with variants:
-    mv.variants_view(run, tokens, layer, head, cfg.n_heads)
+parts = mv.composer(tokens)
+run = mv.run_or_explain(sel, stack, mv.parts_key(parts))
+layer, head = mv.layer_head(cfg.n_layers, cfg.n_heads)
+
+# only the open tab runs (a head switch in "Compose & apply" does not rebuild the gallery)
+tabs = st.tabs([t(f"mk_tab_{k}") for k in mv.TABS], key=mv.tab_key(), on_change="rerun")
+compose, gallery, padding, cost, reach, variants = tabs
+if compose.open:
+    with compose:
+        mv.compose_view(run, tokens, parts, sel.model_label, layer, head)
+if gallery.open:
+    with gallery:
+        mv.gallery(tokens, parts)
+if padding.open:
+    with padding:
+        mv.padding_view(sel, cfg.arch, layer, head)
+if cost.open:
+    with cost:
+        mv.cost_view(parts)
+if reach.open:
+    with reach:
+        mv.reach_view(run["composed"], tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
+if variants.open:
+    with variants:
+        mv.variants_view(run, tokens, layer, head, cfg.n_heads)

@@ -18,12 +18,18 @@ from models import masks as M
 from viz_core import masks as vm
 
 from . import loaders
-from .i18n import FORMULAS, t
+from .i18n import FORMULAS, lang, t
 from .shell import Selection, bound, choice, md_escape
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024)
 XLNET = ("xlnet_content", "xlnet_query")
+TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
+
+
+def tab_key() -> str:
+    """The tabs' state key; per language, because the tabs remember their label."""
+    return f"mk_tab__{lang()}"
 
 
 def terms() -> dict[str, str]:
@@ -248,6 +254,25 @@ def trained_note(run: dict) -> None:
             st.warning(t("mk_sees_future", n=future), icon=":material/fast_forward:")
 
 
+def compose_view(run: dict, tokens: list[str], parts: list[dict], model_label: str, layer: int, head: int) -> None:
+    """The composed mask, its numbers, and the model computing with it."""
+    if not parts:
+        st.caption(t("mk_none"))
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        show_mask(run["composed"], tokens, t("mk_composed"), "mk_composed")
+    with right:
+        stats_line(run["composed"])
+        empty_note(run["composed"])
+        st.plotly_chart(vm.per_query_bars(run["composed"].sum(-1), tokens, terms=terms()), key="mk_per_query",
+                        width="stretch")
+    st.subheader(t("mk_apply", model=model_label))
+    st.markdown(t("mk_apply_how"))
+    trained_note(run)
+    st.caption(t("mk_layer_head", layer=layer, head=head))
+    applied_view(run, tokens, layer, head)
+
+
 def applied_view(run: dict, tokens: list[str], layer: int, head: int) -> None:
     """scores -> masked scores (−∞) -> softmax -> how the output moved."""
     scores = run["scores"][layer, head]
@@ -291,22 +316,18 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     toks = tokens[:n]
     st.caption(t("mk_gallery_caption", n=n))
     chosen = {p["kind"]: p for p in parts}
+    # the chosen XLNet order only if it is an order of exactly these tokens
     order = next((p["order"] for p in parts if p["kind"] in XLNET), None)
     if order is None or len(order) != n:
-        order = list(reversed(range(n)))
-    if len(order) != n:
         order = list(reversed(range(n)))
     cols = st.columns(3)
     for i, kind in enumerate(M.PART_KINDS):
         args = {k: v for k, v in chosen.get(kind, {}).items() if k != "kind"}
         if kind in XLNET:
-            args["order"] = order if len(tokens) == n else list(reversed(range(n)))
+            args["order"] = order
         if "global_tokens" in args:
             args["global_tokens"] = [g for g in args["global_tokens"] if g < n]
-        try:
-            m = M.part(kind, n, **args).numpy()
-        except ValueError:
-            m = M.part(kind, n, **({"order": list(reversed(range(n)))} if kind in XLNET else {})).numpy()
+        m = M.part(kind, n, **args).numpy()
         with cols[i % 3]:
             st.plotly_chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=terms(), height=330),
                             key=f"mk_gallery_{kind}", width="stretch")
@@ -449,17 +470,18 @@ def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: 
     lin_out, lin_w = AL.linear_attention(q, k, v, causal=causal)
     ret_out, ret_w = AL.retention(q, k, v, gamma)
     words = {"query": t("term_query"), "key": t("term_key"), "masked": t("mk_term_blocked"), "weight": t("term_weight")}
-    cols = st.columns(3)
-    with cols[0]:
+    top = st.columns(2)
+    with top[0]:
         st.markdown(f"**{t('mk_v_softmax')}**")
         shown = np.where(mask, soft_w, np.nan).astype(np.float32)
         st.plotly_chart(_tall(vz.head_heatmap(shown, tokens, tokens, clickable=False, terms=words, square=False)),
                         key="mk_v_soft", width="stretch")
-    with cols[1]:
+    with top[1]:
         st.markdown(f"**{t('mk_v_linear')}**")
         st.plotly_chart(_tall(vz.head_heatmap(lin_w.numpy().astype(np.float32), tokens, tokens, clickable=False,
                                               terms=words, square=False)), key="mk_v_lin", width="stretch")
-    with cols[2]:
+    bottom = st.columns(2)
+    with bottom[0]:
         st.markdown(f"**{t('mk_v_retention')}**")
         st.plotly_chart(_tall(vz.matrix_heatmap(ret_w.numpy().astype(np.float32), row_labels=tokens,
                                                 col_labels=tokens, row_name=t("term_query"), col_name=t("term_key"))),
@@ -468,21 +490,16 @@ def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: 
     def cos(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:
         return torch.nn.functional.cosine_similarity(a, b, dim=-1).numpy()
 
-    st.markdown(f"**{t('mk_v_similarity')}**")
-    st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
-                               t("mk_v_col_linear"): cos(lin_out, soft_out),
-                               t("mk_v_col_retention"): cos(ret_out, soft_out)}),
-                 hide_index=True, width="stretch", key="mk_v_table", height=min(400, 38 + 35 * len(tokens)))
+    with bottom[1]:
+        similarity_table(tokens, cos(lin_out, soft_out), cos(ret_out, soft_out))
     rec_err = float((AL.retention_recurrent(q, k, v, gamma) - ret_out).abs().max())
     st.caption(t("mk_v_recurrent", d=q.shape[-1], err=rec_err))
     st.latex(FORMULAS["mk_linear"])
     st.latex(FORMULAS["mk_retention"])
 
 
-def run_or_explain(sel: Selection, stack: str, parts_json: str) -> dict:
-    """The masked run, or a sentence (never a traceback) when the model cannot read the text."""
-    try:
-        return masked_run(sel.model_key, sel.device, sel.text, sel.target, stack, parts_json)
-    except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
-        st.stop()
+def similarity_table(tokens: list[str], linear: np.ndarray, retention: np.ndarray) -> None:
+    st.markdown(f"**{t('mk_v_similarity')}**")
+    st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
+                               t("mk_v_col_linear"): linear, t("mk_v_col_retention"): retention}),
+                 hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))

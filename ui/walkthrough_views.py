@@ -5,6 +5,8 @@ checked against the model's hook_attn_out); figures come from viz_core.
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -166,6 +168,29 @@ def output_section(w: HeadWalk, cfg) -> None:
         st.success(t("wt_check_ok", err=w.error), icon=":material/check_circle:")
     else:
         st.error(t("wt_check_bad", err=w.error))
+
+
+def numbers_section(w: HeadWalk, tokens: list[str], sel: Selection) -> None:
+    """The query token's own vectors, and every array of the walk as JSON."""
+    with st.expander(t("wt_numbers")):
+        st.markdown(t("wt_numbers_text"))
+        words = {"dim": t("wt_term_dim"), "value": t("wt_term_value")}
+        st.plotly_chart(vm.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x", width="stretch")
+        rows = {"x·W_Q + b_Q": w.q_all[w.query]}
+        if w.rope:
+            rows["RoPE(q)"] = w.q
+        st.plotly_chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
+        st.download_button(t("wt_download"), walk_json(w, tokens), f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
+                           "application/json", key="wt_download")
+
+
+def walk_json(w: HeadWalk, tokens: list[str]) -> str:
+    out = {"tokens": tokens}
+    for name, value in vars(w).items():
+        if isinstance(value, np.ndarray):
+            value = np.where(np.isneginf(value), None, value).tolist() if value.dtype.kind == "f" else value.tolist()
+        out[name] = value
+    return json.dumps(out, ensure_ascii=False)
 
 
 def neuron_section(w: HeadWalk, tokens: list[str], key: int) -> None:

@@ -21,6 +21,12 @@ def composed(at) -> np.ndarray:
     return heatmap_z(spec(at, "mk_composed"))
 
 
+def open_tab(at, label: str, lang: str = "en"):
+    """Switch the masks page's tabs (only the open tab runs)."""
+    at.session_state[f"mk_tab__{lang}"] = label
+    return rerun(at)
+
+
 def set_parts(at, parts: list[str]):
     at.multiselect(key="mk_parts").set_value(parts)
     return rerun(at)
@@ -38,9 +44,16 @@ def test_masks_page_default_is_a_local_window_applied_to_minilm():
     assert len(neg[0]["text"]) == int((~M.local(N, 2)).sum()) and set(neg[0]["text"]) == {"−∞"}
     assert any("−∞" in tr.get("hovertemplate", "") for tr in masked["data"])
     assert any("differs from the one the model was trained with" in i.value for i in at.info)
-    for key in ("mk_per_query", "mk_scores", "mk_change", "mk_gallery_bigbird", "mk_pad_mask_1", "mk_cost",
-                "mk_reach_map", "mk_coverage", "mk_v_soft", "mk_v_lin", "mk_v_ret"):
+    for key in ("mk_per_query", "mk_scores", "mk_change"):
         spec(at, key)
+    for tab, keys in (("Gallery", ["mk_gallery_bigbird", "mk_gallery_xlnet_query"]),
+                      ("Padding (a batch)", ["mk_pad_mask_1"]), ("Cost", ["mk_cost"]),
+                      ("Receptive field", ["mk_reach_map", "mk_coverage"]),
+                      ("Without softmax", ["mk_v_soft", "mk_v_lin", "mk_v_ret"])):
+        open_tab(at, tab)
+        for key in keys:
+            spec(at, key)
+    assert "mk_composed" not in [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
 
 
 def test_bigbird_composed_with_causal_matches_the_builders():
@@ -53,6 +66,7 @@ def test_bigbird_composed_with_causal_matches_the_builders():
     expected = (M.bigbird(N, 1, (0,), 1, 4) & M.causal(N)).numpy()
     assert np.array_equal(composed(at) == 1, expected)
     assert np.array_equal(np.isnan(heatmap_z(spec(at, "mk_softmax"))), ~expected)
+    open_tab(at, "Cost")
     cost = spec(at, "mk_cost")
     names = [tr["name"] for tr in cost["data"]]
     assert names == ["full (n²)", "BigBird (window + global + random)", "Causal (decoder)", "composed mask"]
@@ -182,3 +196,55 @@ def test_empty_text_prompts_and_html_is_escaped(page):
     set_text(at, EVIL)
     assert_ok(at)
     _assert_escaped(everything_rendered(at))
+
+
+def test_padding_tab_runs_a_real_batch():
+    at = open_app({"text": TEXT}, MASKS)
+    open_tab(at, "Padding (a batch)")
+    at.text_input(key="mk_text2").input("a b")
+    rerun(at)
+    mask = heatmap_z(spec(at, "mk_pad_mask_1"))               # [CLS] a b [SEP] + 4 [PAD]
+    assert mask.shape == (N, N)
+    assert (mask[:4, 4:] == 0).all() and (mask[:4, :4] == 1).all()
+    weights = heatmap_z(spec(at, "mk_pad_pattern_1"))
+    assert np.isnan(weights[:4, 4:]).all()
+    assert_rows_sum_to_one(weights)
+    assert any("exactly zero" in c.value for c in at.caption)
+
+
+def test_receptive_field_table_shows_why_strided_covers_everything():
+    at = open_app({"text": "a b c d e f g h i j k l m n"}, MASKS)   # 16 tokens
+    open_tab(at, "Receptive field")
+    table = at.dataframe[0].value
+    layers = dict(zip(table["pattern (& causal)"], table["layers needed"]))
+    reaches = dict(zip(table["pattern (& causal)"], table["reaches every earlier token"]))
+    assert layers["local window 2"] == 8 and reaches["local window 2"] == "yes"
+    assert layers["strided 4 (local block + every 4-th, ≈√n)"] == 2
+    assert reaches["dilated 4 (every 4-th key only)"] == "no"
+
+
+def test_variants_tab_compares_with_the_models_softmax():
+    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, MASKS)
+    open_tab(at, "Without softmax")
+    assert at.toggle(key="mk_linear_causal").value is True
+    lin = heatmap_z(spec(at, "mk_v_lin"))
+    assert np.allclose(np.triu(lin, 1), 0) and np.allclose(lin.sum(-1), 1, atol=1e-4)
+    ret = heatmap_z(spec(at, "mk_v_ret"))
+    assert np.allclose(np.triu(ret, 1), 0)
+    assert any("equals the parallel form" in c.value for c in at.caption)
+
+
+def test_walkthrough_download_holds_every_number():
+    import json
+
+    from ui.walkthrough_views import walk_json
+    from models import attention_lab as AL, zoo
+
+    model, tok = zoo.load("custom:gpt")
+    enc = tok.encode(TEXT)
+    _, trace = model.run_with_cache(enc.ids)
+    w = AL.walk_head(model, trace, 1, 2, 3)
+    doc = json.loads(walk_json(w, enc.tokens))
+    assert doc["tokens"] == enc.tokens and doc["layer"] == 1
+    assert doc["masked"][4:] == [None] * (len(enc.ids) - 4)       # −∞ is null
+    np.testing.assert_allclose(doc["out"], w.out)

@@ -74,6 +74,7 @@ STRINGS = {
                          "见过的都不一样。"},
     "mk_sees_future": {"en": "This decoder was trained never to look ahead; this mask lets {n} pairs see later tokens.",
                        "zh": "这个解码器训练时从不向后看；这个掩码让 {n} 对位置看到了后面的词元。"},
+    "mk_layer_head": {"en": "Layer {layer}, head {head} (the sliders above).", "zh": "第 {layer} 层，第 {head} 个头（见上方滑块）。"},
     "mk_stack": {"en": "Self-attention of", "zh": "自注意力所在"},
     "mk_layer": {"en": "Layer", "zh": "层"},
     "mk_head": {"en": "Head", "zh": "头"},
@@ -264,6 +265,14 @@ STRINGS = {
                     "zh": "已核对：这里算出的向量等于模型的 `hook_attn_out`（最大差值 {err:.1e}）。"},
     "wt_check_bad": {"en": "The vector computed here differs from the model's `hook_attn_out` by {err:.1e}.",
                      "zh": "这里算出的向量与模型的 `hook_attn_out` 相差 {err:.1e}。"},
+    "wt_numbers": {"en": "Every number of this walk", "zh": "这次演算中的每一个数"},
+    "wt_numbers_text": {"en": "The query token's input x, its q = x·W_Q + b_Q (and rotated, with RoPE). The download "
+                              "holds every array of the walk (x, the weights of this head, Q, K, V, the scores at each "
+                              "step, the weights, z of every head, W_O and both output vectors); −∞ is written null.",
+                        "zh": "查询词元的输入 x，以及它的 q = x·W_Q + b_Q（使用 RoPE 时还有旋转后的 q）。下载文件包含这次演算的"
+                              "每一个数组（x、这个头的权重、Q、K、V、每一步的分数、权重、每个头的 z、W_O 以及两个输出向量）；"
+                              "−∞ 记为 null。"},
+    "wt_download": {"en": "Download all numbers (JSON)", "zh": "下载全部数字（JSON）"},
     "wt_neuron": {"en": "4. Neuron view: query {q} and key {k}", "zh": "4. 神经元视图：查询 {q} 与键 {k}"},
     "wt_neuron_text": {
         "en": "q ⊙ k multiplies the two vectors dimension by dimension; the products add up to q·k = {dot:.4g} "
