@@ -503,3 +503,12 @@ def similarity_table(tokens: list[str], linear: np.ndarray, retention: np.ndarra
     st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
                                t("mk_v_col_linear"): linear, t("mk_v_col_retention"): retention}),
                  hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))
+
+
+def run_or_explain(sel: Selection, stack: str, parts_json: str) -> dict:
+    """The masked run, or a sentence (never a traceback) when the model cannot read the text."""
+    try:
+        return masked_run(sel.model_key, sel.device, sel.text, sel.target, stack, parts_json)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        st.stop()
