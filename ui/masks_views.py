@@ -44,7 +44,7 @@ def terms() -> dict[str, str]:
 def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
     """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
     model, tok = loaders.load_model(key, device)
-    enc = loaders.encode(tok, model, target or text if stack == "decoder" else text)
+    enc = loaders.encode(tok, model, (target or text) if stack == "decoder" else text)
     return enc.tokens[:MAX_TOKENS], len(enc.tokens)
 
 
@@ -144,7 +144,8 @@ def xlnet_order(n: int) -> list[int] | None:
     """The factorisation order typed by the user, or None (with a sentence) if invalid."""
     left, right = st.columns([4, 1], vertical_alignment="bottom")
     with left:
-        text = st.text_input(t("mk_order", last=n - 1), " ".join(str(i) for i in reversed(range(n))), key="mk_order")
+        text = st.text_input(t("mk_order", last=n - 1), " ".join(str(i) for i in reversed(range(n))), key="mk_order",
+                             max_chars=1000)
     with right:
         st.button(t("mk_order_shuffle"), key="mk_shuffle", on_click=_shuffle_order, args=(n,))
     try:

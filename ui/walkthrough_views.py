@@ -231,7 +231,7 @@ def kv_section(cfg) -> None:
         rows.append({t("wt_kv_col_kind"): name, t("wt_kv_col_kv"): g, t("wt_kv_col_token"): f"{kb['per_token']:,} B",
                      t("wt_kv_col_total"): f"{kb['total'] / 2**20:,.2f} MiB"})
         bars[name] = kb["total"] / 2**20
-    left, right = st.columns([2, 3])
+    left, right = st.columns([1, 1])
     with left:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")
         st.caption(t("wt_kv_formula", L=cfg.n_layers, dh=cfg.head_dim))

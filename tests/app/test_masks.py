@@ -248,3 +248,11 @@ def test_walkthrough_download_holds_every_number():
     assert doc["tokens"] == enc.tokens and doc["layer"] == 1
     assert doc["masked"][4:] == [None] * (len(enc.ids) - 4)       # −∞ is null
     np.testing.assert_allclose(doc["out"], w.out)
+
+
+def test_encoder_decoder_stacks_read_their_own_text():
+    at = open_app({"text": "a b c", "target": "one two three four five", "model": "T5-style encoder-decoder"}, MASKS)
+    assert composed(at).shape == (5, 5)                # encoder: [CLS] a b c [SEP]
+    at.radio(key="mk_stack__en").set_value("decoder")
+    rerun(at)
+    assert composed(at).shape == (7, 7)                # decoder: the target text
