@@ -34,7 +34,7 @@ def tab_key() -> str:
 
 def terms() -> dict[str, str]:
     """Words inside the mask figures, in the UI language."""
-    out = {w: t(f"mk_term_{w}") for w in ("allowed", "blocked", "empty", "length", "pairs", "reached")}
+    out = {w: t(f"mk_term_{w}") for w in ("allowed", "blocked", "empty", "length", "pairs", "reached", "keys")}
     out.update(query=t("term_query"), key=t("term_key"), layer=t("mk_term_layers"))
     return out
 

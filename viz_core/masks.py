@@ -23,7 +23,7 @@ NEG_INF = "−∞"
 
 MASK_TERMS: dict[str, str] = {
     "query": "query", "key": "key", "allowed": "may attend", "blocked": "masked",
-    "empty": "nothing to attend to", "length": "sequence length", "pairs": "attended pairs",
+    "empty": "nothing to attend to", "length": "sequence length", "pairs": "attended pairs", "keys": "keys it may attend to",
     "layer": "layers", "reached": "inputs reached", "query_head": "query heads",
     "kv_head": "key/value heads", "bytes": "KV cache", "dim": "dimension", "value": "value",
 }
@@ -131,7 +131,7 @@ def per_query_bars(counts: np.ndarray, q_tokens: Sequence[str], *, terms: Mappin
         hovertext=labels, hovertemplate="%{hovertext}: %{y}<extra></extra>",
     ))
     fig.update_layout(xaxis=dict(title=dict(text=w["query"]), **_axis_ticks(escape_labels(q_tokens), 40)),
-                      yaxis=dict(title=dict(text=w["pairs"]), rangemode="tozero"),
+                      yaxis=dict(title=dict(text=w["keys"]), rangemode="tozero"),
                       height=260, margin=dict(l=10, r=10, t=10, b=10), bargap=0.15)
     return fig
 

@@ -256,3 +256,14 @@ def test_encoder_decoder_stacks_read_their_own_text():
     at.radio(key="mk_stack__en").set_value("decoder")
     rerun(at)
     assert composed(at).shape == (7, 7)                # decoder: the target text
+
+
+def test_long_text_is_cut_for_the_lab_and_the_walkthrough():
+    long = " ".join(["word"] * 300)
+    at = open_app({"text": long}, MASKS)
+    assert any("first 64 tokens" in i.value for i in at.info)
+    assert composed(at).shape == (64, 64)
+    at = open_app({"text": long, "wt_layer": "5"}, WALK)
+    assert any("this view shows the first 128" in i.value for i in at.info)
+    assert len(at.dataframe[0].value) == 128
+    assert any("equals the model's" in s.value for s in at.success)

@@ -196,6 +196,7 @@ STRINGS = {
     "mk_term_empty": {"en": "nothing to attend to", "zh": "无可关注之处"},
     "mk_term_length": {"en": "sequence length n", "zh": "序列长度 n"},
     "mk_term_pairs": {"en": "attended pairs", "zh": "关注的位置对数"},
+    "mk_term_keys": {"en": "keys it may attend to", "zh": "可关注的键数"},
     "mk_term_layers": {"en": "layers", "zh": "层数"},
     "mk_term_reached": {"en": "pairs connected", "zh": "已连通的位置对"},
     "mk_term_change": {"en": "change", "zh": "变化量"},
