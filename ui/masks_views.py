@@ -105,11 +105,10 @@ def composer(tokens: list[str]) -> list[dict]:
             params["stride"] = _num(t("mk_stride"), 1, n, min(4, n), "mk_stride")
     if need & {"longformer", "bigbird"}:
         with col():
-            labels = vz.position_labels(tokens)
             if "mk_global" in st.session_state:
                 st.session_state["mk_global"] = [g for g in st.session_state["mk_global"] if g < n]
             params["global_tokens"] = tuple(st.multiselect(t("mk_global"), list(range(n)), default=[0], key="mk_global",
-                                                           format_func=lambda p: labels[p]))
+                                                           format_func=lambda p: f"{p}·{vz.visible_label(tokens[p])}"))
     if "bigbird" in need:
         with col():
             params["n_random"] = _num(t("mk_random"), 0, n, min(2, n), "mk_random")

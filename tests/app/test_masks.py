@@ -267,3 +267,13 @@ def test_long_text_is_cut_for_the_lab_and_the_walkthrough():
     assert any("this view shows the first 128" in i.value for i in at.info)
     assert len(at.dataframe[0].value) == 128
     assert any("equals the model's" in s.value for s in at.success)
+
+
+def test_global_token_picker_shows_tokens_as_typed():
+    at = open_app({"text": "<b>x</b>"}, MASKS)
+    set_parts(at, ["longformer"])
+    picker = at.multiselect(key="mk_global")
+    assert picker.options[1] == "1·<" and all("&lt;" not in o for o in picker.options)
+    picker.set_value([0, 2])
+    rerun(at)
+    assert np.array_equal(composed(at) == 1, M.longformer(len(picker.options), 2, (0, 2)).numpy())
