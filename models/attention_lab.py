@@ -91,14 +91,15 @@ def run_with_mask(
 @dataclass
 class HeadWalk:
     """Every number between the attention input and the attention output for one query
-    of one head (float64 numpy). Shapes: n = positions, dh = d_head, d = d_model,
-    H = query heads."""
+    of one head (float64 numpy). Shapes: n = query positions, m = key positions (= n in
+    self-attention), dh = d_head, d = d_model, H = query heads."""
 
     layer: int
     head: int
     query: int
     kv_head: int                    # the key/value head this query head reads (GQA/MQA)
     x: np.ndarray                   # [n, d] the attention input (ln1 output, or the stream in post-LN)
+    cross: bool                     # cross-attention: keys and values from the encoder output (m positions)
     W_q: np.ndarray                 # [d, dh] this head's slice of W_Q (b_q: [dh])
     b_q: np.ndarray
     W_k: np.ndarray                 # [d, dh] of its kv head
@@ -106,21 +107,21 @@ class HeadWalk:
     W_v: np.ndarray                 # [d, dh]
     b_v: np.ndarray
     q_all: np.ndarray               # [n, dh] x W_q + b_q (before RoPE)
-    k_all: np.ndarray               # [n, dh]
-    v_all: np.ndarray               # [n, dh]
+    k_all: np.ndarray               # [m, dh] (m = n in self-attention)
+    v_all: np.ndarray               # [m, dh]
     rope: bool                      # whether q and k are rotated
     q_rot: np.ndarray | None        # [n, dh] after RoPE
     k_rot: np.ndarray | None
     q: np.ndarray                   # [dh] the chosen query vector (rotated if RoPE)
-    keys: np.ndarray                # [n, dh] the keys it is compared with (rotated if RoPE)
-    dots: np.ndarray                # [n] q · k_j
+    keys: np.ndarray                # [m, dh] the keys it is compared with (rotated if RoPE)
+    dots: np.ndarray                # [m] q · k_j
     scale: float                    # 1 / √d_head
-    scaled: np.ndarray              # [n] q · k_j / √d_head
-    bias: np.ndarray | None         # [n] position bias (ALiBi, T5) or None
-    scores: np.ndarray              # [n] scaled + bias (the model's hook_scores row)
-    mask: np.ndarray                # [n] bool, True = may attend
-    masked: np.ndarray              # [n] scores with -inf where masked
-    weights: np.ndarray             # [n] softmax(masked), sums to 1
+    scaled: np.ndarray              # [m] q · k_j / √d_head
+    bias: np.ndarray | None         # [m] position bias (ALiBi, T5) or None
+    scores: np.ndarray              # [m] scaled + bias (the model's hook_scores row)
+    mask: np.ndarray                # [m] bool, True = may attend
+    masked: np.ndarray              # [m] scores with -inf where masked
+    weights: np.ndarray             # [m] softmax(masked), sums to 1
     z: np.ndarray                   # [dh] Σ_j weights_j v_j
     z_heads: np.ndarray             # [H, dh] every head's z for this query, the same arithmetic
     concat: np.ndarray              # [H·dh] heads side by side
@@ -128,8 +129,8 @@ class HeadWalk:
     b_o: np.ndarray                 # [d]
     head_out: np.ndarray            # [d] this head's share: z W_o[rows of this head]
     out: np.ndarray                 # [d] concat W_o + b_o
-    model_out: np.ndarray           # [d] the model's hook_attn_out at this query
-    model_pattern: np.ndarray       # [n] the model's hook_pattern row
+    model_out: np.ndarray           # [d] the model's hook_attn_out (hook_cross_attn_out) at this query
+    model_pattern: np.ndarray       # [m] the model's hook_pattern row
     error: float = field(default=0.0)  # max |out - model_out|
 
 
@@ -137,37 +138,64 @@ def _np(t: torch.Tensor) -> np.ndarray:
     return t.detach().cpu().double().numpy()
 
 
-def attention_input_name(cfg: TransformerConfig, layer: int, prefix: str = "") -> str:
-    """The hook holding what the attention of `layer` reads: ln1's output in pre-LN,
-    the residual stream itself in post-LN."""
+def attention_input_name(cfg: TransformerConfig, layer: int, prefix: str = "", cross: bool = False) -> str:
+    """The hook holding what the attention of `layer` reads (its queries): ln1's output
+    in pre-LN, the residual stream itself in post-LN; for cross-attention, ln_cross's
+    output or the stream after self-attention."""
+    if cross:
+        return (f"{prefix}blocks.{layer}.ln_cross.hook_normalized" if cfg.norm_position == "pre"
+                else f"{prefix}blocks.{layer}.hook_resid_mid")
     if cfg.norm_position == "pre":
         return f"{prefix}blocks.{layer}.ln1.hook_normalized"
     return f"{prefix}blocks.{layer}.hook_resid_pre"
 
 
-def walk_names(cfg: TransformerConfig, layer: int, stack: str | None = None) -> list[str]:
+def memory_name(cfg: TransformerConfig) -> str:
+    """The hook holding the encoder output that cross-attention reads its keys and values from."""
+    if cfg.norm_position == "pre":
+        return "encoder.ln_final.hook_normalized"
+    return f"encoder.blocks.{cfg.n_layers - 1}.hook_resid_post"
+
+
+def _check_cross(cfg: TransformerConfig, stack: str | None, cross: bool) -> None:
+    if cross and (cfg.arch != "encoder-decoder" or stack != "decoder"):
+        raise ValueError("Cross-attention exists only in the decoder of an encoder-decoder model "
+                         "(stack='decoder', cross=True).")
+
+
+def walk_names(cfg: TransformerConfig, layer: int, stack: str | None = None, cross: bool = False) -> list[str]:
     """The hooks `walk_head` reads for one layer (record only these)."""
+    _check_cross(cfg, stack, cross)
     p = stack_prefix(cfg, stack)
-    return [attention_input_name(cfg, layer, p), f"{p}blocks.{layer}.attn.hook_mask",
-            f"{p}blocks.{layer}.attn.hook_pattern", f"{p}blocks.{layer}.hook_attn_out"]
+    attn, out = ("cross_attn", "hook_cross_attn_out") if cross else ("attn", "hook_attn_out")
+    names = [attention_input_name(cfg, layer, p, cross), f"{p}blocks.{layer}.{attn}.hook_mask",
+             f"{p}blocks.{layer}.{attn}.hook_pattern", f"{p}blocks.{layer}.{out}"]
+    return names + [memory_name(cfg)] if cross else names
 
 
 @torch.no_grad()
 def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: int,
-              stack: str | None = None, batch: int = 0) -> HeadWalk:
+              stack: str | None = None, batch: int = 0, cross: bool = False) -> HeadWalk:
     """One query of one head, step by step, recomputed from the attention input that
-    the trace recorded and the layer's weights (float64). See `walk_names`."""
+    the trace recorded and the layer's weights (float64). See `walk_names`. With
+    cross=True (decoder of an encoder-decoder) the queries come from the decoder and the
+    keys and values from the encoder output; `model_out` is then `hook_cross_attn_out`."""
     cfg = model.cfg
     if not 0 <= layer < cfg.n_layers:
         raise ValueError(f"Layer {layer} does not exist: this model has layers 0..{cfg.n_layers - 1}.")
     if not 0 <= head < cfg.n_heads:
         raise ValueError(f"Head {head} does not exist: this model has heads 0..{cfg.n_heads - 1}.")
+    _check_cross(cfg, stack, cross)
     prefix = stack_prefix(cfg, stack)
-    x = trace[attention_input_name(cfg, layer, prefix)][batch].double()          # [n, d]
-    n = x.shape[0]
+    x = trace[attention_input_name(cfg, layer, prefix, cross)][batch].double()   # [n, d] queries read this
+    kv_in = trace[memory_name(cfg)][batch].double() if cross else x              # [m, d] keys/values read this
+    n, m = x.shape[0], kv_in.shape[0]
     if not 0 <= query < n:
         raise ValueError(f"Query position {query} does not exist: the text has positions 0..{n - 1}.")
-    attn = _stack_module(model, stack).blocks[layer].attn
+    block = _stack_module(model, stack).blocks[layer]
+    attn = block.cross_attn if cross else block.attn
+    attn_hooks = f"{prefix}blocks.{layer}.{'cross_attn' if cross else 'attn'}"
+    out_hook = f"{prefix}blocks.{layer}.{'hook_cross_attn_out' if cross else 'hook_attn_out'}"
     H, G, dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
     group = H // G
 
@@ -181,18 +209,21 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     wk, bk = weight(attn.W_K, G)
     wv, bv = weight(attn.W_V, G)
     q_all = torch.einsum("nd,dhe->nhe", x, wq) + bq                              # [n, H, dh]
-    k_all = torch.einsum("nd,dhe->nhe", x, wk) + bk                              # [n, G, dh]
-    v_all = torch.einsum("nd,dhe->nhe", x, wv) + bv
-    _, bias, rope = _stack_module(model, stack)._positions(cfg, n, x)
+    k_all = torch.einsum("md,dhe->mhe", kv_in, wk) + bk                          # [m, G, dh]
+    v_all = torch.einsum("md,dhe->mhe", kv_in, wv) + bv
+    # position bias and RoPE act in self-attention only (as in the model)
+    bias = rope = None
+    if not cross:
+        _, bias, rope = _stack_module(model, stack)._positions(cfg, n, x)
     q_r, k_r = q_all, k_all
     if rope is not None:
         cos, sin = (r.double() for r in rope)
         from .positional import apply_rope
 
         q_r, k_r = apply_rope(q_all[None], cos, sin)[0], apply_rope(k_all[None], cos, sin)[0]
-    mask_full = trace[f"{prefix}blocks.{layer}.attn.hook_mask"]
+    mask_full = trace[f"{attn_hooks}.hook_mask"]
     mask_full = mask_full[batch if mask_full.shape[0] > 1 else 0, 0]
-    mask_row = torch.broadcast_to(mask_full, (n, n))[query].bool()                # [n]
+    mask_row = torch.broadcast_to(mask_full, (n, m))[query].bool()                # [m]
     scale = dh ** -0.5
 
     z_heads = []
@@ -217,10 +248,10 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     b_o = attn.W_O.bias.double() if attn.W_O.bias is not None else torch.zeros(cfg.d_model, dtype=torch.float64,
                                                                                device=w_o.device)
     out = concat @ w_o + b_o
-    model_out = trace[f"{prefix}blocks.{layer}.hook_attn_out"][batch, query].double()
+    model_out = trace[out_hook][batch, query].double()
     g = steps["g"]
     return HeadWalk(
-        layer=layer, head=head, query=query, kv_head=g, x=_np(x),
+        layer=layer, head=head, query=query, kv_head=g, x=_np(x), cross=cross,
         W_q=_np(wq[:, head]), b_q=_np(bq[head]), W_k=_np(wk[:, g]), b_k=_np(bk[g]),
         W_v=_np(wv[:, g]), b_v=_np(bv[g]),
         q_all=_np(q_all[:, head]), k_all=_np(k_all[:, g]), v_all=_np(v_all[:, g]),
@@ -233,7 +264,7 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
         weights=_np(steps["weights"]), z=_np(steps["z"]), z_heads=_np(z_heads_t), concat=_np(concat),
         W_o=_np(w_o), b_o=_np(b_o), head_out=_np(steps["z"] @ w_o[head * dh:(head + 1) * dh]),
         out=_np(out), model_out=_np(model_out),
-        model_pattern=_np(trace[f"{prefix}blocks.{layer}.attn.hook_pattern"][batch, head, query]),
+        model_pattern=_np(trace[f"{attn_hooks}.hook_pattern"][batch, head, query]),
         error=float((out - model_out).abs().max()),
     )
 

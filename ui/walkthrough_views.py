@@ -43,58 +43,75 @@ def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
                             format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
 
 
+def _stack_args(stack: str) -> tuple[str | None, bool]:
+    """('self' | 'encoder' | 'decoder' | 'cross') -> (stack for attention_lab, cross)."""
+    if stack == "cross":
+        return "decoder", True
+    return (None if stack == "self" else stack), False
+
+
+def _encodings(key: str, device: str, text: str, target: str):
+    model, tok = loaders.load_model(key, device)
+    src = loaders.encode(tok, model, text)
+    tgt = loaders.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    return model, src, tgt
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
+    """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
+    own tokens for its self-attention; target queries and source keys for cross-attention."""
+    _, src, tgt = _encodings(key, device, text, target)
+    q = tgt if stack in ("decoder", "cross") else src
+    k = src if stack == "cross" else q
+    return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
-         ) -> tuple[list[str], HeadWalk]:
+         ) -> HeadWalk:
     """Record the layer's attention input, mask, pattern and output, then walk one head."""
-    model, tok = loaders.load_model(key, device)
-    cfg = model.cfg
-    ids = loaders.encode(tok, model, text)
-    tgt = loaders.encode(tok, model, target or text) if cfg.arch == "encoder-decoder" else None
-    st_arg = None if stack == "self" else stack
-    names = AL.walk_names(cfg, layer, st_arg)
+    model, src, tgt = _encodings(key, device, text, target)
+    st_arg, cross = _stack_args(stack)
+    names = AL.walk_names(model.cfg, layer, st_arg, cross)
     kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
     with loaders._lock(model):
-        _, trace = model.run_with_cache(ids.ids[:MAX_TOKENS], names=names, **kw)
-        result = AL.walk_head(model, trace, layer, head, query, stack=st_arg)
-    tokens = (tgt.tokens if stack == "decoder" else ids.tokens)[:MAX_TOKENS]
-    return tokens, result
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def token_list(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
-    model, tok = loaders.load_model(key, device)
-    enc = loaders.encode(tok, model, (target or text) if stack == "decoder" else text)
-    return enc.tokens[:MAX_TOKENS], len(enc.tokens)
+        _, trace = model.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
+        return AL.walk_head(model, trace, layer, head, query, stack=st_arg, cross=cross)
 
 
 def controls(sel: Selection, cfg) -> dict:
     stack = "self"
     if cfg.arch == "encoder-decoder":
-        stack = choice(st.radio, t("wt_stack"), ("encoder", "decoder"), param="wt_stack", default="encoder",
-                       labels={s: t(f"stack_{s}") for s in ("encoder", "decoder")}, horizontal=True)
-    tokens, n_all = token_list(sel.model_key, sel.device, sel.text, sel.target, stack)
-    if n_all > len(tokens):
-        st.info(t("truncated", n=n_all, kept=len(tokens)), icon=":material/content_cut:")
+        stacks = ("encoder", "decoder", "cross")
+        stack = choice(st.radio, t("wt_stack"), stacks, param="wt_stack", default="encoder",
+                       labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
+        if stack == "cross":
+            st.caption(t("wt_cross"))
+    q_tokens, k_tokens, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    if n_all > max(len(q_tokens), len(k_tokens)):
+        st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         layer = _slider(t("wt_layer"), cfg.n_layers, "wt_layer")
     with c2:
         head = _slider(t("wt_head"), cfg.n_heads, "wt_head")
     with c3:
-        query = _pick(t("wt_query"), tokens, "wt_query", min(2, len(tokens) - 1))
+        query = _pick(t("wt_query"), q_tokens, "wt_query", min(2, len(q_tokens) - 1))
     with c4:
-        key = _pick(t("wt_key"), tokens, "wt_key", min(1, len(tokens) - 1))
-    return {"stack": stack, "layer": layer, "head": head, "query": query, "key": key, "tokens": tokens}
+        key = _pick(t("wt_key"), k_tokens, "wt_key", min(1, len(k_tokens) - 1))
+    return {"stack": stack, "layer": layer, "head": head, "query": query, "key": key, "q_tokens": q_tokens,
+            "k_tokens": k_tokens}
 
 
 def _num(v: float) -> float | str:
     return NEG_INF if v == -np.inf else float(v)
 
 
-def qkv_section(w: HeadWalk, tokens: list[str], cfg) -> None:
+def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> None:
     st.subheader(t("wt_qkv", head=w.head))
-    st.markdown(t("wt_qkv_text", input=t("wt_input_pre" if cfg.norm_position == "pre" else "wt_input_post"),
+    source = "wt_input_cross" if w.cross else "wt_input_pre" if cfg.norm_position == "pre" else "wt_input_post"
+    st.markdown(t("wt_qkv_text", input=t(source),
                   dh=w.q_all.shape[1]))
     if w.rope:
         st.caption(t("wt_rope"))
@@ -104,7 +121,7 @@ def qkv_section(w: HeadWalk, tokens: list[str], cfg) -> None:
     q = w.q_rot if w.rope else w.q_all
     k = w.k_rot if w.rope else w.k_all
     cols = st.columns(3)
-    for col, name, m in zip(cols, ("Q", "K", "V"), (q, k, w.v_all)):
+    for col, name, m, tokens in zip(cols, ("Q", "K", "V"), (q, k, w.v_all), (q_tokens, k_tokens, k_tokens)):
         with col:
             fig = vz.matrix_heatmap(m.astype(np.float32), row_labels=tokens,
                                     col_labels=[str(i) for i in range(m.shape[1])], title=name,
@@ -113,10 +130,11 @@ def qkv_section(w: HeadWalk, tokens: list[str], cfg) -> None:
             st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
 
 
-def steps_section(w: HeadWalk, tokens: list[str], cfg) -> None:
-    q_label = f"{w.query}·{vz.visible_label(tokens[w.query])}"
+def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> None:
+    """One row per key (tokens = the key tokens)."""
+    q_label = f"{w.query}·{vz.visible_label(q_tokens[w.query])}"
     st.subheader(t("wt_steps", q=md_escape(q_label)))
-    bias = {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
+    bias = "" if w.cross else {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
     st.markdown(t("wt_steps_text", sqrt=float(np.sqrt(w.q.shape[0])), bias=bias))
     st.latex(FORMULAS["wt_score"])
     table = {
@@ -160,17 +178,18 @@ def output_section(w: HeadWalk, cfg) -> None:
     fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
     st.plotly_chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
+    hook = "hook_cross_attn_out" if w.cross else "hook_attn_out"
     st.plotly_chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
-                                      t("wt_row_model"): w.model_out}, title=t("wt_out"),
+                                      t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
                                      terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
                     key="wt_out", width="stretch")
     if w.error < CHECK_TOL:
-        st.success(t("wt_check_ok", err=w.error), icon=":material/check_circle:")
+        st.success(t("wt_check_ok", err=w.error, hook=hook), icon=":material/check_circle:")
     else:
-        st.error(t("wt_check_bad", err=w.error))
+        st.error(t("wt_check_bad", err=w.error, hook=hook))
 
 
-def numbers_section(w: HeadWalk, tokens: list[str], sel: Selection) -> None:
+def numbers_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> None:
     """The query token's own vectors, and every array of the walk as JSON."""
     with st.expander(t("wt_numbers")):
         st.markdown(t("wt_numbers_text"))
@@ -180,12 +199,13 @@ def numbers_section(w: HeadWalk, tokens: list[str], sel: Selection) -> None:
         if w.rope:
             rows["RoPE(q)"] = w.q
         st.plotly_chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
-        st.download_button(t("wt_download"), walk_json(w, tokens), f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
+        st.download_button(t("wt_download"), walk_json(w, q_tokens, k_tokens),
+                           f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
                            "application/json", key="wt_download")
 
 
-def walk_json(w: HeadWalk, tokens: list[str]) -> str:
-    out = {"tokens": tokens}
+def walk_json(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> str:
+    out = {"query_tokens": q_tokens, "key_tokens": k_tokens}
     for name, value in vars(w).items():
         if isinstance(value, np.ndarray):
             value = np.where(np.isneginf(value), None, value).tolist() if value.dtype.kind == "f" else value.tolist()
@@ -193,10 +213,10 @@ def walk_json(w: HeadWalk, tokens: list[str]) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
-def neuron_section(w: HeadWalk, tokens: list[str], key: int) -> None:
+def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: int) -> None:
     nv = AL.neuron_view(w, key)
-    st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(tokens[w.query])}"),
-                   k=md_escape(f"{key}·{vz.visible_label(tokens[key])}")))
+    st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(q_tokens[w.query])}"),
+                   k=md_escape(f"{key}·{vz.visible_label(k_tokens[key])}")))
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
     if not w.mask[key]:
         st.info(t("wt_neuron_masked"))
@@ -240,7 +260,7 @@ def kv_section(cfg) -> None:
                         key="wt_kv_chart", width="stretch")
 
 
-def walk_or_explain(sel: Selection, c: dict) -> tuple[list[str], HeadWalk]:
+def walk_or_explain(sel: Selection, c: dict) -> HeadWalk:
     try:
         return walk(sel.model_key, sel.device, sel.text, sel.target, c["stack"], c["layer"], c["head"], c["query"])
     except (ValueError, RuntimeError) as e:

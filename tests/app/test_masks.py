@@ -181,11 +181,20 @@ def test_walkthrough_neuron_view_for_a_masked_key():
 
 
 def test_walkthrough_encoder_decoder():
-    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder"}, WALK)
+    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder", "target": "one two"}, WALK)
     at.radio(key="wt_stack__en").set_value("decoder")
     rerun(at)
     assert any("equals the model's" in s.value for s in at.success)
     assert "+ bias" in at.dataframe[0].value.columns
+    assert len(at.dataframe[0].value) == 4                      # [CLS] one two [SEP]
+    # cross-attention: target queries against source keys, checked against hook_cross_attn_out
+    at.radio(key="wt_stack__en").set_value("cross")
+    rerun(at)
+    assert any("`hook_cross_attn_out`" in s.value for s in at.success), [s.value for s in at.success]
+    table = at.dataframe[0].value
+    assert list(table["key"]) == TEXT_TOKENS and "+ bias" not in table.columns
+    assert len(at.selectbox(key="wt_query").options) == 4
+    assert heatmap_z(spec(at, "wt_K")).shape[0] == N and heatmap_z(spec(at, "wt_Q")).shape[0] == 4
 
 
 @pytest.mark.parametrize("page", [MASKS, WALK])
@@ -244,8 +253,8 @@ def test_walkthrough_download_holds_every_number():
     enc = tok.encode(TEXT)
     _, trace = model.run_with_cache(enc.ids)
     w = AL.walk_head(model, trace, 1, 2, 3)
-    doc = json.loads(walk_json(w, enc.tokens))
-    assert doc["tokens"] == enc.tokens and doc["layer"] == 1
+    doc = json.loads(walk_json(w, enc.tokens, enc.tokens))
+    assert doc["query_tokens"] == enc.tokens and doc["layer"] == 1
     assert doc["masked"][4:] == [None] * (len(enc.ids) - 4)       # −∞ is null
     np.testing.assert_allclose(doc["out"], w.out)
 

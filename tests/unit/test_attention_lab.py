@@ -95,15 +95,28 @@ def test_walk_with_position_bias_and_sparse_masks(cfg):
         assert (w.bias is not None) == (cfg.positional in ("alibi", "relative"))
 
 
-def test_walk_encoder_decoder_stacks():
-    cfg = TransformerConfig(arch="encoder-decoder", vocab_size=40, d_model=32, n_layers=1, n_heads=4)
+@pytest.mark.parametrize("norm_position", ["pre", "post"])
+def test_walk_encoder_decoder_self_and_cross_attention(norm_position):
+    cfg = TransformerConfig(arch="encoder-decoder", vocab_size=40, d_model=32, n_layers=2, n_heads=4, n_kv_heads=2,
+                            norm_position=norm_position, positional="relative")
     model = trained_like(cfg)
-    src, tgt = list(range(1, 8)), list(range(3, 9))
+    src, tgt = list(range(1, 8)), list(range(3, 9))          # 7 source, 6 target positions
     for stack in ("encoder", "decoder"):
         for w in all_walks(model, src, stack=stack, tgt_ids=tgt):
             check(w)
+    _, trace = model.run_with_cache(src, tgt)
+    for layer in range(2):
+        for head in range(4):
+            for query in (0, 5):
+                w = AL.walk_head(model, trace, layer, head, query, stack="decoder", cross=True)
+                check(w)
+                assert w.cross and w.bias is None and w.keys.shape == (7, 8) and w.x.shape == (6, 32)
+                assert np.allclose(w.model_out, trace[f"decoder.blocks.{layer}.hook_cross_attn_out"][0, query])
     with pytest.raises(ValueError, match="encoder-decoder"):
         next(all_walks(model, src, stack=None, tgt_ids=tgt))
+    with pytest.raises(ValueError, match="Cross-attention exists only"):
+        AL.walk_head(model, trace, 0, 0, 0, stack="encoder", cross=True)
+    assert AL.memory_name(cfg) in AL.walk_names(cfg, 1, "decoder", cross=True)
 
 
 def test_walk_refuses_positions_that_do_not_exist(minilm):

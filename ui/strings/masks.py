@@ -210,6 +210,10 @@ STRINGS = {
         "zh": "跟随某一层的某一个头，针对一个查询词元，从进入注意力的数字一直算到离开注意力的数字。所有数字都在这里用该层的"
               "权重重新计算，并与模型自己记录的结果核对。"},
     "wt_stack": {"en": "Self-attention of", "zh": "自注意力所在"},
+    "wt_cross": {"en": "Cross-attention: the decoder's tokens ask (queries), the encoder's output answers (keys and "
+                       "values); no position bias and no causal mask, only the source's padding.",
+                 "zh": "交叉注意力：解码器的词元提问（查询），编码器的输出作答（键和值）；没有位置偏置，也没有因果掩码，"
+                       "只屏蔽源序列的填充。"},
     "wt_layer": {"en": "Layer", "zh": "层"},
     "wt_head": {"en": "Head", "zh": "头"},
     "wt_query": {"en": "Query token", "zh": "查询词元"},
@@ -222,6 +226,9 @@ STRINGS = {
               "共 {dh} 列（d_head）。"},
     "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置 LN）"},
     "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置 LN）"},
+    "wt_input_cross": {"en": "for Q the decoder's stream after self-attention (through ln_cross in pre-LN), for K and V "
+                             "the encoder's output",
+                       "zh": "Q 来自解码器经过自注意力之后的流（前置 LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
     "wt_rope": {"en": "RoPE rotates q and k by their positions before the dot product; the Q and K shown are rotated.",
                 "zh": "RoPE 在点积之前按位置旋转 q 和 k；这里显示的 Q 和 K 已经旋转过。"},
     "wt_gqa": {"en": "Query head {head} reads key/value head {kv} (shared by query heads {shared}).",
@@ -256,16 +263,16 @@ STRINGS = {
     "wt_z": {"en": "z of head {head} = Σ p·v", "zh": "第 {head} 个头的 z = Σ p·v"},
     "wt_heads": {"en": "All heads' z for this query (the concatenation, one row per head)",
                  "zh": "该查询所有头的 z（拼接结果，每个头一行）"},
-    "wt_out": {"en": "Attention output: concat · W_O + b_O, and the model's hook_attn_out",
-               "zh": "注意力输出：concat · W_O + b_O，以及模型的 hook_attn_out"},
+    "wt_out": {"en": "Attention output: concat · W_O + b_O, and the model's {hook}",
+               "zh": "注意力输出：concat · W_O + b_O，以及模型的 {hook}"},
     "wt_row_ours": {"en": "computed here", "zh": "此处计算"},
-    "wt_row_model": {"en": "model (hook_attn_out)", "zh": "模型（hook_attn_out）"},
+    "wt_row_model": {"en": "model ({hook})", "zh": "模型（{hook}）"},
     "wt_row_head": {"en": "head {head}'s share", "zh": "第 {head} 个头的贡献"},
-    "wt_check_ok": {"en": "Checked: the vector computed here equals the model's `hook_attn_out` (largest difference "
+    "wt_check_ok": {"en": "Checked: the vector computed here equals the model's `{hook}` (largest difference "
                           "{err:.1e}).",
-                    "zh": "已核对：这里算出的向量等于模型的 `hook_attn_out`（最大差值 {err:.1e}）。"},
-    "wt_check_bad": {"en": "The vector computed here differs from the model's `hook_attn_out` by {err:.1e}.",
-                     "zh": "这里算出的向量与模型的 `hook_attn_out` 相差 {err:.1e}。"},
+                    "zh": "已核对：这里算出的向量等于模型的 `{hook}`（最大差值 {err:.1e}）。"},
+    "wt_check_bad": {"en": "The vector computed here differs from the model's `{hook}` by {err:.1e}.",
+                     "zh": "这里算出的向量与模型的 `{hook}` 相差 {err:.1e}。"},
     "wt_numbers": {"en": "Every number of this walk", "zh": "这次演算中的每一个数"},
     "wt_numbers_text": {"en": "The query token's input x, its q = x·W_Q + b_Q (and rotated, with RoPE). The download "
                               "holds every array of the walk (x, the weights of this head, Q, K, V, the scores at each "
