@@ -209,7 +209,7 @@ STRINGS = {
               "the model's own recording.",
         "zh": "跟随某一层的某一个头，针对一个查询词元，从进入注意力的数字一直算到离开注意力的数字。所有数字都在这里用该层的"
               "权重重新计算，并与模型自己记录的结果核对。"},
-    "wt_stack": {"en": "Self-attention of", "zh": "自注意力所在"},
+    "wt_stack": {"en": "Attention", "zh": "注意力"},
     "wt_cross": {"en": "Cross-attention: the decoder's tokens ask (queries), the encoder's output answers (keys and "
                        "values); no position bias and no causal mask, only the source's padding.",
                  "zh": "交叉注意力：解码器的词元提问（查询），编码器的输出作答（键和值）；没有位置偏置，也没有因果掩码，"
