@@ -19,6 +19,7 @@ boot.empty()
 pages = [
     st.Page("pages/home.py", title=t("nav_home"), default=True),
     st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
+    st.Page("pages/training.py", title=t("nav_training"), url_path="training"),
     st.Page("pages/masks.py", title=t("nav_masks"), url_path="masks"),
     st.Page("pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
 ]
