@@ -62,9 +62,13 @@ def stack_choice(arch: str) -> str:
 def _num(label: str, lo: int, hi: int, default: int, key: str) -> int:
     """A bounded integer input; a value left from a longer text is clamped into range."""
     hi = max(lo, hi)
-    if key in st.session_state and not lo <= st.session_state[key] <= hi:
-        st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
-    return int(st.number_input(label, min_value=lo, max_value=hi, value=min(max(default, lo), hi), step=1, key=key))
+    if key in st.session_state:
+        if not lo <= st.session_state[key] <= hi:
+            st.session_state[key] = min(max(int(st.session_state[key]), lo), hi)
+        value = {}                     # the state holds it (a default too would be ignored, with a warning)
+    else:
+        value = {"value": min(max(default, lo), hi)}
+    return int(st.number_input(label, min_value=lo, max_value=hi, step=1, key=key, **value))
 
 
 def _shuffle_order(n: int) -> None:
@@ -105,9 +109,13 @@ def composer(tokens: list[str]) -> list[dict]:
             params["stride"] = _num(t("mk_stride"), 1, n, min(4, n), "mk_stride")
     if need & {"longformer", "bigbird"}:
         with col():
+            default = {"default": [0]}
             if "mk_global" in st.session_state:
-                st.session_state["mk_global"] = [g for g in st.session_state["mk_global"] if g < n]
-            params["global_tokens"] = tuple(st.multiselect(t("mk_global"), list(range(n)), default=[0], key="mk_global",
+                kept = [g for g in st.session_state["mk_global"] if g < n]
+                if kept != st.session_state["mk_global"]:
+                    st.session_state["mk_global"] = kept
+                default = {}
+            params["global_tokens"] = tuple(st.multiselect(t("mk_global"), list(range(n)), key="mk_global", **default,
                                                            format_func=lambda p: f"{p}·{vz.visible_label(tokens[p])}"))
     if "bigbird" in need:
         with col():
@@ -143,8 +151,8 @@ def xlnet_order(n: int) -> list[int] | None:
     """The factorisation order typed by the user, or None (with a sentence) if invalid."""
     left, right = st.columns([4, 1], vertical_alignment="bottom")
     with left:
-        text = st.text_input(t("mk_order", last=n - 1), " ".join(str(i) for i in reversed(range(n))), key="mk_order",
-                             max_chars=1000)
+        value = {} if "mk_order" in st.session_state else {"value": " ".join(str(i) for i in reversed(range(n)))}
+        text = st.text_input(t("mk_order", last=n - 1), key="mk_order", max_chars=1000, **value)
     with right:
         st.button(t("mk_order_shuffle"), key="mk_shuffle", on_click=_shuffle_order, args=(n,))
     try:

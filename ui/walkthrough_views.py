@@ -37,9 +37,12 @@ def _slider(label: str, n: int, key: str) -> int:
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
     """A token picker (position labels "3·the"); a position left from a longer text is clamped."""
     n = len(tokens)
-    if key in st.session_state and not 0 <= st.session_state[key] < n:
-        st.session_state[key] = n - 1
-    return int(st.selectbox(label, list(range(n)), index=min(default, n - 1), key=key,
+    index = {"index": min(default, n - 1)}
+    if key in st.session_state:
+        if not 0 <= st.session_state[key] < n:
+            st.session_state[key] = n - 1
+        index = {}
+    return int(st.selectbox(label, list(range(n)), key=key, **index,
                             format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
 
 

@@ -286,3 +286,21 @@ def test_global_token_picker_shows_tokens_as_typed():
     picker.set_value([0, 2])
     rerun(at)
     assert np.array_equal(composed(at) == 1, M.longformer(len(picker.options), 2, (0, 2)).numpy())
+
+
+@pytest.mark.parametrize("key", ["toy:reverse-rope", "toy:copy-alibi", "toy:spell"])
+def test_shipped_toy_checkpoints_on_both_pages(key):
+    from models import tasks, zoo
+
+    entry = zoo.get(key)
+    card = next(c for c in tasks.shipped() if c["key"] == key)
+    probe = tasks.get_task(card["task"]).probe()
+    query = {"text": "".join(s for s in probe.tokens if s != "<bos>"), "model": entry.label}
+    if probe.tgt_tokens:
+        query["target"] = "".join(s for s in probe.tgt_tokens if not s.startswith("<"))
+    at = open_app(query, MASKS)
+    assert at.selectbox(key="model").value == key
+    set_parts(at, ["bigbird", "causal"])
+    assert_rows_sum_to_one(heatmap_z(spec(at, "mk_softmax")))
+    at = open_app(query, WALK)
+    assert any("equals the model's" in s.value for s in at.success)
