@@ -89,7 +89,7 @@ def masked_scores_figure(
     k_tokens: Sequence[str] | None = None,
     *,
     title: str = "",
-    max_text: int = 32,
+    max_text: int = 16,
     terms: Mapping[str, str] | None = None,
 ) -> go.Figure:
     """Scores [q, k] with the masked cells set to −∞ (what the model adds before the
