@@ -21,5 +21,7 @@ pages = [
     st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
     st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
     st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
+    st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
+    st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
 ]
 st.navigation(pages, position="sidebar").run()

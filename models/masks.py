@@ -193,3 +193,151 @@ def check_rows(mask: torch.Tensor, what: str = "attention mask") -> None:
             f"The {what} leaves query position(s) {rows[:10]} with nothing to attend to; "
             "every query needs at least one visible key."
         )
+
+
+# ---- the masks lab: compose, measure, reach ------------------------------------------------
+# The masks page builds its patterns with these, from the same builders the model uses.
+
+PART_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix",
+              "xlnet_content", "xlnet_query")
+
+
+def parse_order(text: str, n: int) -> list[int]:
+    """An XLNet factorisation order typed by a person ("3 0 2 1" or "3,0,2,1") as a list.
+    Raises ValueError with a sentence when it is not a permutation of 0..n-1."""
+    raw = text.replace(",", " ").split()
+    try:
+        order = [int(x) for x in raw]
+    except ValueError:
+        raise ValueError(f"The order must be whole numbers separated by spaces or commas, e.g. "
+                         f"{' '.join(str(i) for i in reversed(range(min(n, 4))))}…") from None
+    if sorted(order) != list(range(n)):
+        missing = sorted(set(range(n)) - set(order))[:5]
+        repeated = sorted({i for i in order if order.count(i) > 1})[:5]
+        outside = sorted({i for i in order if not 0 <= i < n})[:5]
+        why = []
+        if outside:
+            why.append(f"{outside} are not positions 0..{n - 1}")
+        if repeated:
+            why.append(f"{repeated} appear more than once")
+        if missing:
+            why.append(f"{missing} are missing")
+        raise ValueError(f"The order must list every position 0..{n - 1} exactly once ({'; '.join(why)}).")
+    return order
+
+
+def part(kind: str, n: int, *, window: int = 2, dilation: int = 2, dilated_window: int | None = None,
+         stride: int = 4, global_tokens: Sequence[int] = (0,), n_random: int = 2, seed: int = 0,
+         prefix_len: int = 2, order: Sequence[int] | None = None, device: Device = None) -> torch.Tensor:
+    """One named pattern [n, n] of the composer (each kind is one of the builders above).
+    `xlnet_content` / `xlnet_query` are the two streams of `xlnet_permutation(order)`."""
+    _check_n(n)
+    if kind not in PART_KINDS:
+        raise ValueError(f"Unknown mask {kind!r}: choose one of {', '.join(PART_KINDS)}.")
+    if kind == "full":
+        return full(n, device=device)
+    if kind == "causal":
+        return causal(n, device)
+    if kind == "local":
+        return local(n, window, device)
+    if kind == "dilated":
+        return dilated(n, dilation, dilated_window, device)
+    if kind == "strided":
+        return strided(n, stride, device)
+    if kind == "longformer":
+        return longformer(n, window, global_tokens, device)
+    if kind == "bigbird":
+        if n_random < 0:
+            raise ValueError(f"BigBird needs zero or more random keys per query (got {n_random}).")
+        return bigbird(n, window, global_tokens, n_random, seed, device)
+    if kind == "prefix":
+        return prefix_lm(n, prefix_len, device)
+    if order is None:
+        raise ValueError("The XLNet masks need a factorisation order (a permutation of the positions).")
+    if len(order) != n:
+        raise ValueError(f"The factorisation order has {len(order)} positions but the text has {n}.")
+    content, query = xlnet_permutation(order, device)
+    return content if kind == "xlnet_content" else query
+
+
+def compose(n: int, parts: Sequence[dict], device: Device = None) -> torch.Tensor:
+    """The AND of several patterns: a pair (q, k) is allowed only if every part allows it.
+    Each part is a dict {"kind": ..., **arguments of `part`}; no parts = full attention."""
+    m = full(n, device=device)
+    for p in parts:
+        args = dict(p)
+        m = m & part(args.pop("kind"), n, device=device, **args)
+    return m
+
+
+def empty_rows(mask: torch.Tensor) -> list[int]:
+    """Queries [q, k] that may attend to nothing (their softmax would be 0/0 = NaN)."""
+    return torch.nonzero(~mask.any(dim=-1)).flatten().tolist()
+
+
+def keep_self(mask: torch.Tensor) -> torch.Tensor:
+    """`mask` where every empty query row may attend to its own position (and nothing
+    else), so softmax is defined: exp(s_qq) / exp(s_qq) = 1 (the token keeps its own
+    value). Rows that already see a key are unchanged. [q, k] with q <= k."""
+    rows = ~mask.any(dim=-1)                                                       # [q]
+    if not bool(rows.any()):
+        return mask
+    eye = torch.eye(mask.shape[-2], mask.shape[-1], dtype=torch.bool, device=mask.device)
+    return mask | (rows[:, None] & eye)
+
+
+def mask_stats(mask: torch.Tensor) -> dict[str, float | list[int]]:
+    """Density (fraction of allowed pairs), the number of allowed pairs, and the number
+    of keys each query may attend to."""
+    per_query = mask.sum(dim=-1)
+    return {"density": float(mask.float().mean()), "pairs": int(mask.sum()),
+            "per_query": per_query.tolist(), "empty": empty_rows(mask)}
+
+
+def cost_curve(parts: Sequence[dict], lengths: Sequence[int]) -> list[int]:
+    """Allowed (query, key) pairs of the composed pattern at each sequence length: the
+    work and memory of attention (full attention: n²). Parts are rebuilt at every length
+    with the same arguments (global positions past the end are dropped); an XLNet order
+    is replaced by a seeded random permutation of that length (the count does not depend
+    on which order)."""
+    out = []
+    for n in lengths:
+        rebuilt = []
+        for p in parts:
+            p = dict(p)
+            if p["kind"] in ("xlnet_content", "xlnet_query"):
+                gen = torch.Generator().manual_seed(0)
+                p["order"] = torch.randperm(n, generator=gen).tolist()
+            rebuilt.append(p)
+        out.append(int(compose(n, rebuilt).sum()))
+    return out
+
+
+def receptive_field(mask: torch.Tensor, n_layers: int) -> torch.Tensor:
+    """Which inputs can reach each position after 1..n_layers layers of `mask` [q, k]:
+    bool [n_layers, q, k]. One layer moves information along allowed edges (plus the
+    residual connection, which keeps a position's own information): R_1 = A | I,
+    R_l = A·R_(l-1) with A = mask | I (boolean matrix product)."""
+    if n_layers < 1:
+        raise ValueError(f"The number of layers must be at least 1 (got {n_layers}).")
+    if mask.shape[-1] != mask.shape[-2]:
+        raise ValueError("A receptive field needs a square self-attention mask [n, n].")
+    a = (mask | torch.eye(mask.shape[-1], dtype=torch.bool, device=mask.device)).float()
+    reach, out = a, [a > 0]
+    for _ in range(n_layers - 1):
+        reach = ((a @ reach) > 0).float()
+        out.append(reach > 0)
+    return torch.stack(out)
+
+
+def layers_to_closure(mask: torch.Tensor) -> int:
+    """The fewest layers after which every position reaches every input it can ever
+    reach through `mask` [n, n] (the transitive closure; for a causal pattern, all
+    earlier tokens). At most n - 1 layers are ever needed (1 for n = 1)."""
+    n = mask.shape[-1]
+    reach = receptive_field(mask, max(1, n))
+    closure = reach[-1]
+    for i in range(reach.shape[0]):
+        if torch.equal(reach[i], closure):
+            return i + 1
+    return reach.shape[0]  # pragma: no cover - the last layer equals the closure

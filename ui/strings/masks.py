@@ -1,0 +1,332 @@
+"""Strings of the masks lab (mk_) and the Q/K/V walk-through (wt_)."""
+
+STRINGS = {
+    "nav_masks": {"en": "Masks & variants", "zh": "掩码与注意力变体"},
+    "nav_walkthrough": {"en": "Q/K/V walk-through", "zh": "Q/K/V 逐步演算"},
+    # ---- masks page ---------------------------------------------------------------------
+    "mk_title": {"en": "Masks and attention variants", "zh": "掩码与注意力变体"},
+    "mk_intro": {
+        "en": "A mask decides which keys each query may look at. Compose one from the patterns of the literature, "
+              "see what it costs, apply it to the selected model (the model itself computes with it) and compare "
+              "softmax attention with attention that has no softmax.",
+        "zh": "掩码决定每个查询可以看哪些键。你可以用文献中的各种模式组合出一个掩码，查看它的计算代价，把它应用到所选模型上"
+              "（由模型本身用它计算），并把 softmax 注意力与不用 softmax 的注意力作比较。"},
+    "mk_truncated": {"en": "The masks lab works on the first {kept} tokens of your text ({n} in all): larger masks "
+                           "cannot be read cell by cell.",
+                     "zh": "掩码实验只使用文本的前 {kept} 个词元（共 {n} 个）：更大的掩码无法逐格阅读。"},
+    "mk_tab_compose": {"en": "Compose & apply", "zh": "组合与应用"},
+    "mk_tab_gallery": {"en": "Gallery", "zh": "图库"},
+    "mk_tab_padding": {"en": "Padding (a batch)", "zh": "填充（批处理）"},
+    "mk_tab_cost": {"en": "Cost", "zh": "计算代价"},
+    "mk_tab_reach": {"en": "Receptive field", "zh": "感受野"},
+    "mk_tab_variants": {"en": "Without softmax", "zh": "不用 softmax"},
+    "mk_parts": {"en": "Patterns to combine (AND: a pair is allowed only if every pattern allows it)",
+                 "zh": "要组合的模式（与运算：只有所有模式都允许时，一对位置才被允许）"},
+    "mk_kind_full": {"en": "Full (everything)", "zh": "全连接（全部可见）"},
+    "mk_kind_causal": {"en": "Causal (decoder)", "zh": "因果（解码器）"},
+    "mk_kind_local": {"en": "Local window", "zh": "局部窗口"},
+    "mk_kind_dilated": {"en": "Dilated (atrous)", "zh": "空洞（膨胀）"},
+    "mk_kind_strided": {"en": "Strided (Sparse Transformer)", "zh": "跨步（Sparse Transformer）"},
+    "mk_kind_longformer": {"en": "Longformer (window + global)", "zh": "Longformer（窗口 + 全局）"},
+    "mk_kind_bigbird": {"en": "BigBird (window + global + random)", "zh": "BigBird（窗口 + 全局 + 随机）"},
+    "mk_kind_prefix": {"en": "Prefix-LM", "zh": "前缀语言模型"},
+    "mk_kind_xlnet_content": {"en": "XLNet content stream", "zh": "XLNet 内容流"},
+    "mk_kind_xlnet_query": {"en": "XLNet query stream", "zh": "XLNet 查询流"},
+    "mk_window": {"en": "Window (keys on each side)", "zh": "窗口（每侧的键数）"},
+    "mk_dilation": {"en": "Dilation (gap between keys)", "zh": "膨胀率（键之间的间隔）"},
+    "mk_dilated_window": {"en": "Dilated reach in steps (0 = no limit)", "zh": "空洞注意力的步数（0 = 不限）"},
+    "mk_stride": {"en": "Stride", "zh": "步长"},
+    "mk_global": {"en": "Global tokens", "zh": "全局词元"},
+    "mk_random": {"en": "Random keys per query", "zh": "每个查询的随机键数"},
+    "mk_seed": {"en": "Random seed", "zh": "随机种子"},
+    "mk_prefix_len": {"en": "Prefix length", "zh": "前缀长度"},
+    "mk_order": {"en": "XLNet factorisation order (a permutation of 0…{last})",
+                 "zh": "XLNet 分解顺序（0…{last} 的一个排列）"},
+    "mk_order_shuffle": {"en": "Random order", "zh": "随机顺序"},
+    "mk_order_bad": {"en": "This order cannot be used: {error} The XLNet pattern is left out until it is fixed.",
+                     "zh": "无法使用这个顺序：{error} 在改正之前，XLNet 模式不参与组合。"},
+    "mk_none": {"en": "No pattern chosen: full attention (every query sees every key).",
+                "zh": "未选择任何模式：全连接注意力（每个查询都能看到所有键）。"},
+    "mk_composed": {"en": "Composed mask", "zh": "组合后的掩码"},
+    "mk_stats": {"en": "Density {density:.0%} · {pairs} of {total} pairs · each query sees {lo}–{hi} keys",
+                 "zh": "密度 {density:.0%} · {total} 对中允许 {pairs} 对 · 每个查询看到 {lo}–{hi} 个键"},
+    "mk_per_query": {"en": "Keys each query may attend to", "zh": "每个查询可以关注的键数"},
+    "mk_empty": {
+        "en": "Query position(s) {rows} may attend to nothing (red rows). Softmax over a row where every score is "
+              "−∞ is 0/0, which is NaN, and a NaN spreads through every later layer. So, when the mask is applied, "
+              "such a query attends to **itself only** (weight 1 on its own value); nothing else changes. (XLNet's "
+              "query stream has one such row by design: the first position of the order predicts its token from "
+              "memory, which this model has none of.)",
+        "zh": "查询位置 {rows} 没有任何可关注的键（红色行）。若一行的分数全是 −∞，softmax 就是 0/0，即 NaN，而 NaN 会"
+              "传播到之后的每一层。因此应用掩码时，这样的查询**只关注自己**（自身的值权重为 1），其他都不变。（XLNet 的"
+              "查询流按设计就有这样一行：顺序中的第一个位置要靠记忆来预测自己的词元，而这个模型没有记忆。）"},
+    "mk_apply": {"en": "Applied to {model}", "zh": "应用到 {model}"},
+    "mk_apply_how": {
+        "en": "A hook replaces every layer's `hook_mask` with this mask (`run_with_hooks`), so the model's own code "
+              "computes the masked scores and the softmax. Below: one layer and head, step by step.",
+        "zh": "一个钩子把每一层的 `hook_mask` 换成这个掩码（`run_with_hooks`），因此被遮挡的分数和 softmax 都由模型自己的"
+              "代码计算。下面逐步展示某一层的某一个头。"},
+    "mk_same_as_trained": {"en": "This is the pattern the model uses on its own.",
+                           "zh": "这正是模型自己使用的模式。"},
+    "mk_differs": {"en": "This pattern differs from the one the model was trained with ({trained}): {n} of {total} "
+                         "pairs changed. Its attention will be unlike anything it saw in training.",
+                   "zh": "这个模式与模型训练时使用的模式（{trained}）不同：{total} 对中有 {n} 对改变了。它的注意力将与训练中"
+                         "见过的都不一样。"},
+    "mk_sees_future": {"en": "This decoder was trained never to look ahead; this mask lets {n} pairs see later tokens.",
+                       "zh": "这个解码器训练时从不向后看；这个掩码让 {n} 对位置看到了后面的词元。"},
+    "mk_layer_head": {"en": "Layer {layer}, head {head} (the sliders above).", "zh": "第 {layer} 层，第 {head} 个头（见上方滑块）。"},
+    "mk_stack": {"en": "Self-attention of", "zh": "自注意力所在"},
+    "mk_layer": {"en": "Layer", "zh": "层"},
+    "mk_head": {"en": "Head", "zh": "头"},
+    "mk_step_scores": {"en": "1. Scores q·k/√d (+ position bias)", "zh": "1. 分数 q·k/√d（+ 位置偏置）"},
+    "mk_step_masked": {"en": "2. Masked scores (−∞ where masked)", "zh": "2. 遮挡后的分数（被遮挡处为 −∞）"},
+    "mk_step_softmax": {"en": "3. Softmax (e^−∞ = 0)", "zh": "3. Softmax（e^−∞ = 0）"},
+    "mk_step_output": {"en": "4. Output: how much each position's layer output moved",
+                       "zh": "4. 输出：每个位置的层输出改变了多少"},
+    "mk_output_caption": {
+        "en": "‖attn_out(with this mask) − attn_out(the model's own mask)‖ per position and layer (the model's "
+              "`hook_attn_out`). Later layers also change because their inputs changed.",
+        "zh": "每个位置、每一层的 ‖attn_out（用此掩码）− attn_out（模型自己的掩码）‖（模型的 `hook_attn_out`）。"
+              "后面的层也会变，因为它们的输入变了。"},
+    "mk_rows_ok": {"en": "Every row of the softmax sums to 1 (largest deviation {dev:.1e}); masked cells are exactly 0.",
+                   "zh": "softmax 的每一行之和为 1（最大偏差 {dev:.1e}）；被遮挡的格子严格为 0。"},
+    "mk_gallery_caption": {"en": "Each pattern on your first {n} tokens, with the parameters set in the composer.",
+                           "zh": "每种模式作用于你的前 {n} 个词元，参数取自组合器中的设置。"},
+    "mk_ex_kinds": {
+        "en": "**Causal**: a decoder never looks ahead. **Local**: a window around each token (Longformer's base). "
+              "**Dilated**: keys with gaps, so a few layers reach far (LongNet mixes several dilations). "
+              "**Strided** (Child et al. 2019): a local block plus every stride-th token. **Longformer**: window plus "
+              "global tokens that see and are seen by all. **BigBird**: Longformer plus a few random keys per query "
+              "(seeded, so the same seed gives the same mask). **Prefix-LM** (T5): the prefix is read both ways, the "
+              "rest is causal. **XLNet**: pick a factorisation order; the content stream sees positions up to itself "
+              "in that order, the query stream only strictly earlier ones.",
+        "zh": "**因果**：解码器从不向后看。**局部**：每个词元周围的一个窗口（Longformer 的基础）。**空洞**：隔着间隙取键，"
+              "几层之后就能看得很远（LongNet 混合多种膨胀率）。**跨步**（Child 等，2019）：一个局部块加上每隔 stride 个"
+              "的词元。**Longformer**：窗口加上全局词元，全局词元能看到所有位置，也被所有位置看到。**BigBird**：Longformer "
+              "再给每个查询加几个随机键（有种子，同一种子得到同一掩码）。**前缀语言模型**（T5）：前缀双向读取，其余部分是因果的。"
+              "**XLNet**：选一个分解顺序；内容流能看到顺序中不晚于自己的位置，查询流只能看到严格更早的位置。"},
+    "mk_padding_intro": {
+        "en": "A batch holds texts of different lengths, so the shorter one is filled with [PAD] tokens. The padding "
+              "mask hides those keys from every query. Both texts go through the model in one batch here; the "
+              "masks and weights below are what it recorded.",
+        "zh": "一个批次里的文本长短不一，较短的文本用 [PAD] 词元补齐。填充掩码让所有查询都看不到这些键。这里两段文本作为"
+              "一个批次一起送入模型；下面的掩码和权重都是模型记录下来的。"},
+    "mk_padding_encdec": {"en": "This view runs single-stack models (encoder or decoder); pick one in the sidebar.",
+                          "zh": "这个视图只运行单栈模型（编码器或解码器）；请在侧边栏中选择一个。"},
+    "mk_text2": {"en": "Second text of the batch", "zh": "批次中的第二段文本"},
+    "mk_text2_default": {"en": "A shorter one.", "zh": "A shorter one."},
+    "mk_row": {"en": "Text {i}: {n} tokens + {pad} padding", "zh": "文本 {i}：{n} 个词元 + {pad} 个填充"},
+    "mk_row_mask": {"en": "Mask of text {i} (layer {layer})", "zh": "文本 {i} 的掩码（第 {layer} 层）"},
+    "mk_row_pattern": {"en": "Attention of text {i}, layer {layer}, head {head}",
+                       "zh": "文本 {i} 的注意力，第 {layer} 层，第 {head} 个头"},
+    "mk_pad_weights": {"en": "Weight on padding keys: {w:.1e} (exactly zero: e^−∞ = 0).",
+                       "zh": "填充键上的权重：{w:.1e}（严格为零：e^−∞ = 0）。"},
+    "mk_pad_queries": {"en": "Padding queries keep the unpadded row so that they are never empty; their outputs are "
+                             "ignored.",
+                       "zh": "填充位置的查询保留未填充时的行，因此永远不会是空行；它们的输出会被忽略。"},
+    "mk_empty_text2": {"en": "Type a second text to build a batch.", "zh": "请输入第二段文本以组成一个批次。"},
+    "mk_cost_intro": {
+        "en": "Attention stores and computes one score per allowed (query, key) pair. Full attention has n² of them; "
+              "a sparse pattern grows about linearly. Each line rebuilds the pattern at that length with the same "
+              "parameters.",
+        "zh": "注意力对每一对被允许的（查询，键）都要存储并计算一个分数。全连接注意力有 n² 对；稀疏模式大约线性增长。"
+              "每条曲线都在该长度下用相同参数重新构建模式。"},
+    "mk_cost_full": {"en": "full (n²)", "zh": "全连接（n²）"},
+    "mk_cost_composed": {"en": "composed mask", "zh": "组合后的掩码"},
+    "mk_cost_table_n": {"en": "length n", "zh": "长度 n"},
+    "mk_reach_intro": {
+        "en": "After one layer a token holds information from the keys it attended to; after two layers, from their "
+              "keys too. Count the layers a sparse pattern needs until every token can reach every input: a local "
+              "window alone grows by the window each layer, while local + strided (the Sparse Transformer) reaches "
+              "everything in two.",
+        "zh": "一层之后，一个词元包含了它所关注的键的信息；两层之后，还包含这些键所关注的键的信息。数一数稀疏模式需要多少层"
+              "才能让每个词元都触及所有输入：单独的局部窗口每层只扩大一个窗口宽度，而局部 + 跨步（Sparse Transformer）两层"
+              "就能覆盖全部。"},
+    "mk_reach_layers": {"en": "Layers", "zh": "层数"},
+    "mk_reach_map": {"en": "Which inputs (columns) reach each position (rows) after {l} layer(s)",
+                     "zh": "经过 {l} 层后，每个位置（行）能触及哪些输入（列）"},
+    "mk_reach_closure": {"en": "After {l} layer(s) every position reaches every input this pattern can ever connect "
+                               "it to.",
+                         "zh": "经过 {l} 层后，每个位置都能触及这个模式最终能连到的所有输入。"},
+    "mk_reach_more": {"en": "This pattern needs {l} layers before every position reaches every input it can ever "
+                            "connect to.",
+                      "zh": "这个模式需要 {l} 层，每个位置才能触及它最终能连到的所有输入。"},
+    "mk_reach_compare": {"en": "Causal patterns on your {n} tokens: layers until nothing new is reached, and whether "
+                               "every token then reaches all earlier ones",
+                         "zh": "在你的 {n} 个词元上的因果模式：直到不再触及新输入所需的层数，以及此时每个词元是否能触及所有"
+                               "更早的词元"},
+    "mk_reach_local": {"en": "local window {w}", "zh": "局部窗口 {w}"},
+    "mk_reach_strided": {"en": "strided {s} (local block + every {s}-th, ≈√n)",
+                         "zh": "跨步 {s}（局部块 + 每隔 {s} 个，≈√n）"},
+    "mk_reach_dilated": {"en": "dilated {s} (every {s}-th key only)", "zh": "空洞 {s}（只取每隔 {s} 个的键）"},
+    "mk_reach_col_pattern": {"en": "pattern (& causal)", "zh": "模式（与因果）"},
+    "mk_reach_col_all": {"en": "reaches every earlier token", "zh": "能触及所有更早的词元"},
+    "mk_yes": {"en": "yes", "zh": "是"},
+    "mk_no": {"en": "no", "zh": "否"},
+    "mk_reach_col_pairs": {"en": "attended pairs", "zh": "关注的位置对数"},
+    "mk_reach_col_layers": {"en": "layers needed", "zh": "所需层数"},
+    "mk_variants_intro": {
+        "en": "The same q, k, v of one head of the model (its own mask), three ways. **Softmax** attention "
+              "normalises exp(q·k/√d). **Linear attention** (Katharopoulos et al. 2020) replaces exp by a feature "
+              "map φ(x) = elu(x)+1, so Σ φ(k) vᵀ is computed once: cost O(n) instead of O(n²). **Retention** "
+              "(RetNet, Sun et al. 2023) drops the normalisation and multiplies q·k by a causal decay D = γ^(i−j): "
+              "the same result as an RNN with a fixed-size state.",
+        "zh": "同一个头的同一组 q、k、v（使用模型自己的掩码），三种算法。**Softmax** 注意力对 exp(q·k/√d) 做归一化。"
+              "**线性注意力**（Katharopoulos 等，2020）用特征映射 φ(x) = elu(x)+1 代替 exp，于是 Σ φ(k) vᵀ 只需算一次："
+              "代价是 O(n) 而不是 O(n²)。**Retention**（RetNet，Sun 等，2023）去掉归一化，把 q·k 乘以因果衰减 "
+              "D = γ^(i−j)：结果与一个状态大小固定的 RNN 相同。"},
+    "mk_linear_causal": {"en": "Causal (a decoder)", "zh": "因果（解码器）"},
+    "mk_gamma": {"en": "Retention decay γ", "zh": "Retention 衰减 γ"},
+    "mk_v_softmax": {"en": "Softmax weights", "zh": "Softmax 权重"},
+    "mk_v_linear": {"en": "Linear attention weights", "zh": "线性注意力权重"},
+    "mk_v_retention": {"en": "Retention: q·k ⊙ γ^(i−j) (unnormalised, may be negative)",
+                       "zh": "Retention：q·k ⊙ γ^(i−j)（未归一化，可以为负）"},
+    "mk_v_similarity": {"en": "Cosine similarity of each output with the softmax output, per position",
+                        "zh": "每个位置上各输出与 softmax 输出的余弦相似度"},
+    "mk_v_col_pos": {"en": "position", "zh": "位置"},
+    "mk_v_col_linear": {"en": "linear vs softmax", "zh": "线性 vs softmax"},
+    "mk_v_col_retention": {"en": "retention vs softmax", "zh": "Retention vs softmax"},
+    "mk_v_recurrent": {"en": "Retention computed as an RNN (state {d}×{d}) equals the parallel form: max difference "
+                             "{err:.1e}.",
+                       "zh": "把 Retention 当作 RNN 计算（状态 {d}×{d}）与并行形式一致：最大差值 {err:.1e}。"},
+    "mk_encdec_decoder_note": {"en": "The decoder stack reads the decoder input (the target text).",
+                               "zh": "解码器部分读取的是解码器输入（目标文本）。"},
+    "mk_term_allowed": {"en": "may attend", "zh": "可关注"},
+    "mk_term_blocked": {"en": "masked", "zh": "被遮挡"},
+    "mk_term_empty": {"en": "nothing to attend to", "zh": "无可关注之处"},
+    "mk_term_length": {"en": "sequence length n", "zh": "序列长度 n"},
+    "mk_term_pairs": {"en": "attended pairs", "zh": "关注的位置对数"},
+    "mk_term_keys": {"en": "keys it may attend to", "zh": "可关注的键数"},
+    "mk_term_layers": {"en": "layers", "zh": "层数"},
+    "mk_term_reached": {"en": "pairs connected", "zh": "已连通的位置对"},
+    "mk_term_change": {"en": "change", "zh": "变化量"},
+    "mk_term_position": {"en": "position", "zh": "位置"},
+    # ---- walk-through page ------------------------------------------------------------------
+    "wt_title": {"en": "Q/K/V walk-through", "zh": "Q/K/V 逐步演算"},
+    "wt_intro": {
+        "en": "Follow one head of one layer, for one query token, from the numbers that enter attention to the "
+              "numbers that leave it. Everything is recomputed here from the layer's weights and checked against "
+              "the model's own recording.",
+        "zh": "跟随某一层的某一个头，针对一个查询词元，从进入注意力的数字一直算到离开注意力的数字。所有数字都在这里用该层的"
+              "权重重新计算，并与模型自己记录的结果核对。"},
+    "wt_stack": {"en": "Attention", "zh": "注意力"},
+    "wt_cross": {"en": "Cross-attention: the decoder's tokens ask (queries), the encoder's output answers (keys and "
+                       "values); no position bias and no causal mask, only the source's padding.",
+                 "zh": "交叉注意力：解码器的词元提问（查询），编码器的输出作答（键和值）；没有位置偏置，也没有因果掩码，"
+                       "只屏蔽源序列的填充。"},
+    "wt_layer": {"en": "Layer", "zh": "层"},
+    "wt_head": {"en": "Head", "zh": "头"},
+    "wt_query": {"en": "Query token", "zh": "查询词元"},
+    "wt_key": {"en": "Key token for the neuron view", "zh": "神经元视图中的键词元"},
+    "wt_qkv": {"en": "1. Q, K and V of head {head}", "zh": "1. 第 {head} 个头的 Q、K、V"},
+    "wt_qkv_text": {
+        "en": "Every token's vector x (the attention input: {input}) is multiplied by this head's W_Q, W_K and W_V "
+              "(plus biases): one row per token, {dh} columns (d_head).",
+        "zh": "每个词元的向量 x（注意力的输入：{input}）分别乘以这个头的 W_Q、W_K、W_V（加上偏置）：每个词元一行，"
+              "共 {dh} 列（d_head）。"},
+    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置 LN）"},
+    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置 LN）"},
+    "wt_input_cross": {"en": "for Q the decoder's stream after self-attention (through ln_cross in pre-LN), for K and V "
+                             "the encoder's output",
+                       "zh": "Q 来自解码器经过自注意力之后的流（前置 LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
+    "wt_rope": {"en": "RoPE rotates q and k by their positions before the dot product; the Q and K shown are rotated.",
+                "zh": "RoPE 在点积之前按位置旋转 q 和 k；这里显示的 Q 和 K 已经旋转过。"},
+    "wt_gqa": {"en": "Query head {head} reads key/value head {kv} (shared by query heads {shared}).",
+               "zh": "查询头 {head} 读取键/值头 {kv}（它被查询头 {shared} 共享）。"},
+    "wt_steps": {"en": "2. Query {q} against every key", "zh": "2. 查询 {q} 与每个键"},
+    "wt_steps_text": {
+        "en": "For each key j: the dot product q·k_j, divided by √d_head = {sqrt:.4g}{bias}, then the mask (−∞ where "
+              "the query may not look), then softmax over the row.",
+        "zh": "对每个键 j：点积 q·k_j，除以 √d_head = {sqrt:.4g}{bias}，然后加上掩码（查询不能看的地方为 −∞），"
+              "最后对整行做 softmax。"},
+    "wt_bias_alibi": {"en": ", plus the ALiBi distance penalty", "zh": "，加上 ALiBi 距离惩罚"},
+    "wt_bias_relative": {"en": ", plus the T5 relative-position bias", "zh": "，加上 T5 相对位置偏置"},
+    "wt_col_key": {"en": "key", "zh": "键"},
+    "wt_col_pos": {"en": "pos", "zh": "位置"},
+    "wt_col_dot": {"en": "q·k", "zh": "q·k"},
+    "wt_col_scaled": {"en": "÷√d", "zh": "÷√d"},
+    "wt_col_bias": {"en": "+ bias", "zh": "+ 偏置"},
+    "wt_col_mask": {"en": "mask", "zh": "掩码"},
+    "wt_col_score": {"en": "masked score", "zh": "遮挡后的分数"},
+    "wt_col_weight": {"en": "softmax", "zh": "softmax"},
+    "wt_col_model": {"en": "model's weight", "zh": "模型的权重"},
+    "wt_weights_chart": {"en": "Softmax weights of query {q}", "zh": "查询 {q} 的 softmax 权重"},
+    "wt_mask_yes": {"en": "visible", "zh": "可见"},
+    "wt_mask_no": {"en": "masked", "zh": "遮挡"},
+    "wt_sum": {"en": "3. Weighted sum of the values, all heads, W_O", "zh": "3. 值的加权和、所有头、W_O"},
+    "wt_sum_text": {
+        "en": "z = Σ_j p_j v_j is this head's output ({dh} numbers). Every head does the same; their z vectors are "
+              "laid side by side ({H} × {dh} = {hd} numbers) and multiplied by W_O ({hd} × {d}) plus its bias, "
+              "giving the layer's attention output for this token ({d} numbers).",
+        "zh": "z = Σ_j p_j v_j 是这个头的输出（{dh} 个数）。每个头都做同样的计算；把它们的 z 并排拼接（{H} × {dh} = {hd} "
+              "个数），再乘以 W_O（{hd} × {d}）并加上偏置，就得到该词元在这一层的注意力输出（{d} 个数）。"},
+    "wt_z": {"en": "z of head {head} = Σ p·v", "zh": "第 {head} 个头的 z = Σ p·v"},
+    "wt_heads": {"en": "All heads' z for this query (the concatenation, one row per head)",
+                 "zh": "该查询所有头的 z（拼接结果，每个头一行）"},
+    "wt_out": {"en": "Attention output: concat · W_O + b_O, and the model's {hook}",
+               "zh": "注意力输出：concat · W_O + b_O，以及模型的 {hook}"},
+    "wt_row_ours": {"en": "computed here", "zh": "此处计算"},
+    "wt_row_model": {"en": "model ({hook})", "zh": "模型（{hook}）"},
+    "wt_row_head": {"en": "head {head}'s share", "zh": "第 {head} 个头的贡献"},
+    "wt_check_ok": {"en": "Checked: the vector computed here equals the model's `{hook}` (largest difference "
+                          "{err:.1e}).",
+                    "zh": "已核对：这里算出的向量等于模型的 `{hook}`（最大差值 {err:.1e}）。"},
+    "wt_check_bad": {"en": "The vector computed here differs from the model's `{hook}` by {err:.1e}.",
+                     "zh": "这里算出的向量与模型的 `{hook}` 相差 {err:.1e}。"},
+    "wt_numbers": {"en": "Every number of this walk", "zh": "这次演算中的每一个数"},
+    "wt_numbers_text": {"en": "The query token's input x, its q = x·W_Q + b_Q (and rotated, with RoPE). The download "
+                              "holds every array of the walk (x, the weights of this head, Q, K, V, the scores at each "
+                              "step, the weights, z of every head, W_O and both output vectors); −∞ is written null.",
+                        "zh": "查询词元的输入 x，以及它的 q = x·W_Q + b_Q（使用 RoPE 时还有旋转后的 q）。下载文件包含这次演算的"
+                              "每一个数组（x、这个头的权重、Q、K、V、每一步的分数、权重、每个头的 z、W_O 以及两个输出向量）；"
+                              "−∞ 记为 null。"},
+    "wt_download": {"en": "Download all numbers (JSON)", "zh": "下载全部数字（JSON）"},
+    "wt_neuron": {"en": "4. Neuron view: query {q} and key {k}", "zh": "4. 神经元视图：查询 {q} 与键 {k}"},
+    "wt_neuron_text": {
+        "en": "q ⊙ k multiplies the two vectors dimension by dimension; the products add up to q·k = {dot:.4g} "
+              "(score {score:.4g}, weight {weight:.4f}). Large products show which dimensions make this pair "
+              "match. The value v of this key, times its weight, is what it adds to z.",
+        "zh": "q ⊙ k 把两个向量逐维相乘；这些乘积之和就是 q·k = {dot:.4g}（分数 {score:.4g}，权重 {weight:.4f}）。"
+              "较大的乘积说明是哪些维度让这一对匹配。这个键的值 v 乘以它的权重，就是它加到 z 上的部分。"},
+    "wt_neuron_masked": {"en": "This key is masked for this query: its weight is exactly 0 (e^−∞), so it adds nothing.",
+                         "zh": "对这个查询来说这个键被遮挡了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
+    "wt_kv": {"en": "5. Multi-head, grouped-query and multi-query attention",
+              "zh": "5. 多头、分组查询与多查询注意力"},
+    "wt_kv_text": {
+        "en": "This model is **{kind}**: {H} query heads read {G} key/value head(s). A decoder that generates text "
+              "keeps every past token's K and V (the KV cache), so fewer kv heads mean a smaller cache: MQA "
+              "(Shazeer 2019) shares one, GQA (Ainslie et al. 2023) shares one per group.",
+        "zh": "这个模型是 **{kind}**：{H} 个查询头读取 {G} 个键/值头。生成文本的解码器要保存之前每个词元的 K 和 V"
+              "（KV 缓存），所以键/值头越少，缓存越小：MQA（Shazeer，2019）共用一个，GQA（Ainslie 等，2023）每组共用一个。"},
+    "wt_kv_context": {"en": "Context length (tokens)", "zh": "上下文长度（词元数）"},
+    "wt_kv_bytes": {"en": "Bytes per number", "zh": "每个数的字节数"},
+    "wt_kv_col_kind": {"en": "attention", "zh": "注意力类型"},
+    "wt_kv_col_kv": {"en": "kv heads", "zh": "键/值头数"},
+    "wt_kv_col_token": {"en": "per token", "zh": "每个词元"},
+    "wt_kv_col_total": {"en": "for the context", "zh": "整个上下文"},
+    "wt_kv_this": {"en": "(this model)", "zh": "（当前模型）"},
+    "wt_kv_formula": {"en": "per token = 2 (K and V) × {L} layers × kv heads × {dh} (d_head) × bytes",
+                      "zh": "每个词元 = 2（K 和 V）× {L} 层 × 键/值头数 × {dh}（d_head）× 字节数"},
+    "wt_kv_encoder": {"en": "An encoder reads the whole text at once and keeps no KV cache; the numbers show what a "
+                            "decoder of this shape would need.",
+                      "zh": "编码器一次读完整个文本，不需要 KV 缓存；这些数字表示同样结构的解码器需要多少。"},
+    "wt_term_dim": {"en": "dimension", "zh": "维度"},
+    "wt_term_value": {"en": "value", "zh": "数值"},
+    "wt_term_token": {"en": "token", "zh": "词元"},
+    "wt_term_qh": {"en": "query heads", "zh": "查询头"},
+    "wt_term_kvh": {"en": "key/value heads", "zh": "键/值头"},
+    "wt_term_cache": {"en": "KV cache", "zh": "KV 缓存"},
+}
+
+FORMULAS = {
+    "mk_masked_softmax": r"p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'\,\text{allowed}}e^{s_{qk'}}},\qquad "
+                         r"s_{qk}=-\infty\ \Rightarrow\ p_{qk}=0",
+    "mk_reach": r"R_1=A\lor I,\qquad R_\ell=(A\lor I)\,R_{\ell-1}",
+    "mk_linear": r"o_i=\frac{\phi(q_i)^\top\sum_j\phi(k_j)v_j^\top}{\phi(q_i)^\top\sum_j\phi(k_j)},\quad "
+                 r"\phi(x)=\mathrm{elu}(x)+1",
+    "mk_retention": r"\mathrm{Retention}(X)=(QK^\top\odot D)\,V,\quad D_{ij}=\begin{cases}\gamma^{i-j}&i\ge j\\0&i<j"
+                    r"\end{cases};\qquad S_n=\gamma S_{n-1}+k_n^\top v_n,\ o_n=q_nS_n",
+    "wt_score": r"s_j=\frac{q\cdot k_j}{\sqrt{d_{head}}}+b_j,\qquad p_j=\frac{e^{s_j}}{\sum_{j'}e^{s_{j'}}},"
+                r"\qquad z=\sum_j p_j\,v_j",
+    "wt_out": r"\mathrm{out}=[z_1;\dots;z_H]\,W^O+b^O",
+}

@@ -1,0 +1,271 @@
+"""Streamlit glue for the Q/K/V walk-through: one head, one query, every number.
+
+The arithmetic is models.attention_lab.walk_head (recomputed from the layer's weights,
+checked against the model's hook_attn_out); figures come from viz_core.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from models import attention_lab as AL
+from models.attention_lab import HeadWalk
+from viz_core import masks as vm
+from viz_core.attention import HIGHLIGHT
+
+from . import loaders
+from .i18n import FORMULAS, t
+from .shell import Selection, bound, choice, md_escape
+
+MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
+NEG_INF = "−∞"
+CHECK_TOL = 1e-4     # shown as "checked" below this difference (the tests hold it to 1e-5)
+
+
+def _slider(label: str, n: int, key: str) -> int:
+    if n <= 1:
+        return 0
+    if key in st.session_state and not 0 <= st.session_state[key] < n:
+        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
+    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
+
+
+def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
+    """A token picker (position labels "3·the"); a position left from a longer text is clamped."""
+    n = len(tokens)
+    index = {"index": min(default, n - 1)}
+    if key in st.session_state:
+        if not 0 <= st.session_state[key] < n:
+            st.session_state[key] = n - 1
+        index = {}
+    return int(st.selectbox(label, list(range(n)), key=key, **index,
+                            format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
+
+
+def _stack_args(stack: str) -> tuple[str | None, bool]:
+    """('self' | 'encoder' | 'decoder' | 'cross') -> (stack for attention_lab, cross)."""
+    if stack == "cross":
+        return "decoder", True
+    return (None if stack == "self" else stack), False
+
+
+def _encodings(key: str, device: str, text: str, target: str):
+    model, tok = loaders.load_model(key, device)
+    src = loaders.encode(tok, model, text)
+    tgt = loaders.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    return model, src, tgt
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
+    """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
+    own tokens for its self-attention; target queries and source keys for cross-attention."""
+    _, src, tgt = _encodings(key, device, text, target)
+    q = tgt if stack in ("decoder", "cross") else src
+    k = src if stack == "cross" else q
+    return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+         ) -> HeadWalk:
+    """Record the layer's attention input, mask, pattern and output, then walk one head."""
+    model, src, tgt = _encodings(key, device, text, target)
+    st_arg, cross = _stack_args(stack)
+    names = AL.walk_names(model.cfg, layer, st_arg, cross)
+    kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
+    with loaders._lock(model):
+        _, trace = model.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
+        return AL.walk_head(model, trace, layer, head, query, stack=st_arg, cross=cross)
+
+
+def controls(sel: Selection, cfg) -> dict:
+    stack = "self"
+    if cfg.arch == "encoder-decoder":
+        stacks = ("encoder", "decoder", "cross")
+        stack = choice(st.radio, t("wt_stack"), stacks, param="wt_stack", default="encoder",
+                       labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
+        if stack == "cross":
+            st.caption(t("wt_cross"))
+    q_tokens, k_tokens, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    if n_all > max(len(q_tokens), len(k_tokens)):
+        st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        layer = _slider(t("wt_layer"), cfg.n_layers, "wt_layer")
+    with c2:
+        head = _slider(t("wt_head"), cfg.n_heads, "wt_head")
+    with c3:
+        query = _pick(t("wt_query"), q_tokens, "wt_query", min(2, len(q_tokens) - 1))
+    with c4:
+        key = _pick(t("wt_key"), k_tokens, "wt_key", min(1, len(k_tokens) - 1))
+    return {"stack": stack, "layer": layer, "head": head, "query": query, "key": key, "q_tokens": q_tokens,
+            "k_tokens": k_tokens}
+
+
+def _num(v: float) -> float | str:
+    return NEG_INF if v == -np.inf else float(v)
+
+
+def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> None:
+    st.subheader(t("wt_qkv", head=w.head))
+    source = "wt_input_cross" if w.cross else "wt_input_pre" if cfg.norm_position == "pre" else "wt_input_post"
+    st.markdown(t("wt_qkv_text", input=t(source),
+                  dh=w.q_all.shape[1]))
+    if w.rope:
+        st.caption(t("wt_rope"))
+    if cfg.kv_heads != cfg.n_heads:
+        shared = [h for h, g in enumerate(AL.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
+        st.caption(t("wt_gqa", head=w.head, kv=w.kv_head, shared=", ".join(map(str, shared))))
+    q = w.q_rot if w.rope else w.q_all
+    k = w.k_rot if w.rope else w.k_all
+    cols = st.columns(3)
+    for col, name, m, tokens in zip(cols, ("Q", "K", "V"), (q, k, w.v_all), (q_tokens, k_tokens, k_tokens)):
+        with col:
+            fig = vz.matrix_heatmap(m.astype(np.float32), row_labels=tokens,
+                                    col_labels=[str(i) for i in range(m.shape[1])], title=name,
+                                    row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
+                                    colorbar_title=t("wt_term_value"), max_ticks=8)
+            st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
+
+
+def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> None:
+    """One row per key (tokens = the key tokens)."""
+    q_label = f"{w.query}·{vz.visible_label(q_tokens[w.query])}"
+    st.subheader(t("wt_steps", q=md_escape(q_label)))
+    bias = "" if w.cross else {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
+    st.markdown(t("wt_steps_text", sqrt=float(np.sqrt(w.q.shape[0])), bias=bias))
+    st.latex(FORMULAS["wt_score"])
+    table = {
+        t("wt_col_pos"): np.arange(len(tokens)),
+        t("wt_col_key"): [vz.visible_label(s) for s in tokens],
+        t("wt_col_dot"): w.dots,
+        t("wt_col_scaled"): w.scaled,
+    }
+    if w.bias is not None:
+        table[t("wt_col_bias")] = w.bias
+    table[t("wt_col_mask")] = [t("wt_mask_yes") if m else t("wt_mask_no") for m in w.mask]
+    table[t("wt_col_score")] = [f"{v:.6g}" if np.isfinite(v) else NEG_INF for v in w.masked]
+    table[t("wt_col_weight")] = w.weights
+    table[t("wt_col_model")] = w.model_pattern
+    left, right = st.columns([3, 2])
+    with left:
+        st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="wt_steps_table",
+                     height=min(600, 38 + 35 * len(tokens)),
+                     column_config={t("wt_col_weight"): st.column_config.NumberColumn(format="%.6f"),
+                                    t("wt_col_model"): st.column_config.NumberColumn(format="%.6f")})
+    with right:
+        weights = np.where(w.mask, w.weights, np.nan).astype(np.float32)
+        st.plotly_chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
+                                      title=t("wt_weights_chart", q=q_label),
+                                      terms={"key": t("term_key"), "weight": t("term_weight")}),
+                        key="wt_weights", width="stretch")
+
+
+def output_section(w: HeadWalk, cfg) -> None:
+    H, dh = w.z_heads.shape
+    st.subheader(t("wt_sum"))
+    st.markdown(t("wt_sum_text", dh=dh, H=H, hd=H * dh, d=w.out.shape[0]))
+    st.plotly_chart(vm.vector_figure({t("wt_z", head=w.head): w.z}, terms={"dim": t("wt_term_dim"),
+                                                                            "value": t("wt_term_value")}),
+                    key="wt_z", width="stretch")
+    fig = vz.matrix_heatmap(w.z_heads.astype(np.float32), row_labels=[f"H{h}" for h in range(H)],
+                            col_labels=[str(i) for i in range(dh)], title=t("wt_heads"), row_name=t("wt_head"),
+                            col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"), max_ticks=16)
+    fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
+                  line=dict(color=HIGHLIGHT, width=2))
+    fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
+    st.plotly_chart(fig, key="wt_heads", width="stretch")
+    st.latex(FORMULAS["wt_out"])
+    hook = "hook_cross_attn_out" if w.cross else "hook_attn_out"
+    st.plotly_chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
+                                      t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
+                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+                    key="wt_out", width="stretch")
+    if w.error < CHECK_TOL:
+        st.success(t("wt_check_ok", err=w.error, hook=hook), icon=":material/check_circle:")
+    else:
+        st.error(t("wt_check_bad", err=w.error, hook=hook))
+
+
+def numbers_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> None:
+    """The query token's own vectors, and every array of the walk as JSON."""
+    with st.expander(t("wt_numbers")):
+        st.markdown(t("wt_numbers_text"))
+        words = {"dim": t("wt_term_dim"), "value": t("wt_term_value")}
+        st.plotly_chart(vm.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x", width="stretch")
+        rows = {"x·W_Q + b_Q": w.q_all[w.query]}
+        if w.rope:
+            rows["RoPE(q)"] = w.q
+        st.plotly_chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
+        st.download_button(t("wt_download"), walk_json(w, q_tokens, k_tokens),
+                           f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
+                           "application/json", key="wt_download")
+
+
+def walk_json(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> str:
+    out = {"query_tokens": q_tokens, "key_tokens": k_tokens}
+    for name, value in vars(w).items():
+        if isinstance(value, np.ndarray):
+            value = np.where(np.isneginf(value), None, value).tolist() if value.dtype.kind == "f" else value.tolist()
+        out[name] = value
+    return json.dumps(out, ensure_ascii=False)
+
+
+def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: int) -> None:
+    nv = AL.neuron_view(w, key)
+    st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(q_tokens[w.query])}"),
+                   k=md_escape(f"{key}·{vz.visible_label(k_tokens[key])}")))
+    st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
+    if not w.mask[key]:
+        st.info(t("wt_neuron_masked"))
+    st.plotly_chart(vm.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"], "v": nv["v"],
+                                      "p · v": nv["weighted_v"]},
+                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+                    key="wt_neuron", width="stretch")
+
+
+def kv_section(cfg) -> None:
+    st.subheader(t("wt_kv"))
+    st.markdown(t("wt_kv_text", kind=cfg.attention_kind, H=cfg.n_heads, G=cfg.kv_heads))
+    if cfg.arch == "encoder":
+        st.caption(t("wt_kv_encoder"))
+    st.plotly_chart(vm.kv_sharing_figure(AL.kv_groups(cfg.n_heads, cfg.kv_heads),
+                                         terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
+                    key="wt_kv_diagram", width="stretch")
+    c1, c2 = st.columns(2)
+    with c1:
+        context = int(st.number_input(t("wt_kv_context"), min_value=1, max_value=1_048_576, value=4096, step=1024,
+                                      key="wt_kv_context"))
+    with c2:
+        nbytes = int(st.radio(t("wt_kv_bytes"), [2, 4], index=0, horizontal=True, key="wt_kv_bytes",
+                              format_func=lambda b: {2: "2 (fp16/bf16)", 4: "4 (fp32)"}[b]))
+    rows, bars, this = [], {}, None
+    for g in AL.kv_head_options(cfg.n_heads):
+        kb = AL.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
+        kind = "MHA" if g == cfg.n_heads else "MQA" if g == 1 else "GQA"
+        name = f"{kind} ({g})" + (f" {t('wt_kv_this')}" if g == cfg.kv_heads else "")
+        if g == cfg.kv_heads:
+            this = name
+        rows.append({t("wt_kv_col_kind"): name, t("wt_kv_col_kv"): g, t("wt_kv_col_token"): f"{kb['per_token']:,} B",
+                     t("wt_kv_col_total"): f"{kb['total'] / 2**20:,.2f} MiB"})
+        bars[name] = kb["total"] / 2**20
+    left, right = st.columns([1, 1])
+    with left:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")
+        st.caption(t("wt_kv_formula", L=cfg.n_layers, dh=cfg.head_dim))
+    with right:
+        st.plotly_chart(vm.kv_cache_chart(bars, selected=this, terms={"bytes": t("wt_term_cache")}),
+                        key="wt_kv_chart", width="stretch")
+
+
+def walk_or_explain(sel: Selection, c: dict) -> HeadWalk:
+    try:
+        return walk(sel.model_key, sel.device, sel.text, sel.target, c["stack"], c["layer"], c["head"], c["query"])
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        st.stop()
