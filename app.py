@@ -19,5 +19,7 @@ boot.empty()
 pages = [
     st.Page("pages/home.py", title=t("nav_home"), default=True),
     st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
+    st.Page("pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
+    st.Page("pages/residual.py", title=t("nav_residual"), url_path="residual"),
 ]
 st.navigation(pages, position="sidebar").run()

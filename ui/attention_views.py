@@ -16,11 +16,11 @@ import streamlit as st
 import viz_core as vz
 
 from .i18n import FORMULAS, t
-from . import loaders
+from . import compare, loaders
 from .loaders import AttentionData, config_json, stacks_of, trace_npz
 from .shell import Selection, bound, choice, md_escape, set_choice, show_notices
 
-VIEWS = ("heads", "lines", "metrics", "rollout")
+VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
 METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
 TOP_K = 10
@@ -97,6 +97,8 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
         lines_view(data, c)
     elif c["view"] == "metrics":
         metrics_view(data, c, sel)
+    elif c["view"] == "compare":
+        compare.attention_ab(sel, c)
     else:
         rollout_view(data, c, sel)
     export_section(data, c, sel)

@@ -1,0 +1,18 @@
+"""The feed-forward network: activations, one neuron up close, sparsity, parameter share,
+A/B comparison and ablations."""
+import streamlit as st
+
+from ui import ffn_views as fv
+from ui.i18n import t
+from ui.internals import require_internals
+from ui.session import require_model, require_text
+from ui.shell import current, page_guard
+
+page_guard()
+sel = current()
+st.title(t("ffn_title"))
+model, _ = require_model(sel)
+require_text(sel)
+data = require_internals(sel)
+st.markdown(t("ffn_intro"))
+fv.page(data, sel, model.cfg)
