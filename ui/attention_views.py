@@ -61,7 +61,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
         head = _slider(t("head"), n_heads, "head", disabled=view == "rollout")
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
-                         labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view != "heads")
+                         labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view not in ("heads", "compare"))
     return {"view": view, "stack": stack, "layer": layer, "head": head, "combine": combine}
 
 

@@ -45,14 +45,6 @@ def _aligned(tokens_a: list[str], tokens_b: list[str]) -> list[int] | None:
     return diff
 
 
-def _three(figs: list, keys: list[str]) -> None:
-    cols = st.columns(3)
-    for col, fig, key in zip(cols, figs, keys):
-        with col:
-            fig.update_layout(height=HEIGHT)
-            st.plotly_chart(fig, key=key, width="stretch")
-
-
 def _ab_title(which: str) -> str:
     return {"a": t("ab_a"), "b": t("ab_b"), "d": t("ab_diff")}[which]
 
@@ -70,12 +62,13 @@ def ffn_ab(sel: Selection, layer: int) -> None:
     xa, xb = a.post[layer], b.post[layer]                                          # [pos, d_ff]
     neurons = vz.top_neurons(np.concatenate([xa, xb, xa - xb]), k_per_token=4, max_neurons=32)
     za, zb = xa[:, neurons], xb[:, neurons]
-    scale = float(np.abs(np.concatenate([za, zb])).max()) or 1.0
+    scale = float(np.percentile(np.abs(np.concatenate([za, zb])), 99)) or 1.0   # as activation_heatmap
     words = {"token": t("term_token"), "neuron": t("term_neuron"), "activation": t("term_activation")}
     figs = [vz.activation_heatmap(za, a.tokens, neurons, title=_ab_title("a"), zmax=scale, terms=words),
             vz.activation_heatmap(zb, b.tokens, neurons, title=_ab_title("b"), zmax=scale, terms=words),
             vz.activation_heatmap(vz.difference(za, zb), a.tokens, neurons, title=_ab_title("d"), terms=words)]
-    _three(figs, ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"])
+    for fig, key in zip(figs, ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"]):   # tokens x neurons: full width each
+        st.plotly_chart(fig, key=key, width="stretch")
     st.caption(t("ab_ffn_caption", layer=layer, n=len(neurons)))
 
 
@@ -127,5 +120,13 @@ def attention_ab(sel: Selection, c: dict) -> None:
             vz.matrix_heatmap(vz.difference(pa, pb), row_labels=q_tok, col_labels=k_tok, title=_ab_title("d"),
                               row_name=t("term_query"), col_name=t("term_key"), colorbar_title="A − B",
                               terms=terms)]
-    _three(figs, ["ab_attn_a", "ab_attn_b", "ab_attn_diff"])
-    st.caption(t("ab_attn_caption"))
+    # two per row: three maps side by side leave too little room for the key labels
+    keys = ["ab_attn_a", "ab_attn_b", "ab_attn_diff"]
+    for row in (figs[:2], figs[2:]):
+        cols = st.columns(2)
+        for col, fig in zip(cols, row):
+            with col:
+                fig.update_layout(height=HEIGHT)
+                st.plotly_chart(fig, key=keys.pop(0), width="stretch")
+        if len(row) == 1:
+            cols[1].caption(t("ab_attn_caption"))

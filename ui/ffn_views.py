@@ -39,7 +39,7 @@ def layer_slider(n_layers: int) -> int:
 def neuron_input(d_ff: int) -> int:
     if "neuron" in st.session_state and not 0 <= st.session_state["neuron"] < d_ff:
         st.session_state["neuron"] = min(max(int(st.session_state["neuron"]), 0), d_ff - 1)
-    return int(bound(st.number_input, t("ffn_neuron"), 0, d_ff - 1, 0, 1, key="neuron", url_default="0"))
+    return int(bound(st.number_input, t("ffn_neuron"), 0, d_ff - 1, step=1, key="neuron", url_default="0"))
 
 
 def _on_cell() -> None:

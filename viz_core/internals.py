@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .attention import CLICK_TRACE, HIGHLIGHT, _axis_ticks
+from .attention import HIGHLIGHT, _axis_ticks, _marker_layer
 from .colors import DIVERGING, SEQUENTIAL, plotly_colorscale
 from .labels import escape_labels
 
@@ -110,20 +110,22 @@ def activation_heatmap(
     w = _terms(terms)
     rows = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(tokens))]
     cols = [f"n{int(j)}" for j in neuron_ids]
-    half = float(zmax) if zmax else float(np.nanmax(np.abs(z))) if z.size else 1.0
+    # one outlier (e.g. a [CLS] neuron at 20) would wash out every other cell: the
+    # colour range is the 99th percentile of |activation| unless given; hover shows the value
+    half = float(zmax) if zmax else float(np.percentile(np.abs(z[np.isfinite(z)]), 99)) if np.isfinite(z).any() else 1.0
     half = half or 1.0
     fig = go.Figure(go.Heatmap(
         z=z, x=np.arange(n), y=np.arange(n_pos), zmin=-half, zmax=half, colorscale=plotly_colorscale(DIVERGING),
-        customdata=np.array([[f"{r}|{c}" for c in cols] for r in rows]), name="",
-        hovertemplate=f"%{{customdata}}<br>{w['activation']}: %{{z:.4g}}<extra></extra>",
+        name="", hoverinfo="skip",
         colorbar=dict(title=dict(text=w["activation"]), thickness=14, len=0.9),
     ))
+    # the hover and the click belong to one marker per cell (the heatmap's own hover
+    # would take the click away from them)
     yy, xx = np.meshgrid(np.arange(n_pos), np.arange(n), indexing="ij")
-    fig.add_trace(dict(
-        type="scatter", x=xx.ravel().astype(np.int32), y=yy.ravel().astype(np.int32), mode="markers",
-        name=CLICK_TRACE, customdata=[[int(r), int(neuron_ids[c])] for r, c in zip(yy.ravel(), xx.ravel())],
-        marker=dict(size=6, color="rgba(0,0,0,0.01)"), hoverinfo="skip", showlegend=False,
-        selected=dict(marker=dict(color="rgba(0,0,0,0.01)")), unselected=dict(marker=dict(opacity=1)),
+    fig.add_trace(_marker_layer(
+        x=xx.ravel().astype(np.int32), y=yy.ravel().astype(np.int32),
+        customdata=[[int(r), int(neuron_ids[c])] for r, c in zip(yy.ravel(), xx.ravel())],
+        hovertext=[f"{rows[r]} · {cols[c]}: {z[r, c]:.4g}" for r, c in zip(yy.ravel(), xx.ravel())],
     ))
     if selected is not None and int(selected) in [int(j) for j in neuron_ids]:
         c = [int(j) for j in neuron_ids].index(int(selected))
