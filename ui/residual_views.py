@@ -72,20 +72,28 @@ def stream_view(data: InternalsData, cfg) -> None:
 def norms_view(data: InternalsData, cfg) -> None:
     ns = data.norms
     st.markdown(t("res_norms_intro", kind=cfg.norm, where=t(f"res_where_{cfg.norm_position}")))
-    series = {t("res_in_std"): (ns.names, np.sqrt(ns.in_var).mean(1)),
-              t("res_out_std"): (ns.names, np.sqrt(ns.out_var).mean(1))}
-    if np.isfinite(ns.scale).any():
-        series[t("res_scale")] = (ns.names, ns.scale.mean(1))
+    names = [short_name(n) for n in ns.names]
+    series = {t("res_in_std"): (names, np.sqrt(ns.in_var).mean(1)),
+              t("res_out_std"): (names, np.sqrt(ns.out_var).mean(1))}
+    if cfg.norm == "rmsnorm":      # LayerNorm's scale is the input std (+eps): the same line
+        series[t("res_scale")] = (names, ns.scale.mean(1))
+        series[t("res_in_abs_mean")] = (names, np.abs(ns.in_mean).mean(1))
     st.plotly_chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=True),
                     key="res_norms", width="stretch")
     table = pd.DataFrame({
-        t("res_col_norm"): ns.names,
+        t("res_col_norm"): names,
         t("res_col_in_mean"): ns.in_mean.mean(1), t("res_col_in_var"): ns.in_var.mean(1),
         t("res_col_scale"): ns.scale.mean(1),
         t("res_col_out_mean"): ns.out_mean.mean(1), t("res_col_out_var"): ns.out_var.mean(1)})
     st.dataframe(table, hide_index=True, width="stretch", key="res_norms_table")
     st.caption(t("res_norms_caption"))
     st.latex(FORMULAS[f"norm_{cfg.norm}"])
+
+
+def short_name(module: str) -> str:
+    """'decoder.blocks.3.ln2' -> 'dec L3 ln2' (chart labels)."""
+    return (module.replace("decoder.", "dec ").replace("encoder.", "enc ").replace("blocks.", "L")
+            .replace(".", " "))
 
 
 # ---- pre-LN vs post-LN -------------------------------------------------------------------------
@@ -159,11 +167,13 @@ def prepost_view(sel: Selection) -> None:
         series[t("res_post_unnormed")] = (post["steps"][1:], post["unnormed"])
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name="‖x‖"),
+        st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
                         key="res_prepost", width="stretch")
     with right:
-        growth_pre = pre["stream"][-1] / pre["stream"][0] if pre["stream"][0] else float("nan")
-        growth_post = post["stream"][-1] / post["stream"][0] if post["stream"][0] else float("nan")
+        # from the first block's output to the last one's (the embedding's scale is the
+        # embedding table's, before any norm: not a fair start for the comparison)
+        growth_pre = pre["stream"][-1] / pre["stream"][1] if pre["stream"][1] else float("nan")
+        growth_post = post["stream"][-1] / post["stream"][1] if post["stream"][1] else float("nan")
         st.metric(t("res_growth_pre"), f"×{growth_pre:.2f}")
         st.metric(t("res_growth_post"), f"×{growth_post:.2f}")
     st.markdown(t("res_ex_prepost"))
@@ -191,7 +201,7 @@ def lens_view(data: InternalsData, cfg) -> None:
                        format_func=lambda o: labels[o].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
     rows = {t("layer"): lens.labels}
     for j in range(lens.top_ids.shape[-1]):
-        rows[f"#{j + 1}"] = [f"{vz.visible_label(data.lens_tokens[i][pos][j])} ({lens.top_probs[i, pos, j]:.2f})"
+        rows[f"#{j + 1}"] = [f"{vz.visible_label(data.lens_tokens[i][pos][j])} ({lens.top_probs[i, pos, j]:.3g})"
                              for i in range(len(lens.labels))]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="lens_table")
     if cfg.arch == "encoder":

@@ -230,8 +230,9 @@ def share_chart(parts: Mapping[str, int], labels: Mapping[str, str] | None = Non
         raise ValueError("share_chart: every part is empty.")
     names = [html.escape((labels or {}).get(k, k)) for k in keys]
     fig = go.Figure(go.Pie(labels=names, values=np.array([parts[k] for k in keys], dtype=np.int64), hole=0.45,
-                           sort=False, textinfo="label+percent", hovertemplate="%{label}: %{value:,}<extra></extra>"))
+                           sort=False, textinfo="label+percent", textposition="inside", hovertemplate="%{label}: %{value:,}<extra></extra>"))
     fig.update_layout(height=320, margin=dict(l=20, r=20, t=40 if title else 20, b=20), showlegend=False,
+                      uniformtext=dict(minsize=10, mode="hide"),   # tiny slices (norms): hover only
                       title=dict(text=html.escape(title)) if title else None)
     return fig
 
@@ -326,7 +327,8 @@ def lines_chart(series: Mapping[str, tuple[Sequence[str], np.ndarray]], *, title
         fig.add_trace(go.Scatter(x=escape_labels(xs), y=y, mode="lines+markers", name=html.escape(name),
                                  hovertemplate="%{x}: %{y:.4g}<extra>" + html.escape(name) + "</extra>"))
     fig.update_layout(height=360, margin=dict(l=70, r=20, t=48 if title else 20, b=70),
-                      yaxis=dict(title=dict(text=html.escape(y_name)), type="log" if log_y else "linear"),
+                      yaxis=dict(title=dict(text=html.escape(y_name)), type="log" if log_y else "linear",
+                                 **({"dtick": "D2"} if log_y else {})),
                       legend=dict(orientation="h", y=-0.25, x=0),
                       title=dict(text=html.escape(title)) if title else None)
     return fig

@@ -137,7 +137,8 @@ STRINGS = {
     "res_where_post": {"en": "after each residual addition (Post-LN)", "zh": "放在每次残差相加之后（Post-LN）"},
     "res_in_std": {"en": "input std", "zh": "输入标准差"},
     "res_out_std": {"en": "output std", "zh": "输出标准差"},
-    "res_scale": {"en": "scale (divisor)", "zh": "缩放量（除数）"},
+    "res_scale": {"en": "scale (divisor, RMS)", "zh": "缩放量（除数，均方根）"},
+    "res_in_abs_mean": {"en": "|input mean|", "zh": "|输入均值|"},
     "res_std": {"en": "mean over positions", "zh": "各位置平均"},
     "res_norms_title": {"en": "Before and after each norm", "zh": "每次归一化的前与后"},
     "res_col_norm": {"en": "norm", "zh": "归一化层"},
@@ -148,10 +149,10 @@ STRINGS = {
     "res_col_out_var": {"en": "output variance", "zh": "输出方差"},
     "res_norms_caption": {
         "en": "Statistics over the d_model features of each position, averaged over positions. The scale is the "
-              "number the norm divided by (LayerNorm: the standard deviation, RMSNorm: the root mean square); DyT "
-              "has none. After the norm, the learned gain and bias set the output's mean and variance.",
+              "number the norm divided by (LayerNorm: the standard deviation, so it equals the input std; RMSNorm: "
+              "the root mean square, which also counts the mean); DyT has none. After the norm, the learned gain and bias set the output's mean and variance.",
         "zh": "在每个位置的 d_model 个特征上计算统计量，再对位置求平均。缩放量是归一化所除的数"
-              "（LayerNorm：标准差；RMSNorm：均方根）；DyT 没有这个量。归一化之后，可学习的增益和偏置决定输出的均值与方差。"},
+              "（LayerNorm：标准差，因此与输入标准差相同；RMSNorm：均方根，其中也包含均值）；DyT 没有这个量。归一化之后，可学习的增益和偏置决定输出的均值与方差。"},
     "res_pair_shipped": {"en": "The shipped twins (same task, data and seed), reading the task's example {text}.",
                          "zh": "随附的一对双胞胎模型（相同任务、数据和随机种子），读取任务示例 {text}。"},
     "res_pair_random": {
@@ -163,8 +164,9 @@ STRINGS = {
     "res_post_stream": {"en": "Post-LN: stream (after the norm)", "zh": "Post-LN：残差流（归一化之后）"},
     "res_post_unnormed": {"en": "Post-LN: x + FFN(x) before the norm", "zh": "Post-LN：归一化之前的 x + FFN(x)"},
     "res_prepost_title": {"en": "Norm of the stream, layer by layer", "zh": "残差流的范数，逐层"},
-    "res_growth_pre": {"en": "Pre-LN: growth from embedding to last layer", "zh": "Pre-LN：从嵌入到最后一层的增长"},
-    "res_growth_post": {"en": "Post-LN: growth from embedding to last layer", "zh": "Post-LN：从嵌入到最后一层的增长"},
+    "res_growth_pre": {"en": "Pre-LN: growth from the first layer to the last", "zh": "Pre-LN：从第一层到最后一层的增长"},
+    "res_growth_post": {"en": "Post-LN: growth from the first layer to the last", "zh": "Post-LN：从第一层到最后一层的增长"},
+    "res_norm_axis": {"en": "norm of the stream (mean over positions)", "zh": "残差流的范数（各位置平均）"},
     "res_ex_prepost": {
         "en": "In Pre-LN (GPT-2, LLaMA) nothing ever rescales the stream between layers: sub-layers keep adding, "
               "the norm grows with depth, and a final norm is needed before the output. In Post-LN (the original "
