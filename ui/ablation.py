@@ -62,6 +62,37 @@ def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[
     return res
 
 
+def toy_task(key: str) -> str | None:
+    """The task a shipped toy checkpoint was trained on (its meta card), else None."""
+    if not key.startswith("toy:"):
+        return None
+    try:
+        from models.checkpoint import CHECKPOINT_DIR, read_checkpoint_info
+
+        return read_checkpoint_info(CHECKPOINT_DIR / f"{key[len('toy:'):]}.json").get("meta", {}).get("task")
+    except (OSError, ValueError):
+        return None
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def task_accuracy(key: str, device: str, heads: tuple[tuple[int, int], ...], drop_positional: bool,
+                  remove_mask: bool, norm: str | None, n: int = 128) -> tuple[float, float]:
+    """Exact-sequence accuracy on the checkpoint's own task (models.tasks), without and
+    with the ablation, on the same n seeded examples."""
+    from models.tasks import get_task
+
+    task = get_task(toy_task(key))
+    model, _ = load_model(key, device)
+    ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
+    rebuilt = _rebuilt(key, device, drop_positional, norm if norm != model.cfg.norm else None)
+    with torch.inference_mode():
+        with _lock(model):
+            base = task.evaluate(model, n=n)
+        with _lock(rebuilt.model), A.applied(model, ab, rebuilt) as m:
+            ablated = task.evaluate(m, n=n)
+    return float(base), float(ablated)
+
+
 def _head_label(layer: int, head: int) -> str:
     return f"L{layer} H{head}"
 
@@ -110,6 +141,16 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         notes.append(t("abl_missing", names=", ".join(res["missing"][:6]) + (" …" if len(res["missing"]) > 6 else "")))
     for n in notes:
         st.caption(md_escape(n))
+    task = toy_task(sel.model_key)
+    if task:
+        try:
+            base, ablated = task_accuracy(sel.model_key, sel.device, ab.heads, ab.drop_positional, ab.remove_mask,
+                                          ab.norm)
+            c1, c2 = st.columns(2)
+            c1.metric(t("abl_acc_base", task=task), f"{base:.0%}")
+            c2.metric(t("abl_acc_ablated", task=task), f"{ablated:.0%}", delta=f"{(ablated - base) * 100:+.0f} pp")
+        except (ImportError, ValueError, KeyError) as e:
+            st.caption(md_escape(t("abl_acc_failed", error=str(e))))
     tokens = res["tokens"]
     if res["logits"]:
         changed = int(np.sum(res["changed"]))

@@ -60,7 +60,8 @@ def ffn_ab(sel: Selection, layer: int) -> None:
     if _aligned(a.tokens, b.tokens) is None:
         return
     xa, xb = a.post[layer], b.post[layer]                                          # [pos, d_ff]
-    neurons = vz.top_neurons(np.concatenate([xa, xb, xa - xb]), k_per_token=4, max_neurons=32)
+    neurons = vz.top_neurons(np.concatenate([xa, xb, xa - xb]), k_per_token=4,
+                             max_neurons=max(1, min(32, 128 * 64 // len(a.tokens))))   # the heatmap's cell limit
     za, zb = xa[:, neurons], xb[:, neurons]
     scale = float(np.percentile(np.abs(np.concatenate([za, zb])), 99)) or 1.0   # as activation_heatmap
     words = {"token": t("term_token"), "neuron": t("term_neuron"), "activation": t("term_activation")}

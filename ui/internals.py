@@ -55,11 +55,15 @@ def internals(key: str, device: str, text: str, target: str) -> InternalsData:
         lens = R.logit_lens(model, trace, stack, k=5)
         lens_tokens = [[[tok.id_to_token(int(i)) for i in cell] for cell in row] for row in lens.top_ids]
     n_before = enc.n_tokens_before_truncation if enc.truncated else len(enc)
+    norms = R.norm_stats(model, trace, stack)
+    norms.inputs = norms.outputs = np.zeros((0,), np.float32)      # [n, pos, d] each: not kept in the cache
+    if lens is not None:
+        lens.final_probs = np.zeros((0,), np.float32)              # [pos, vocab]: not kept in the cache
     return InternalsData(
         tokens=list(seq.tokens), truncated=enc.truncated or len(text) > MAX_CHARS, n_tokens_before=n_before,
         unk_fraction=_unk_fraction(tok, enc.ids), pre=pre, post=post, labels=dec.labels,
         contrib=R.contribution_stats(dec), stream=dec.stream, decomp_error=err, additive=dec.additive,
-        norms=R.norm_stats(model, trace, stack), lens=lens, lens_tokens=lens_tokens,
+        norms=norms, lens=lens, lens_tokens=lens_tokens,
     )
 
 

@@ -43,6 +43,11 @@ def page(data: InternalsData, sel: Selection, cfg) -> None:
         ablation_panel(sel)
 
 
+def plain_labels(tokens: list[str]) -> list[str]:
+    """'3·the' labels for widgets (plain text there: made visible, not HTML-escaped)."""
+    return [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(tokens)]
+
+
 # ---- the stream and its contributions ------------------------------------------------------
 def stream_view(data: InternalsData, cfg) -> None:
     c = data.contrib
@@ -50,10 +55,9 @@ def stream_view(data: InternalsData, cfg) -> None:
                                      value_name="‖x‖"), key="res_norm", width="stretch")
     st.caption(t("res_norm_caption"))
     options = ["mean", *range(len(data.tokens))]
-    labels = vz.position_labels(data.tokens)
+    labels = plain_labels(data.tokens)
     pos = st.selectbox(t("res_position"), options, key="res_pos",
-                       format_func=lambda o: t("res_all_positions") if o == "mean" else labels[o].replace("&lt;", "<")
-                       .replace("&gt;", ">").replace("&amp;", "&"))
+                       format_func=lambda o: t("res_all_positions") if o == "mean" else labels[o])
     norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
     cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
     st.plotly_chart(vz.contribution_chart(data.labels, norm, cos, title=t("res_contrib_title"),
@@ -196,9 +200,9 @@ def lens_view(data: InternalsData, cfg) -> None:
                            zmin=0.0, zmax=1.0, text=text)
     st.plotly_chart(fig, key="res_lens", width="stretch")
     st.caption(t("res_lens_caption"))
-    labels = vz.position_labels(data.tokens)
+    labels = plain_labels(data.tokens)
     pos = st.selectbox(t("res_position"), list(range(len(data.tokens))), index=len(data.tokens) - 1, key="lens_pos",
-                       format_func=lambda o: labels[o].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+                       format_func=labels.__getitem__)
     rows = {t("layer"): lens.labels}
     for j in range(lens.top_ids.shape[-1]):
         rows[f"#{j + 1}"] = [f"{vz.visible_label(data.lens_tokens[i][pos][j])} ({lens.top_probs[i, pos, j]:.3g})"

@@ -201,3 +201,22 @@ def test_ablation_on_minilm_hidden_states():
     at.selectbox(key="abl_norm").select("rmsnorm")
     rerun(at)
     assert decode(spec(at, "abl_chart")["data"][0]["y"]).max() > 0.01
+
+
+def test_long_text_is_cut_and_every_view_still_draws():
+    long = " ".join(["the students read every word of the long sentence"] * 80)     # > 512 MiniLM tokens
+    at = open_app({"text": long, "fview": "compare", "text_b": long.replace("students", "teachers")}, FFN)
+    assert charts(at) == ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"]
+    assert "this view shows the first 512" in info_text(at)
+    at = open_app({"text": long}, FFN)
+    assert charts(at)[0] == "ffn_map"
+
+
+def test_hostile_text_is_escaped_everywhere():
+    from tests.app.test_app import EVIL
+
+    for page, query in ((FFN, {"fview": "compare"}), (RESIDUAL, {"rview": "lens", "model": LLAMA}),
+                        (RESIDUAL, {"rview": "compare"})):
+        at = open_app({"text": EVIL, "text_b": EVIL, **query}, page)
+        text = everything_rendered(at)
+        assert "<script>" not in text and "<b>" not in text and "<style>" not in text

@@ -264,6 +264,9 @@ STRINGS = {
         "en": "KL measures how far the whole next-token distribution moved; the logit change is ablated minus "
               "original for the token the original model ranked first.",
         "zh": "KL 衡量整个下一个词元分布移动了多远；logit 变化是原模型排第一的词元在消融后减去消融前的 logit。"},
+    "abl_acc_base": {"en": "Accuracy on the {task} task", "zh": "{task} 任务上的准确率"},
+    "abl_acc_ablated": {"en": "… with the ablation", "zh": "……消融之后"},
+    "abl_acc_failed": {"en": "The task accuracy could not be measured: {error}", "zh": "无法测量任务准确率：{error}"},
     "abl_mean_cos": {"en": "Mean cosine (original, ablated)", "zh": "平均余弦（原模型，消融后）"},
     "abl_mean_rel": {"en": "Relative change ‖Δh‖ / ‖h‖", "zh": "相对变化 ‖Δh‖ / ‖h‖"},
     "abl_rel_title": {"en": "Change of the final hidden state per position", "zh": "每个位置最终隐藏状态的变化"},
