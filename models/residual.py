@@ -116,6 +116,7 @@ class NormStats:
     out_var: np.ndarray          # [n, pos]
     inputs: np.ndarray           # [n, pos, d]
     outputs: np.ndarray          # [n, pos, d]
+    alpha: np.ndarray            # [n] DyT's learned alpha in tanh(alpha x); NaN for the other norms
 
 
 def norm_inputs(model: Transformer, trace: Trace, stack: str | None = None) -> list[tuple[str, torch.Tensor, torch.Tensor]]:
@@ -148,6 +149,11 @@ def norm_inputs(model: Transformer, trace: Trace, stack: str | None = None) -> l
     return out
 
 
+def _alpha(norm: torch.nn.Module) -> float:
+    a = getattr(norm, "alpha", None)
+    return float(a.detach()) if a is not None else float("nan")
+
+
 def norm_stats(model: Transformer, trace: Trace, stack: str | None = None) -> NormStats:
     """Mean, variance and RMS of each norm's input and output (over d_model) and the
     scale it divided by. For LayerNorm scale = sqrt(var + eps); RMSNorm sqrt(mean(x²) + eps);
@@ -165,6 +171,7 @@ def norm_stats(model: Transformer, trace: Trace, stack: str | None = None) -> No
         in_mean=_np(x.mean(-1)), in_var=_np(x.var(-1, unbiased=False)), in_rms=_np(x.pow(2).mean(-1).sqrt()),
         scale=_np(torch.stack(scale)), out_mean=_np(y.mean(-1)), out_var=_np(y.var(-1, unbiased=False)),
         inputs=_np(x), outputs=_np(y),
+        alpha=np.array([_alpha(model.get_submodule(n)) for n in names], np.float32),
     )
 
 

@@ -15,7 +15,7 @@ from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
 from .internals import InternalsData, neuron_projection, parameters
-from .shell import Selection, bound, choice, md_escape, set_choice, show_notices
+from .shell import Selection, bound, choice, show_notices
 
 VIEWS = ("activations", "function", "size", "compare", "ablation")
 ORDERS = ("top", "all")
@@ -158,8 +158,3 @@ def size_view(sel: Selection, cfg) -> None:
         st.caption(t("ffn_size_caption", d=cfg.d_model, ff=cfg.d_ff, per=p["ffn_layer"], layers=cfg.n_layers))
     st.markdown(t("ffn_ex_size"))
 
-
-def open_neuron(neuron: int) -> None:
-    """For other pages: show this neuron in the activations view."""
-    st.session_state["neuron"] = int(neuron)
-    set_choice("fview", "activations")

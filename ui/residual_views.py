@@ -14,7 +14,7 @@ from models import zoo
 from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
-from .internals import InternalsData, internals
+from .internals import InternalsData
 from .loaders import _lock, encode, load_model
 from .shell import Selection, choice, md_escape, show_notices
 
@@ -89,6 +89,8 @@ def norms_view(data: InternalsData, cfg) -> None:
         t("res_col_in_mean"): ns.in_mean.mean(1), t("res_col_in_var"): ns.in_var.mean(1),
         t("res_col_scale"): ns.scale.mean(1),
         t("res_col_out_mean"): ns.out_mean.mean(1), t("res_col_out_var"): ns.out_var.mean(1)})
+    if cfg.norm == "dyt":
+        table.insert(4, "α", ns.alpha)                                  # tanh(α x): DyT's only "scale"
     st.dataframe(table, hide_index=True, width="stretch", key="res_norms_table")
     st.caption(t("res_norms_caption"))
     st.latex(FORMULAS[f"norm_{cfg.norm}"])

@@ -194,7 +194,7 @@ def token_bars(values: np.ndarray, tokens: Sequence[str], *, title: str = "", va
     labels = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(tokens))]
     colors = [ORANGE if i in set(highlight) else (BLUE if x >= 0 else "#d62728") for i, x in enumerate(v)]
     fig = go.Figure(go.Bar(x=np.arange(len(v)), y=v, marker_color=colors, customdata=labels,
-                           hovertemplate=f"%{{customdata}}: %{{y:.4g}}<extra></extra>"))
+                           hovertemplate="%{customdata}: %{y:.4g}<extra></extra>"))
     fig.update_layout(xaxis=_axis_ticks(labels), yaxis=dict(title=dict(text=html.escape(value_name))),
                       height=320, margin=dict(l=60, r=20, t=40 if title else 20, b=90),
                       title=dict(text=html.escape(title)) if title else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.app.test_app import assert_ok, decode, everything_rendered, open_app, points, rerun, select, spec
+from tests.app.test_app import decode, everything_rendered, open_app, points, rerun, select, spec
 
 FFN, RESIDUAL, ATTENTION = "pages/ffn.py", "pages/residual.py", "pages/attention.py"
 TEXT = "the cat sat on the mat"

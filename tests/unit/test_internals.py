@@ -119,6 +119,7 @@ def test_norm_stats(norm):
     eps = model.cfg.norm_eps
     if norm == "layernorm":
         np.testing.assert_allclose(ns.scale, np.sqrt(ns.in_var + eps), rtol=1e-4)
+        assert np.isnan(ns.alpha).all()
         # before the gain: mean 0, variance 1 (the gain is 1 at init... and ×8 above, so check the raw formula)
         w = model.ln_final.weight.detach().numpy()
         raw = (ns.outputs[-1] - model.ln_final.bias.detach().numpy()) / w
@@ -128,6 +129,7 @@ def test_norm_stats(norm):
         np.testing.assert_allclose(ns.scale, np.sqrt(ns.in_rms ** 2 + eps), rtol=1e-4)
     else:
         assert np.isnan(ns.scale).all()
+        np.testing.assert_allclose(ns.alpha, model.cfg.dyt_alpha)
         assert (np.abs(ns.outputs) <= np.abs(model.ln_final.weight.detach().numpy()) + 1e-3).all()
 
 
