@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import ffn_views as fv
 from ui.i18n import t
-from ui.internals import require_internals
+from ui.internals import require_internals, task_example_button
 from ui.session import require_model, require_text
 from ui.shell import current, page_guard
 
@@ -12,6 +12,7 @@ page_guard()
 sel = current()
 st.title(t("ffn_title"))
 model, _ = require_model(sel)
+task_example_button(sel)
 require_text(sel)
 data = require_internals(sel)
 st.markdown(t("ffn_intro"))

@@ -103,3 +103,37 @@ def require_internals(sel) -> InternalsData:
     if sel.random_weights:
         st.caption(t("random_weights").capitalize())
     return data
+
+
+def probe_text(key: str) -> str | None:
+    """The fixed example of a shipped toy checkpoint's task (models.tasks), e.g.
+    "abcd=dcba" for reverse: a text that model was trained to read. None otherwise."""
+    from .ablation import toy_task
+
+    task = toy_task(key)
+    if not task:
+        return None
+    try:
+        from models.tasks import get_task
+
+        return get_task(task).probe().text
+    except (ImportError, ValueError):
+        return None
+
+
+def _use_text(text: str) -> None:
+    st.session_state["text"] = text
+
+
+def task_example_button(sel) -> None:
+    """For a toy checkpoint: a button that puts its task's example in the sidebar (the
+    sidebar's example sentence is mostly unknown characters to a toy vocabulary). Call it
+    outside fragments, so that the sidebar reruns too."""
+    from .i18n import t
+    from .shell import md_code
+
+    text = probe_text(sel.model_key)
+    if text is None or text == sel.text:
+        return
+    st.button(t("use_task_example", text=md_code(text)), key="use_task_example", on_click=_use_text, args=(text,),
+              icon=":material/science:")

@@ -14,7 +14,7 @@ from models import zoo
 from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
-from .internals import InternalsData
+from .internals import InternalsData, probe_text
 from .loaders import _lock, encode, load_model
 from .shell import Selection, choice, md_escape, show_notices
 
@@ -141,24 +141,11 @@ def stream_growth(key: str, device: str, text: str, post_twin: bool) -> dict:
     return out
 
 
-def _probe_text(key: str, device: str) -> str:
-    """A text the toy model knows: its task's probe example (decoded), else the sidebar's."""
-    try:
-        from models.checkpoint import CHECKPOINT_DIR, read_checkpoint_info
-        from models.tasks import get_task
-
-        info = read_checkpoint_info(CHECKPOINT_DIR / f"{key[len('toy:'):]}.json")
-        ex = get_task(info["meta"]["task"]).probe()
-        return "".join(ex.tokens[1:]) if ex.tokens and ex.tokens[0].startswith("<") else "".join(ex.tokens)
-    except (ImportError, KeyError, ValueError, OSError):
-        return ""
-
-
 def prepost_view(sel: Selection) -> None:
     pre_key, post_key, shipped = _pair_keys()
     text = sel.text
     if shipped:
-        text = _probe_text(pre_key, sel.device) or sel.text
+        text = probe_text(pre_key) or sel.text
         st.caption(t("res_pair_shipped", text=md_escape(text)))
     else:
         st.info(t("res_pair_random"), icon=":material/casino:")

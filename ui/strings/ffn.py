@@ -14,6 +14,7 @@ STRINGS = {
     "term_score": {"en": "score", "zh": "得分"},
     "term_norm": {"en": "norm", "zh": "范数"},
     "term_probability": {"en": "probability", "zh": "概率"},
+    "use_task_example": {"en": "Read the task's example instead: {text}", "zh": "改为读取该任务的示例：{text}"},
     # ---- FFN page -------------------------------------------------------------------------
     "ffn_title": {"en": "Feed-forward network (FFN)", "zh": "前馈网络（FFN）"},
     "ffn_intro": {
