@@ -21,6 +21,7 @@ VIEWS = ("activations", "function", "size", "compare", "ablation")
 ORDERS = ("top", "all")
 TOL = 0.01          # |activation| at or below this counts as "near zero" for GELU / SwiGLU
 MAX_NEURONS = 48    # columns of the clickable heatmap
+TOP_K = 5           # neurons per token in the table
 
 
 def terms() -> dict[str, str]:
@@ -86,6 +87,12 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
                                     title=t("ffn_map_title", layer=layer, n=len(neurons)))
         st.plotly_chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
         st.caption(t("ffn_map_caption"))
+        with st.expander(t("ffn_topk_table", k=TOP_K)):
+            top = np.argsort(-acts, axis=1, kind="stable")[:, :TOP_K]                 # [pos, k] strongest first
+            rows = {t("term_token"): [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(data.tokens)]}
+            for j in range(top.shape[1]):
+                rows[f"#{j + 1}"] = [f"n{n} ({acts[i, n]:.3g})" for i, n in enumerate(top[:, j])]
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="ffn_topk")
     else:
         sorted_ids = np.argsort(-np.abs(acts).mean(0), kind="stable")
         fig = vz.matrix_heatmap(acts[:, sorted_ids], row_labels=data.tokens,

@@ -44,6 +44,8 @@ def test_ffn_activations_and_neuron_click():
     vocab = spec(at, "neuron_vocab")
     assert len(vocab["data"]) == 2                                    # promoted and suppressed
     assert "token embeddings" in everything_rendered(at)              # MiniLM has no unembedding
+    topk = at.dataframe[0].value                                      # the only table in this view
+    assert len(topk) == len(TOKENS) and list(topk.columns)[1:] == ["#1", "#2", "#3", "#4", "#5"]
 
 
 def test_ffn_all_neurons_and_layer_from_link():

@@ -43,6 +43,7 @@ STRINGS = {
         "en": "Columns are the neurons that are among the strongest for at least one token. Click a cell to open "
               "that neuron below. Red = positive, blue = negative.",
         "zh": "每一列是至少在一个词元上最强的神经元之一。点击单元格即可在下方打开该神经元。红色为正，蓝色为负。"},
+    "ffn_topk_table": {"en": "The {k} most active neurons of each token", "zh": "每个词元最活跃的 {k} 个神经元"},
     "ffn_all_title": {"en": "Layer {layer}: every neuron", "zh": "第 {layer} 层：全部神经元"},
     "ffn_all_caption": {"en": "All {n} neurons, the most active on average first. Pick one by number below.",
                         "zh": "全部 {n} 个神经元，平均最活跃的在前。可在下方按编号选择。"},
