@@ -21,5 +21,6 @@ pages = [
     st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
     st.Page("pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
     st.Page("pages/residual.py", title=t("nav_residual"), url_path="residual"),
+    st.Page("pages/training.py", title=t("nav_training"), url_path="training"),
 ]
 st.navigation(pages, position="sidebar").run()
