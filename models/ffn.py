@@ -70,7 +70,8 @@ class VocabProjection:
 def project_to_vocab(model: Transformer, vector: np.ndarray, k: int = 10) -> VocabProjection:
     """Scores W · v over the vocabulary, with W the unembedding when the model has one
     (decoders: these are the logits the vector adds), else the token-embedding matrix
-    (BERT/MiniLM: which tokens' embeddings the vector points towards)."""
+    (BERT/MiniLM: which tokens' embeddings the vector points towards). At most half the
+    vocabulary each way."""
     if model.cfg.output == "logits":
         weight, via = model.unembed.weight, "unembedding"
     else:
@@ -79,7 +80,7 @@ def project_to_vocab(model: Transformer, vector: np.ndarray, k: int = 10) -> Voc
     if v.shape != (model.cfg.d_model,):
         raise ValueError(f"Expected a vector of size d_model={model.cfg.d_model}, got shape {tuple(v.shape)}.")
     scores = weight.float() @ v                                              # [vocab]
-    k = min(k, scores.numel())
+    k = max(1, min(k, scores.numel() // 2))         # top and bottom never share a token (small vocabularies)
     top, bottom = scores.topk(k), (-scores).topk(k)
     return VocabProjection(via, top.indices.cpu().numpy(), top.values.cpu().numpy(),
                            bottom.indices.cpu().numpy(), (-bottom.values).cpu().numpy())

@@ -82,7 +82,10 @@ def norms_view(data: InternalsData, cfg) -> None:
     if cfg.norm == "rmsnorm":      # LayerNorm's scale is the input std (+eps): the same line
         series[t("res_scale")] = (names, ns.scale.mean(1))
         series[t("res_in_abs_mean")] = (names, np.abs(ns.in_mean).mean(1))
-    st.plotly_chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=True),
+    values = np.concatenate([v for _, v in series.values()])
+    values = values[np.isfinite(values) & (values > 0)]
+    wide = values.size > 0 and values.max() / values.min() > 10        # a log axis only where it helps
+    st.plotly_chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
                     key="res_norms", width="stretch")
     table = pd.DataFrame({
         t("res_col_norm"): names,
@@ -163,12 +166,15 @@ def prepost_view(sel: Selection) -> None:
         st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
                         key="res_prepost", width="stretch")
     with right:
-        # from the first block's output to the last one's (the embedding's scale is the
-        # embedding table's, before any norm: not a fair start for the comparison)
-        growth_pre = pre["stream"][-1] / pre["stream"][1] if pre["stream"][1] else float("nan")
-        growth_post = post["stream"][-1] / post["stream"][1] if post["stream"][1] else float("nan")
-        st.metric(t("res_growth_pre"), f"×{growth_pre:.2f}")
-        st.metric(t("res_growth_post"), f"×{growth_post:.2f}")
+        # trained twins: from the embedding to the last layer. Random twins start from
+        # N(0, 0.02) embeddings that a post-LN norm blows up to ~√d at once, so there the
+        # growth is counted from the first layer's output
+        start = 0 if shipped else 1
+        growth_pre = pre["stream"][-1] / pre["stream"][start] if pre["stream"][start] else float("nan")
+        growth_post = post["stream"][-1] / post["stream"][start] if post["stream"][start] else float("nan")
+        what = "embed" if shipped else "first"
+        st.metric(t(f"res_growth_pre_{what}"), f"×{growth_pre:.2f}")
+        st.metric(t(f"res_growth_post_{what}"), f"×{growth_post:.2f}")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
     c1.latex(FORMULAS["res_pre"])

@@ -5,12 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from models.tasks import get_task
 from tests.app.test_app import decode, everything_rendered, open_app, points, rerun, select, spec
 
 FFN, RESIDUAL, ATTENTION = "pages/ffn.py", "pages/residual.py", "pages/attention.py"
 TEXT = "the cat sat on the mat"
 TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
 GPT, LLAMA = "GPT-2-style decoder", "LLaMA-style decoder"
+REVERSE = "Toy: reverse · sinusoidal"
+PROBE = get_task("reverse").probe().text                 # e.g. "jggifhic=cihfiggj"
 
 
 def charts(at) -> list[str]:
@@ -108,12 +111,37 @@ def test_residual_norms_view():
     assert list(table.iloc[:, 0])[-1] == "ln_final" and len(table) == 2 * 2 + 1
 
 
-def test_residual_prepost_view():
+def test_residual_prepost_view_reads_the_shipped_twins():
     at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)
     assert charts(at) == ["res_prepost"]
     lines = spec(at, "res_prepost")["data"]
-    assert len(lines) == 3
-    assert len(at.metric) == 2
+    assert [line["name"] for line in lines] == ["Pre-LN: stream", "Post-LN: stream (after the norm)",
+                                                 "Post-LN: x + FFN(x) before the norm"]
+    assert "The shipped twins" in everything_rendered(at) and PROBE in everything_rendered(at)
+    pre, post = (float(m.value.lstrip("×")) for m in at.metric)
+    assert pre > 2 and post < 1.5                       # pre-LN's stream grows with depth, post-LN's is reset
+
+
+def test_task_example_button_and_logit_lens_on_a_toy_decoder():
+    at = open_app({"rview": "lens", "model": REVERSE}, RESIDUAL)
+    assert "unknown to this model" in info_text(at)     # the sidebar's English sentence
+    at.button(key="use_task_example").click()
+    rerun(at)
+    assert at.text_area(key="text").value == PROBE
+    heat = spec(at, "res_lens")["data"][0]
+    top = heat["text"][-1]                               # the model's own predictions (last row)
+    eq = PROBE.index("=") + 1                            # position of "=" after <bos>
+    x = PROBE.split("=")[0]
+    assert top[eq:eq + len(x)] == list(x[::-1])          # a trained reverse model: the answer, letter by letter
+
+
+def test_ablation_shows_the_task_accuracy_on_a_toy_checkpoint():
+    at = open_app({"fview": "ablation", "model": REVERSE, "text": PROBE}, FFN)
+    at.checkbox(key="abl_pe").check()
+    rerun(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Accuracy on the reverse task"] == "100%"
+    assert int(metrics["… with the ablation"].rstrip("%")) < 50     # without positions it cannot reverse
 
 
 def test_logit_lens_unavailable_for_minilm():

@@ -232,6 +232,9 @@ def test_neuron_value_and_projection():
     np.testing.assert_array_equal(proj.top_ids, np.argsort(-scores)[:4])
     np.testing.assert_array_equal(proj.bottom_ids, np.argsort(scores)[:4])
     np.testing.assert_allclose(proj.top_scores, np.sort(scores)[::-1][:4], rtol=1e-5)
+    tiny = make(vocab_size=6)
+    small = F.project_to_vocab(tiny, F.neuron_value(tiny, 0, 0), k=10)
+    assert len(small.top_ids) == 3 and not set(small.top_ids) & set(small.bottom_ids)
     enc = make(arch="encoder", output="hidden", tie_embeddings=False)
     assert F.project_to_vocab(enc, F.neuron_value(enc, 0, 0)).via == "embedding"
     with pytest.raises(ValueError, match="d_model=32"):
@@ -276,6 +279,9 @@ def test_remove_mask():
     with A.applied(dec, A.Ablation(remove_mask=True)) as m:
         _, trace = run(m)
     assert trace["blocks.0.attn.hook_pattern"][0, :, 0, 1:].sum() > 0        # the first token now sees the future
+    tiny = make(vocab_size=6)
+    small = F.project_to_vocab(tiny, F.neuron_value(tiny, 0, 0), k=10)
+    assert len(small.top_ids) == 3 and not set(small.top_ids) & set(small.bottom_ids)
     enc = make(arch="encoder", output="hidden", tie_embeddings=False)
     with A.applied(enc, A.Ablation(remove_mask=True)) as m:
         out = run(m)[0]

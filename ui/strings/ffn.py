@@ -166,8 +166,14 @@ STRINGS = {
     "res_post_stream": {"en": "Post-LN: stream (after the norm)", "zh": "Post-LN：残差流（归一化之后）"},
     "res_post_unnormed": {"en": "Post-LN: x + FFN(x) before the norm", "zh": "Post-LN：归一化之前的 x + FFN(x)"},
     "res_prepost_title": {"en": "Norm of the stream, layer by layer", "zh": "残差流的范数，逐层"},
-    "res_growth_pre": {"en": "Pre-LN: growth from the first layer to the last", "zh": "Pre-LN：从第一层到最后一层的增长"},
-    "res_growth_post": {"en": "Post-LN: growth from the first layer to the last", "zh": "Post-LN：从第一层到最后一层的增长"},
+    "res_growth_pre_first": {"en": "Pre-LN: growth from the first layer to the last",
+                             "zh": "Pre-LN：从第一层到最后一层的增长"},
+    "res_growth_post_first": {"en": "Post-LN: growth from the first layer to the last",
+                              "zh": "Post-LN：从第一层到最后一层的增长"},
+    "res_growth_pre_embed": {"en": "Pre-LN: growth from the embedding to the last layer",
+                             "zh": "Pre-LN：从嵌入到最后一层的增长"},
+    "res_growth_post_embed": {"en": "Post-LN: growth from the embedding to the last layer",
+                              "zh": "Post-LN：从嵌入到最后一层的增长"},
     "res_norm_axis": {"en": "norm of the stream (mean over positions)", "zh": "残差流的范数（各位置平均）"},
     "res_ex_prepost": {
         "en": "In Pre-LN (GPT-2, LLaMA) nothing ever rescales the stream between layers: sub-layers keep adding, "
