@@ -108,8 +108,11 @@ def short_name(module: str) -> str:
 # ---- pre-LN vs post-LN -------------------------------------------------------------------------
 def _pair_keys() -> tuple[str, str, bool]:
     """The shipped pre/post twins when available, else two random GPT-2-style twins."""
-    keys = {e.key for e in zoo.catalogue() if e.available}
-    if all(k in keys for k in PAIR):
+    from models.checkpoint import CHECKPOINT_DIR
+
+    stems = [k[len("toy:"):] for k in PAIR]
+    if all((CHECKPOINT_DIR / f"{s}.json").is_file() and (CHECKPOINT_DIR / f"{s}.safetensors").is_file()
+           for s in stems):
         return PAIR[0], PAIR[1], True
     return FALLBACK, FALLBACK, False
 

@@ -250,3 +250,13 @@ def test_hostile_text_is_escaped_everywhere():
         at = open_app({"text": EVIL, "text_b": EVIL, **query}, page)
         text = everything_rendered(at)
         assert "<script>" not in text and "<b>" not in text and "<style>" not in text
+
+
+def test_prepost_without_the_shipped_pair_compares_random_twins(monkeypatch):
+    import ui.residual_views as rv
+
+    monkeypatch.setattr(rv, "PAIR", ("toy:missing-pre", "toy:missing-post"))
+    at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)
+    assert "not shipped here" in info_text(at)
+    assert charts(at) == ["res_prepost"]
+    assert [m.label for m in at.metric][0] == "Pre-LN: growth from the first layer to the last"
