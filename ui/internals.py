@@ -16,6 +16,11 @@ from models import residual as R
 from .loaders import MAX_CHARS, _record, _unk_fraction, load_model
 
 
+# what these pages read (not the attention maps: [L, H, n, n] twice would dominate memory)
+RECORD = ["*hook_embed", "*hook_pos_embed", "*hook_type_embed", "*hook_resid_*", "*hook_*_out",
+          "*mlp.hook_*", "*hook_normalized", "*hook_scale"]
+
+
 def stack_for(arch: str) -> str | None:
     """The stack these pages read: the decoder of an encoder-decoder (its output is the
     model's output), else the only one."""
@@ -42,8 +47,8 @@ class InternalsData:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def internals(key: str, device: str, text: str, target: str) -> InternalsData:
-    """One recorded pass (all hooks) reduced to what the FFN and residual pages show."""
-    model, tok, enc, tgt, trace = _record(key, device, text, target, None)
+    """One recorded pass (the hooks in RECORD) reduced to what the FFN and residual pages show."""
+    model, tok, enc, tgt, trace = _record(key, device, text, target, RECORD)
     stack = stack_for(model.cfg.arch)
     seq = tgt if tgt is not None else enc
     prefix = "decoder." if stack else ""
