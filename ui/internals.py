@@ -110,9 +110,10 @@ def require_internals(sel) -> InternalsData:
     return data
 
 
-def probe_text(key: str) -> str | None:
-    """The fixed example of a shipped toy checkpoint's task (models.tasks), e.g.
-    "abcd=dcba" for reverse: a text that model was trained to read. None otherwise."""
+def probe_example(key: str) -> tuple[str, str | None] | None:
+    """(text, decoder text or None) of the fixed example of a shipped toy checkpoint's
+    task (models.tasks), e.g. "abcd=dcba" for reverse: what that model was trained to
+    read. None for other models."""
     from .ablation import toy_task
 
     task = toy_task(key)
@@ -121,13 +122,21 @@ def probe_text(key: str) -> str | None:
     try:
         from models.tasks import get_task
 
-        return get_task(task).probe().text
+        ex = get_task(task).probe()
+        return ex.text, ex.tgt_text
     except (ImportError, ValueError):
         return None
 
 
-def _use_text(text: str) -> None:
+def probe_text(key: str) -> str | None:
+    ex = probe_example(key)
+    return ex[0] if ex else None
+
+
+def _use_text(text: str, target: str | None) -> None:
     st.session_state["text"] = text
+    if target is not None:
+        st.session_state["target"] = target
 
 
 def task_example_button(sel) -> None:
@@ -137,8 +146,9 @@ def task_example_button(sel) -> None:
     from .i18n import t
     from .shell import md_code
 
-    text = probe_text(sel.model_key)
-    if text is None or text == sel.text:
+    ex = probe_example(sel.model_key)
+    if ex is None or (ex[0] == sel.text and (ex[1] is None or ex[1] == sel.target)):
         return
-    st.button(t("use_task_example", text=md_code(text)), key="use_task_example", on_click=_use_text, args=(text,),
+    shown = ex[0] if ex[1] is None else f"{ex[0]} → {ex[1]}"
+    st.button(t("use_task_example", text=md_code(shown)), key="use_task_example", on_click=_use_text, args=ex,
               icon=":material/science:")

@@ -260,3 +260,14 @@ def test_prepost_without_the_shipped_pair_compares_random_twins(monkeypatch):
     assert "not shipped here" in info_text(at)
     assert charts(at) == ["res_prepost"]
     assert [m.label for m in at.metric][0] == "Pre-LN: growth from the first layer to the last"
+
+
+def test_task_example_fills_source_and_target_of_an_encoder_decoder():
+    ex = get_task("spell").probe()
+    at = open_app({"rview": "lens", "model": "Toy: spell digits (encoder-decoder) · sinusoidal", "text": "123"},
+                  RESIDUAL)
+    at.button(key="use_task_example").click()
+    rerun(at)
+    assert at.text_area(key="text").value == ex.text and at.text_input(key="target").value == ex.tgt_text
+    predicted = "".join(spec(at, "res_lens")["data"][0]["text"][-1]).replace("␣", " ")
+    assert predicted.startswith(ex.tgt_text)          # the decoder's own next-token predictions spell the number
