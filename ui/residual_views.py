@@ -139,7 +139,8 @@ def stream_growth(key: str, device: str, text: str, post_twin: bool) -> dict:
     ns = R.norm_stats(model, trace)
     steps = ["embed"] + [f"L{i}" for i in range(model.cfg.n_layers)]
     idx = [0] + [i for i, lab in enumerate(dec.labels) if lab.endswith("mlp")]
-    out = {"steps": steps, "stream": np.linalg.norm(dec.stream[idx], axis=-1).mean(1),
+    per_token = np.linalg.norm(dec.stream[idx], axis=-1)                        # [steps, pos]
+    out = {"steps": steps, "stream": per_token.mean(1), "per_token": per_token,
            "norm": model.cfg.norm_position, "tokens": list(enc.tokens)}
     if model.cfg.norm_position == "post":
         ln2 = [i for i, n in enumerate(ns.names) if n.endswith("ln2")]
@@ -178,6 +179,14 @@ def prepost_view(sel: Selection) -> None:
         what = "embed" if shipped else "first"
         st.metric(t(f"res_growth_pre_{what}"), f"×{growth_pre:.2f}")
         st.metric(t(f"res_growth_post_{what}"), f"×{growth_post:.2f}")
+    # the two models side by side, token by token, on one colour scale
+    top = float(max(pre["per_token"].max(), post["per_token"].max()))
+    cols = st.columns(2)
+    for col, res, key, name in ((cols[0], pre, "res_pre_map", "res_pre_stream"), (cols[1], post, "res_post_map",
+                                                                                   "res_post_stream")):
+        with col:
+            st.plotly_chart(vz.value_heatmap(res["per_token"], res["steps"], res["tokens"], title=t(name),
+                                             value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
     c1.latex(FORMULAS["res_pre"])

@@ -113,7 +113,9 @@ def test_residual_norms_view():
 
 def test_residual_prepost_view_reads_the_shipped_twins():
     at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)
-    assert charts(at) == ["res_prepost"]
+    assert charts(at) == ["res_prepost", "res_pre_map", "res_post_map"]
+    pre_map = decode(spec(at, "res_pre_map")["data"][0]["z"])
+    assert pre_map.shape == (3, len(PROBE) + 1)                      # embed, L0, L1 x <bos> + the probe
     lines = spec(at, "res_prepost")["data"]
     assert [line["name"] for line in lines] == ["Pre-LN: stream", "Post-LN: stream (after the norm)",
                                                  "Post-LN: x + FFN(x) before the norm"]
@@ -258,7 +260,7 @@ def test_prepost_without_the_shipped_pair_compares_random_twins(monkeypatch):
     monkeypatch.setattr(rv, "PAIR", ("toy:missing-pre", "toy:missing-post"))
     at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)
     assert "not shipped here" in info_text(at)
-    assert charts(at) == ["res_prepost"]
+    assert charts(at) == ["res_prepost", "res_pre_map", "res_post_map"]
     assert [m.label for m in at.metric][0] == "Pre-LN: growth from the first layer to the last"
 
 
