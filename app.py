@@ -23,5 +23,7 @@ pages = [
     st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
     st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
     st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
+    st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
+    st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
 ]
 st.navigation(pages, position="sidebar").run()

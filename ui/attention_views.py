@@ -16,11 +16,11 @@ import streamlit as st
 import viz_core as vz
 
 from .i18n import FORMULAS, t
-from . import loaders
+from . import compare, loaders
 from .loaders import AttentionData, config_json, stacks_of, trace_npz
 from .shell import Selection, bound, choice, md_escape, set_choice, show_notices
 
-VIEWS = ("heads", "lines", "metrics", "rollout")
+VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
 METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
 TOP_K = 10
@@ -61,7 +61,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
         head = _slider(t("head"), n_heads, "head", disabled=view == "rollout")
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
-                         labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view != "heads")
+                         labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view not in ("heads", "compare"))
     return {"view": view, "stack": stack, "layer": layer, "head": head, "combine": combine}
 
 
@@ -97,6 +97,8 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
         lines_view(data, c)
     elif c["view"] == "metrics":
         metrics_view(data, c, sel)
+    elif c["view"] == "compare":
+        compare.attention_ab(sel, c)
     else:
         rollout_view(data, c, sel)
     export_section(data, c, sel)

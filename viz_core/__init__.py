@@ -36,3 +36,24 @@ __all__ = [
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
     "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",
 ]
+from .internals import (
+    activation_function_figure,
+    activation_heatmap,
+    contribution_chart,
+    difference,
+    differing_positions,
+    lines_chart,
+    share_chart,
+    sparsity as ffn_sparsity,
+    sparsity_chart,
+    token_bars,
+    top_neurons,
+    value_heatmap,
+    vocab_bars,
+)
+
+__all__ += [
+    "activation_function_figure", "activation_heatmap", "contribution_chart", "difference",
+    "differing_positions", "lines_chart", "share_chart", "ffn_sparsity", "sparsity_chart", "token_bars",
+    "top_neurons", "value_heatmap", "vocab_bars",
+]

@@ -1,0 +1,133 @@
+"""Compare two inputs: the same layer for text A (the sidebar's text) and text B, and
+the difference A - B. Used by the FFN, residual-stream and attention pages.
+
+Both texts run through the same cached loaders. The difference is position by
+position, so both texts must have the same number of tokens; otherwise the page says
+so (and how to fix it) instead of aligning tokens that do not correspond.
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import viz_core as vz
+
+from .i18n import t
+from .internals import internals
+from .loaders import attention_data
+from .shell import Selection, bound, md_escape
+
+HEIGHT = 420
+
+
+def text_b(sel: Selection) -> str | None:
+    """The text-B box (bound to the URL as `text_b`); None while it is empty."""
+    value = bound(st.text_input, t("ab_text_b"), "", key="text_b", url_default="", help=t("ab_text_b_help"))
+    st.caption(t("ab_text_a", text=md_escape(sel.text[:200])))
+    if not (value or "").strip():
+        st.info(t("ab_empty"), icon=":material/edit:")
+        return None
+    return value
+
+
+def _aligned(tokens_a: list[str], tokens_b: list[str]) -> list[int] | None:
+    """Differing positions, or None (with the note shown) when the lengths differ."""
+    try:
+        diff = vz.differing_positions(tokens_a, tokens_b)
+    except ValueError:
+        st.warning(t("ab_lengths", a=len(tokens_a), b=len(tokens_b)), icon=":material/straighten:")
+        return None
+    if diff:
+        shown = ", ".join(f"{i}: {vz.visible_label(tokens_a[i])} → {vz.visible_label(tokens_b[i])}" for i in diff[:8])
+        st.caption(t("ab_differs", n=len(diff), where=md_escape(shown)))
+    else:
+        st.caption(t("ab_same_tokens"))
+    return diff
+
+
+def _ab_title(which: str) -> str:
+    return {"a": t("ab_a"), "b": t("ab_b"), "d": t("ab_diff")}[which]
+
+
+def ffn_ab(sel: Selection, layer: int) -> None:
+    """The same FFN layer's activations for A and B (the neurons most active in
+    either), and A - B."""
+    b_text = text_b(sel)
+    if b_text is None:
+        return
+    a = internals(sel.model_key, sel.device, sel.text, sel.target)
+    b = internals(sel.model_key, sel.device, b_text, sel.target)
+    if _aligned(a.tokens, b.tokens) is None:
+        return
+    xa, xb = a.post[layer], b.post[layer]                                          # [pos, d_ff]
+    neurons = vz.top_neurons(np.concatenate([xa, xb, xa - xb]), k_per_token=4,
+                             max_neurons=max(1, min(32, 128 * 64 // len(a.tokens))))   # the heatmap's cell limit
+    za, zb = xa[:, neurons], xb[:, neurons]
+    scale = float(np.percentile(np.abs(np.concatenate([za, zb])), 99)) or 1.0   # as activation_heatmap
+    words = {"token": t("term_token"), "neuron": t("term_neuron"), "activation": t("term_activation")}
+    figs = [vz.activation_heatmap(za, a.tokens, neurons, title=_ab_title("a"), zmax=scale, terms=words),
+            vz.activation_heatmap(zb, b.tokens, neurons, title=_ab_title("b"), zmax=scale, terms=words),
+            vz.activation_heatmap(vz.difference(za, zb), a.tokens, neurons, title=_ab_title("d"), terms=words)]
+    for fig, key in zip(figs, ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"]):   # tokens x neurons: full width each
+        st.plotly_chart(fig, key=key, width="stretch")
+    st.caption(t("ab_ffn_caption", layer=layer, n=len(neurons)))
+
+
+def residual_ab(sel: Selection) -> None:
+    """How far apart the two streams are, ||x_A - x_B||, at every step and position."""
+    b_text = text_b(sel)
+    if b_text is None:
+        return
+    a = internals(sel.model_key, sel.device, sel.text, sel.target)
+    b = internals(sel.model_key, sel.device, b_text, sel.target)
+    if _aligned(a.tokens, b.tokens) is None:
+        return
+    dist = np.linalg.norm(vz.difference(a.stream, b.stream), axis=-1)               # [n, pos]
+    fig = vz.value_heatmap(dist, a.labels, a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
+    st.plotly_chart(fig, key="ab_resid", width="stretch")
+    st.caption(t("ab_resid_caption"))
+
+
+def _qk(d, stack: str) -> tuple[list[str], list[str]]:
+    if stack in ("self", "encoder"):
+        return d.tokens, d.tokens
+    return (d.tgt_tokens, d.tgt_tokens) if stack == "decoder" else (d.tgt_tokens, d.tokens)
+
+
+def attention_ab(sel: Selection, c: dict) -> None:
+    """One head (or the mean/max over heads, as chosen) for A and B, and A - B."""
+    b_text = text_b(sel)
+    if b_text is None:
+        return
+    da = attention_data(sel.model_key, sel.device, sel.text, sel.target)
+    db = attention_data(sel.model_key, sel.device, b_text, sel.target)
+    stack, layer = c["stack"], c["layer"]
+    (q_tok, k_tok), (qb, kb) = _qk(da, stack), _qk(db, stack)
+    if _aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and _aligned(q_tok, qb) is None):
+        return
+
+    def shown(d) -> np.ndarray:
+        m = d.patterns[stack][layer]
+        m = m[c["head"]] if c["combine"] == "one" else vz.aggregate_heads(m, c["combine"])
+        return np.where(d.masks[stack], m, np.nan).astype(np.float32)
+
+    pa, pb = shown(da), shown(db)
+    what = t("head_what", head=c["head"]) if c["combine"] == "one" else t(f"combine_{c['combine']}")
+    terms = {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
+    figs = [vz.head_heatmap(pa, q_tok, k_tok, title=f"{_ab_title('a')} · L{layer} {what}", clickable=False,
+                            terms=terms, square=False),
+            vz.head_heatmap(pb, qb, kb, title=f"{_ab_title('b')} · L{layer} {what}", clickable=False,
+                            terms=terms, square=False),
+            vz.matrix_heatmap(vz.difference(pa, pb), row_labels=q_tok, col_labels=k_tok, title=_ab_title("d"),
+                              row_name=t("term_query"), col_name=t("term_key"), colorbar_title="A − B",
+                              terms=terms)]
+    # two per row: three maps side by side leave too little room for the key labels
+    keys = ["ab_attn_a", "ab_attn_b", "ab_attn_diff"]
+    for row in (figs[:2], figs[2:]):
+        cols = st.columns(2)
+        for col, fig in zip(cols, row):
+            with col:
+                fig.update_layout(height=HEIGHT)
+                st.plotly_chart(fig, key=keys.pop(0), width="stretch")
+        if len(row) == 1:
+            cols[1].caption(t("ab_attn_caption"))

@@ -1,0 +1,167 @@
+"""Streamlit glue for the FFN page: activations (tokens x neurons), one neuron up close
+(its activation per token and the tokens its value vector promotes), the activation
+function over its inputs, sparsity per layer, the FFN's share of the parameters, A/B
+and ablations. Numbers come from ui.internals (models.ffn); figures from viz_core."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from models import ffn as F
+
+from . import compare
+from .ablation import ablation_panel
+from .i18n import FORMULAS, t
+from .internals import InternalsData, neuron_projection, parameters
+from .shell import Selection, bound, choice, show_notices
+
+VIEWS = ("activations", "function", "size", "compare", "ablation")
+ORDERS = ("top", "all")
+TOL = 0.01          # |activation| at or below this counts as "near zero" for GELU / SwiGLU
+MAX_NEURONS = 48    # columns of the clickable heatmap
+TOP_K = 5           # neurons per token in the table
+
+
+def terms() -> dict[str, str]:
+    return {w: t(f"term_{w}") for w in ("token", "neuron", "activation", "count", "layer", "sparsity", "score")}
+
+
+def layer_slider(n_layers: int) -> int:
+    """The bound layer slider (shared key with the attention page: a link keeps the layer)."""
+    if n_layers <= 1:
+        return 0
+    if "layer" in st.session_state and not 0 <= st.session_state["layer"] < n_layers:
+        st.session_state["layer"] = min(max(int(st.session_state["layer"]), 0), n_layers - 1)
+    return bound(st.slider, t("layer"), 0, n_layers - 1, key="layer", url_default="0")
+
+
+def neuron_input(d_ff: int) -> int:
+    if "neuron" in st.session_state and not 0 <= st.session_state["neuron"] < d_ff:
+        st.session_state["neuron"] = min(max(int(st.session_state["neuron"]), 0), d_ff - 1)
+    return int(bound(st.number_input, t("ffn_neuron"), 0, d_ff - 1, step=1, key="neuron", url_default="0"))
+
+
+def _on_cell() -> None:
+    cells = vz.selected_customdata(st.session_state.get("ffn_map"))
+    if cells:
+        st.session_state["neuron"] = int(cells[0][1])
+
+
+@st.fragment
+def page(data: InternalsData, sel: Selection, cfg) -> None:
+    """Controls and the chosen view (a fragment: switching views reruns only this)."""
+    view = choice(st.radio, t("view"), VIEWS, param="fview", default="activations", horizontal=True,
+                  labels={v: t(f"ffn_view_{v}") for v in VIEWS})
+    c1, c2 = st.columns([3, 2])
+    with c1:
+        layer = layer_slider(cfg.n_layers)
+    with c2:
+        st.caption(t("ffn_shape", d=cfg.d_model, ff=cfg.d_ff, ratio=cfg.d_ff / cfg.d_model,
+                     act=cfg.activation))
+    show_notices()
+    if view == "activations":
+        activations_view(data, sel, cfg, layer)
+    elif view == "function":
+        function_view(data, cfg, layer)
+    elif view == "size":
+        size_view(sel, cfg)
+    elif view == "compare":
+        compare.ffn_ab(sel, layer)
+    else:
+        ablation_panel(sel)
+
+
+def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
+    which = choice(st.radio, t("ffn_which"), ("post", "pre"), param="fwhich", default="post", horizontal=True,
+                   labels={"post": t("ffn_post"), "pre": t("ffn_pre")})
+    acts = (data.post if which == "post" else data.pre)[layer]                          # [pos, d_ff]
+    order = choice(st.radio, t("ffn_order"), ORDERS, param="forder", default="top", horizontal=True,
+                   labels={o: t(f"ffn_order_{o}") for o in ORDERS})
+    if order == "top":
+        neurons = vz.top_neurons(acts, k_per_token=max(1, MAX_NEURONS // max(1, len(data.tokens))) + 2,
+                                 max_neurons=min(MAX_NEURONS, max(1, 128 * 64 // len(data.tokens))))
+        fig = vz.activation_heatmap(acts[:, neurons], data.tokens, neurons,
+                                    selected=st.session_state.get("neuron"), terms=terms(),
+                                    title=t("ffn_map_title", layer=layer, n=len(neurons)))
+        st.plotly_chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
+        st.caption(t("ffn_map_caption"))
+        with st.expander(t("ffn_topk_table", k=TOP_K)):
+            top = np.argsort(-acts, axis=1, kind="stable")[:, :TOP_K]                 # [pos, k] strongest first
+            rows = {t("term_token"): [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(data.tokens)]}
+            for j in range(top.shape[1]):
+                rows[f"#{j + 1}"] = [f"n{n} ({acts[i, n]:.3g})" for i, n in enumerate(top[:, j])]
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="ffn_topk")
+    else:
+        sorted_ids = np.argsort(-np.abs(acts).mean(0), kind="stable")
+        fig = vz.matrix_heatmap(acts[:, sorted_ids], row_labels=data.tokens,
+                                col_labels=[f"n{i}" for i in sorted_ids], title=t("ffn_all_title", layer=layer),
+                                row_name=t("term_token"), col_name=t("term_neuron"),
+                                colorbar_title=t("term_activation"), max_ticks=20)
+        st.plotly_chart(fig, key="ffn_all", width="stretch")
+        st.caption(t("ffn_all_caption", n=cfg.d_ff))
+    neuron_detail(data, sel, cfg, layer, acts if which == "post" else data.post[layer])
+
+
+def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np.ndarray) -> None:
+    """One neuron: its activation on every token, and its value vector read as tokens."""
+    with st.container(border=True, key="neuron_detail"):
+        c1, c2 = st.columns([1, 3])
+        with c1:
+            n = neuron_input(cfg.d_ff)
+        with c2:
+            st.markdown(f"**{t('ffn_neuron_title', layer=layer, n=n)}**")
+            st.caption(t("ffn_neuron_help"))
+        left, right = st.columns(2)
+        with left:
+            st.plotly_chart(vz.token_bars(post[:, n], data.tokens, title=t("ffn_neuron_acts"),
+                                          value_name=t("term_activation")), key="neuron_acts", width="stretch")
+        with right:
+            proj = neuron_projection(sel.model_key, sel.device, layer, n)
+            st.plotly_chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
+                                          title=t("ffn_promotes"), terms=terms()),
+                            key="neuron_vocab", width="stretch")
+            st.caption(t(f"ffn_via_{proj['via']}"))
+        st.latex(FORMULAS["ffn_kv"])
+
+
+def function_view(data: InternalsData, cfg, layer: int) -> None:
+    pre = data.pre[layer]
+    lo, hi = np.percentile(pre, [0.5, 99.5]) if pre.size else (-3.0, 3.0)
+    span = max(abs(float(lo)), abs(float(hi)), 1.0)
+    x = np.linspace(-span, span, 201, dtype=np.float32)
+    name = "SiLU (SwiGLU gate)" if cfg.activation == "swiglu" else cfg.activation.upper().replace("_", "-")
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
+                                                      terms=terms()), key="ffn_function", width="stretch")
+        st.caption(t("ffn_function_caption", layer=layer, n=pre.size))
+    exact = F.is_exactly_sparse(cfg.activation)
+    frac = vz.ffn_sparsity(data.post, exact=exact, tol=TOL)
+    with right:
+        st.plotly_chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=terms()),
+                        key="ffn_sparsity", width="stretch")
+        st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
+    st.markdown(t("ffn_ex_activation"))
+    st.latex(FORMULAS["ffn"] if cfg.activation != "swiglu" else FORMULAS["ffn_swiglu"])
+
+
+def size_view(sel: Selection, cfg) -> None:
+    p = parameters(sel.model_key, sel.device)
+    parts, total = p["parts"], p["total"]
+    labels = {k: t(f"ffn_part_{k}") for k in parts}
+    left, right = st.columns([2, 3])
+    with left:
+        st.plotly_chart(vz.share_chart(parts, labels, title=t("ffn_share_title")), key="ffn_share", width="stretch")
+    with right:
+        st.metric(t("ffn_share_metric"), f"{parts['ffn'] / total:.1%}")
+        blocks = parts["ffn"] + parts["attention"]
+        st.metric(t("ffn_share_blocks"), f"{parts['ffn'] / blocks:.1%}" if blocks else "–")
+        st.dataframe(pd.DataFrame({t("ffn_col_part"): [labels[k] for k in parts],
+                                   t("ffn_col_params"): [f"{v:,}" for v in parts.values()],
+                                   t("ffn_col_share"): [f"{v / total:.1%}" for v in parts.values()]}),
+                     hide_index=True, width="stretch", key="ffn_share_table")
+        st.caption(t("ffn_size_caption", d=cfg.d_model, ff=cfg.d_ff, per=p["ffn_layer"], layers=cfg.n_layers))
+    st.markdown(t("ffn_ex_size"))
+

@@ -1,0 +1,220 @@
+"""Streamlit glue for the residual-stream page: the stream's norm and each sub-layer's
+contribution, the statistics around every norm, Pre-LN vs Post-LN side by side, the
+logit lens, A/B and ablations. Numbers come from ui.internals (models.residual)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from models import residual as R
+from models import zoo
+
+from . import compare
+from .ablation import ablation_panel
+from .i18n import FORMULAS, t
+from .internals import InternalsData, probe_text
+from .loaders import _lock, encode, load_model
+from .shell import Selection, choice, md_escape, show_notices
+
+VIEWS = ("stream", "norms", "prepost", "lens", "compare", "ablation")
+# the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
+PAIR = ("toy:reverse-sinusoidal", "toy:reverse-sinusoidal-postln")
+FALLBACK = "custom:gpt"
+
+
+@st.fragment
+def page(data: InternalsData, sel: Selection, cfg) -> None:
+    view = choice(st.radio, t("view"), VIEWS, param="rview", default="stream", horizontal=True,
+                  labels={v: t(f"res_view_{v}") for v in VIEWS})
+    show_notices()
+    if view == "stream":
+        stream_view(data, cfg)
+    elif view == "norms":
+        norms_view(data, cfg)
+    elif view == "prepost":
+        prepost_view(sel)
+    elif view == "lens":
+        lens_view(data, cfg)
+    elif view == "compare":
+        compare.residual_ab(sel)
+    else:
+        ablation_panel(sel)
+
+
+def plain_labels(tokens: list[str]) -> list[str]:
+    """'3·the' labels for widgets (plain text there: made visible, not HTML-escaped)."""
+    return [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(tokens)]
+
+
+# ---- the stream and its contributions ------------------------------------------------------
+def stream_view(data: InternalsData, cfg) -> None:
+    c = data.contrib
+    st.plotly_chart(vz.value_heatmap(c["stream_norm"], data.labels, data.tokens, title=t("res_norm_title"),
+                                     value_name="‖x‖"), key="res_norm", width="stretch")
+    st.caption(t("res_norm_caption"))
+    options = ["mean", *range(len(data.tokens))]
+    labels = plain_labels(data.tokens)
+    pos = st.selectbox(t("res_position"), options, key="res_pos",
+                       format_func=lambda o: t("res_all_positions") if o == "mean" else labels[o])
+    norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
+    cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
+    st.plotly_chart(vz.contribution_chart(data.labels, norm, cos, title=t("res_contrib_title"),
+                                          terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}),
+                    key="res_contrib", width="stretch")
+    st.caption(t("res_contrib_caption"))
+    if data.additive:
+        st.success(t("res_sum_ok", err=data.decomp_error), icon=":material/functions:")
+        st.latex(FORMULAS["res_sum"])
+    else:
+        st.info(t("res_sum_post"), icon=":material/info:")
+        st.latex(FORMULAS["res_post"])
+
+
+# ---- normalisation --------------------------------------------------------------------------
+def norms_view(data: InternalsData, cfg) -> None:
+    ns = data.norms
+    st.markdown(t("res_norms_intro", kind=cfg.norm, where=t(f"res_where_{cfg.norm_position}")))
+    names = [short_name(n) for n in ns.names]
+    series = {t("res_in_std"): (names, np.sqrt(ns.in_var).mean(1)),
+              t("res_out_std"): (names, np.sqrt(ns.out_var).mean(1))}
+    if cfg.norm == "rmsnorm":      # LayerNorm's scale is the input std (+eps): the same line
+        series[t("res_scale")] = (names, ns.scale.mean(1))
+        series[t("res_in_abs_mean")] = (names, np.abs(ns.in_mean).mean(1))
+    values = np.concatenate([v for _, v in series.values()])
+    values = values[np.isfinite(values) & (values > 0)]
+    wide = values.size > 0 and values.max() / values.min() > 10        # a log axis only where it helps
+    st.plotly_chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
+                    key="res_norms", width="stretch")
+    table = pd.DataFrame({
+        t("res_col_norm"): names,
+        t("res_col_in_mean"): ns.in_mean.mean(1), t("res_col_in_var"): ns.in_var.mean(1),
+        t("res_col_scale"): ns.scale.mean(1),
+        t("res_col_out_mean"): ns.out_mean.mean(1), t("res_col_out_var"): ns.out_var.mean(1)})
+    if cfg.norm == "dyt":
+        table.insert(4, "α", ns.alpha)                                  # tanh(α x): DyT's only "scale"
+    st.dataframe(table, hide_index=True, width="stretch", key="res_norms_table")
+    st.caption(t("res_norms_caption"))
+    st.latex(FORMULAS[f"norm_{cfg.norm}"])
+
+
+def short_name(module: str) -> str:
+    """'decoder.blocks.3.ln2' -> 'dec L3 ln2' (chart labels)."""
+    return (module.replace("decoder.", "dec ").replace("encoder.", "enc ").replace("blocks.", "L")
+            .replace(".", " "))
+
+
+# ---- pre-LN vs post-LN -------------------------------------------------------------------------
+def _pair_keys() -> tuple[str, str, bool]:
+    """The shipped pre/post twins when available, else two random GPT-2-style twins."""
+    from models.checkpoint import CHECKPOINT_DIR
+
+    stems = [k[len("toy:"):] for k in PAIR]
+    if all((CHECKPOINT_DIR / f"{s}.json").is_file() and (CHECKPOINT_DIR / f"{s}.safetensors").is_file()
+           for s in stems):
+        return PAIR[0], PAIR[1], True
+    return FALLBACK, FALLBACK, False
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _post_twin(key: str, device: str):
+    """The random post-LN twin of a preset (the same seed, so the same weights)."""
+    model, tok = load_model(key, device)
+    return zoo.load(key, device, config=model.cfg.replace(norm_position="post"))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def stream_growth(key: str, device: str, text: str, post_twin: bool) -> dict:
+    """Mean norm over positions of the stream entering each block and leaving the last
+    one, and for post-LN also the un-normalised sum x + f(x) each norm receives."""
+    model, tok = _post_twin(key, device) if post_twin else load_model(key, device)
+    enc = encode(tok, model, text)
+    if not enc.ids:
+        raise ValueError("The text is empty.")
+    with _lock(model):
+        _, trace = model.run_with_cache(enc.ids, names=["*hook_resid_*", "*hook_*_out", "*hook_embed",
+                                                        "*hook_pos_embed", "*hook_normalized", "*hook_scale"])
+    dec = R.decomposition(model, trace)
+    ns = R.norm_stats(model, trace)
+    steps = ["embed"] + [f"L{i}" for i in range(model.cfg.n_layers)]
+    idx = [0] + [i for i, lab in enumerate(dec.labels) if lab.endswith("mlp")]
+    per_token = np.linalg.norm(dec.stream[idx], axis=-1)                        # [steps, pos]
+    out = {"steps": steps, "stream": per_token.mean(1), "per_token": per_token,
+           "norm": model.cfg.norm_position, "tokens": list(enc.tokens)}
+    if model.cfg.norm_position == "post":
+        ln2 = [i for i, n in enumerate(ns.names) if n.endswith("ln2")]
+        out["unnormed"] = np.linalg.norm(ns.inputs[ln2], axis=-1).mean(1)
+    return out
+
+
+def prepost_view(sel: Selection) -> None:
+    pre_key, post_key, shipped = _pair_keys()
+    text = sel.text
+    if shipped:
+        text = probe_text(pre_key) or sel.text
+        st.caption(t("res_pair_shipped", text=md_escape(text)))
+    else:
+        st.info(t("res_pair_random"), icon=":material/casino:")
+    try:
+        pre = stream_growth(pre_key, sel.device, text, False)
+        post = stream_growth(post_key, sel.device, text, not shipped)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        return
+    series = {t("res_pre_stream"): (pre["steps"], pre["stream"]), t("res_post_stream"): (post["steps"], post["stream"])}
+    if "unnormed" in post:
+        series[t("res_post_unnormed")] = (post["steps"][1:], post["unnormed"])
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
+                        key="res_prepost", width="stretch")
+    with right:
+        # trained twins: from the embedding to the last layer. Random twins start from
+        # N(0, 0.02) embeddings that a post-LN norm blows up to ~√d at once, so there the
+        # growth is counted from the first layer's output
+        start = 0 if shipped else 1
+        growth_pre = pre["stream"][-1] / pre["stream"][start] if pre["stream"][start] else float("nan")
+        growth_post = post["stream"][-1] / post["stream"][start] if post["stream"][start] else float("nan")
+        what = "embed" if shipped else "first"
+        st.metric(t(f"res_growth_pre_{what}"), f"×{growth_pre:.2f}")
+        st.metric(t(f"res_growth_post_{what}"), f"×{growth_post:.2f}")
+    # the two models side by side, token by token, on one colour scale
+    top = float(max(pre["per_token"].max(), post["per_token"].max()))
+    cols = st.columns(2)
+    for col, res, key, name in ((cols[0], pre, "res_pre_map", "res_pre_stream"), (cols[1], post, "res_post_map",
+                                                                                   "res_post_stream")):
+        with col:
+            st.plotly_chart(vz.value_heatmap(res["per_token"], res["steps"], res["tokens"], title=t(name),
+                                             value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
+    st.markdown(t("res_ex_prepost"))
+    c1, c2 = st.columns(2)
+    c1.latex(FORMULAS["res_pre"])
+    c2.latex(FORMULAS["res_post"])
+
+
+# ---- logit lens -----------------------------------------------------------------------------
+def lens_view(data: InternalsData, cfg) -> None:
+    if data.lens is None:
+        st.info(t("res_lens_unavailable"), icon=":material/visibility_off:")
+        return
+    lens = data.lens
+    shown = choice(st.radio, t("res_lens_colour"), ("top", "final"), param="lens", default="top", horizontal=True,
+                   labels={"top": t("res_lens_top"), "final": t("res_lens_final")})
+    z = lens.top_probs[..., 0] if shown == "top" else lens.final_token_prob
+    text = [[cell[0] for cell in row] for row in data.lens_tokens]
+    fig = vz.value_heatmap(z, lens.labels, data.tokens, title=t("res_lens_title"), value_name=t("term_probability"),
+                           zmin=0.0, zmax=1.0, text=text)
+    st.plotly_chart(fig, key="res_lens", width="stretch")
+    st.caption(t("res_lens_caption"))
+    labels = plain_labels(data.tokens)
+    pos = st.selectbox(t("res_position"), list(range(len(data.tokens))), index=len(data.tokens) - 1, key="lens_pos",
+                       format_func=labels.__getitem__)
+    rows = {t("layer"): lens.labels}
+    for j in range(lens.top_ids.shape[-1]):
+        rows[f"#{j + 1}"] = [f"{vz.visible_label(data.lens_tokens[i][pos][j])} ({lens.top_probs[i, pos, j]:.3g})"
+                             for i in range(len(lens.labels))]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="lens_table")
+    if cfg.arch == "encoder":
+        st.caption(t("res_lens_encoder"))
+    st.latex(FORMULAS["lens"])
