@@ -1,0 +1,149 @@
+"""The positional-encoding lab through AppTest (no browser): every section runs, the
+numbers in the charts are the library's, bad input gets a sentence."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from models import positional as P
+from tests.app.test_app import assert_ok, chart_ids, decode, open_app, rerun, spec
+
+PAGE = "pages/positional.py"
+
+
+def lab(query: dict[str, str] | None = None):
+    return open_app(query, page=PAGE)
+
+
+def section(at, name: str):
+    radio = [r for r in at.radio if r.key.startswith("pe_view__")][0]
+    radio.set_value(name)
+    return rerun(at)
+
+
+def numbers(text: str) -> list[float]:
+    return [float(x) for x in re.findall(r"\d\.\d+e[-+]\d+", text)]
+
+
+def test_tables_default_schemes_real_numbers():
+    at = lab()
+    assert chart_ids(at) == ["pe_table_sinusoidal", "pe_table_learned", "pe_table_rope",
+                             "pe_sim_sinusoidal", "pe_sim_learned", "pe_sim_rope", "pe_curves"]
+    fig = spec(at, "pe_table_sinusoidal")
+    z = decode([d for d in fig["data"] if d["type"] == "heatmap"][0]["z"])
+    np.testing.assert_allclose(z, P.sinusoidal(64, 64).numpy(), atol=1e-6)
+    assert z[10, 0] == pytest.approx(-0.5440, abs=1e-4)                 # sin(10 rad), not degrees
+    wave = decode(fig["data"][0]["y"])
+    np.testing.assert_allclose(wave, P.sinusoidal_wavelengths(64).numpy(), rtol=1e-6)
+    learned = spec(at, "pe_table_learned")
+    assert [d["type"] for d in learned["data"]][:2] == ["scatter", "image"]   # 64 x 384 cells: one PNG
+    assert learned["layout"]["xaxis2"]["range"] == [-0.5, 383.5]          # MiniLM's real table, its own width
+    assert learned["layout"]["yaxis2"]["range"] == [63.5, -0.5]
+    assert any("512 positions × 384" in c.value for c in at.caption)
+    curves = spec(at, "pe_curves")
+    assert [d["name"] for d in curves["data"]] == ["sinusoidal", "learned", "RoPE"]
+    assert decode(curves["data"][0]["y"])[0] == pytest.approx(1.0, abs=1e-5)    # cosine at distance 0
+
+
+def test_switching_schemes_changes_the_charts():
+    at = lab()
+    at.multiselect(key="pe_schemes").set_value(["none", "alibi", "sinusoidal"])
+    rerun(at)
+    assert chart_ids(at) == ["pe_table_sinusoidal", "pe_sim_sinusoidal", "pe_curves"]
+    infos = " ".join(i.value for i in at.info)
+    assert "No position information" in infos and "ALiBi has no position vectors" in infos
+    at.multiselect(key="pe_schemes").set_value([])
+    rerun(at)
+    assert chart_ids(at) == [] and any("at least one scheme" in i.value for i in at.info)
+    at.multiselect(key="pe_schemes").set_value(["rope"])
+    rerun(at)
+    at.radio(key="pe_sim__en").set_value("dot")
+    rerun(at)
+    sim = decode([d for d in spec(at, "pe_sim_rope")["data"] if d["type"] == "heatmap"][0]["z"])
+    assert sim[0, 0] == pytest.approx(32.0, abs=1e-4)                    # d/2 unit pairs
+    assert sim[5, 2] == pytest.approx(sim[40, 37], abs=1e-4)            # depends on m - n only
+
+
+def test_a_length_past_the_learned_table_shows_where_it_ends():
+    at = lab({"pe_n": "600"})
+    assert any("512 positions only" in i.value and "512–599" in i.value for i in at.info)
+    fig = spec(at, "pe_table_learned")
+    assert fig["layout"]["shapes"][0]["y0"] == 511.5
+    curves = spec(at, "pe_curves")
+    y = decode(curves["data"][1]["y"])
+    assert np.isfinite(y[:512]).all() and np.isnan(y[512:]).all()
+
+
+def test_odd_dimension_gets_a_sentence():
+    at = lab({"pe_d": "63"})
+    warnings = [w.value for w in at.warning]
+    assert len(warnings) == 2 and all("63 is odd" in w and "62 or 64" in w for w in warnings)
+    assert "pe_table_learned" in chart_ids(at)                           # learned keeps its own width
+    at = section(at, "rope")
+    assert any("63 is odd" in w.value for w in at.warning) and chart_ids(at) == []
+
+
+def test_bounded_controls_clamp_link_values():
+    at = lab({"pe_n": "0", "pe_d": "100000"})
+    assert at.slider(key="pe_n").value == 64 and at.number_input(key="pe_d").value == 64
+    notes = " ".join(w.value for w in at.warning)                        # the link's invalid values are reported
+    assert "pe\\_n" in notes and "pe\\_d" in notes
+
+
+def test_shift_section_numbers():
+    at = section(lab(), "shift")
+    assert chart_ids(at) == ["pe_shift_m", "pe_shift_arrows"]
+    ok = [s.value for s in at.success][0]
+    assert numbers(ok)[0] < 1e-5
+    m = decode([d for d in spec(at, "pe_shift_m")["data"] if d["type"] == "heatmap"][0]["z"])
+    np.testing.assert_allclose(m, P.sinusoidal_shift_matrix(5, 64).numpy()[:16, :16], atol=1e-6)
+    at.slider(key="pe_k").set_value(200)
+    rerun(at)
+    assert numbers([s.value for s in at.success][0])[0] < 1e-5
+
+
+def test_rope_section_curves_coincide():
+    at = section(lab(), "rope")
+    assert chart_ids(at) == ["pe_rope_arrows", "pe_rope_scores"]
+    fig = spec(at, "pe_rope_scores")
+    ys = [decode(d["y"]) for d in fig["data"]]
+    assert len(ys) >= 3
+    for y in ys[1:]:
+        np.testing.assert_allclose(y, ys[0], atol=1e-4)
+    assert numbers([s.value for s in at.success][0])[0] < 1e-4
+
+
+def test_bias_section_alibi_and_relative():
+    at = section(lab(), "bias")
+    assert chart_ids(at) == ["pe_alibi_slopes", "pe_alibi_grid", "pe_buckets", "pe_rel_grid", "pe_rel_curve"]
+    slopes = decode(spec(at, "pe_alibi_slopes")["data"][0]["y"])
+    np.testing.assert_allclose(slopes, [1 / 2 ** i for i in range(1, 9)])
+    buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
+    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32).numpy())
+    at.slider(key="pe_heads").set_value(3)
+    rerun(at)
+    assert len(decode(spec(at, "pe_alibi_slopes")["data"][0]["y"])) == 3
+
+
+def test_chinese_and_formulas():
+    at = open_app({"lang": "中文"}, page=PAGE)
+    assert at.title[0].value == "位置编码实验室"
+    for name in ("shift", "rope", "bias"):
+        at = section(at, name)
+        assert_ok(at)
+    md = " ".join(m.value for m in at.markdown)
+    assert "ALiBi" in md and "计算示例" in md
+
+
+def test_worked_numbers_are_computed():
+    at = lab()
+    md = " ".join(m.value for m in at.markdown)
+    assert "sin(10 rad) = -0.5440" in md and "sin(10°) = 0.1736" in md
+    at.number_input(key="pe_ex_pos").set_value(3)
+    at.number_input(key="pe_ex_dim").set_value(3)
+    rerun(at)
+    md = " ".join(m.value for m in at.markdown)
+    expected = float(P.sinusoidal(4, 64)[3, 3])
+    assert f"= {expected:.6f}" in md and "cos(" in md
