@@ -96,6 +96,7 @@ class ShiftResult:
     pattern_change: list[float]     # per layer: mean total-variation distance of the rows
     pattern: np.ndarray             # [L, H, n, n] original
     pattern_shifted: np.ndarray     # [L, H, n, n] the shifted run, original rows and keys, renormalised
+    mask: np.ndarray                # [n, n] bool, the original run's mask (True = may attend)
 
 
 def shift_test(model: Transformer, ids: Sequence[int], k: int, filler: int) -> ShiftResult:
@@ -116,7 +117,7 @@ def shift_test(model: Transformer, ids: Sequence[int], k: int, filler: int) -> S
     sub = sub / np.clip(sub.sum(-1, keepdims=True), 1e-30, None)
     tv = 0.5 * np.abs(sub - a["pattern"]).sum(-1)                         # [L, H, n]
     return ShiftResult(k, score_change, [float(x) for x in tv.mean(axis=(1, 2))],
-                       a["pattern"].astype(np.float32), sub.astype(np.float32))
+                       a["pattern"].astype(np.float32), sub.astype(np.float32), a["mask"])
 
 
 def extrapolation(task, model: Transformer, factors: Sequence[float] = (1, 1.5, 2, 4), n: int = 256,

@@ -243,7 +243,8 @@ def shift_test_section() -> None:
     task_name, cards = task_control()
     task = get_task(task_name)
     ex = task.probe()
-    symbols = [c for c in task.alphabet() if c.strip()]
+    # filler candidates: the probe's own symbols (no specials, not the "=" separator)
+    symbols = sorted({tok for tok in ex.tokens if len(tok) == 1 and tok.strip() and tok != "="})
     c1, c2 = st.columns(2)
     with c1:
         k = bound(st.slider, t("pe_shift_filler_k"), 0, 64, 8, key="pe_fk", url_default="8")
@@ -260,7 +261,8 @@ def shift_test_section() -> None:
             continue
         r = shift(card["key"], task_name, int(k), filler)
         results[s] = r
-        diffs.append(np.abs(r.pattern_shifted[0] - r.pattern[0]).max(0))       # [q, k] layer 0, max over heads
+        diff = np.abs(r.pattern_shifted[0] - r.pattern[0]).max(0)              # [q, k] layer 0, max over heads
+        diffs.append(np.where(r.mask, diff, np.nan).astype(np.float32))       # masked pairs grey
         titles.append(label(s))
         rows.append({t("pe_col_scheme"): label(s), t("pe_col_score_change"): r.score_change,
                      **{t("pe_col_tv", layer=i): v for i, v in enumerate(r.pattern_change)}, t("pe_col_note"): ""})
@@ -271,7 +273,7 @@ def shift_test_section() -> None:
                             [label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
                             text_fmt=".1e"),
                     key="pe_shift_bars", width="stretch")
-    fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="magma", cols=3,
+    fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
                          value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"))
     st.plotly_chart(fig, key="pe_shift_grid", width="stretch")
     df = pd.DataFrame(rows)

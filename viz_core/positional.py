@@ -60,7 +60,7 @@ def _heatmap_trace(z: np.ndarray, zmin: float, zmax: float, cmap: str, *, x_name
             hoverongaps=False, name="", showscale=showscale and coloraxis is None,
             coloraxis=coloraxis,
             hovertemplate=f"{y_name} %{{y}}, {x_name} %{{x}}: %{{z:.4g}}<extra></extra>",
-            colorbar=dict(title=dict(text=value_name), thickness=12, len=0.9),
+            colorbar=dict(title=dict(text=value_name, side="right"), thickness=12, len=0.9),
         )]
         if np.isnan(z).any():
             traces.append(go.Heatmap(
@@ -74,7 +74,7 @@ def _heatmap_trace(z: np.ndarray, zmin: float, zmax: float, cmap: str, *, x_name
         traces.append(go.Scatter(
             x=[None], y=[None], mode="markers", hoverinfo="skip", showlegend=False,
             marker=dict(colorscale=plotly_colorscale(cmap), cmin=zmin, cmax=zmax, color=[zmin], showscale=True,
-                        colorbar=dict(title=dict(text=value_name), thickness=12, len=0.9))))
+                        colorbar=dict(title=dict(text=value_name, side="right"), thickness=12, len=0.9))))
     return traces
 
 
@@ -290,7 +290,7 @@ def matrix_grid(mats: np.ndarray, *, panel_titles: Sequence[str], title: str = "
                          scaleanchor=f"x{p + 1 if p else ''}", scaleratio=1, constrain="domain", **ticks)
     if small:
         fig.update_layout(coloraxis=dict(colorscale=plotly_colorscale(cmap), cmin=zmin, cmax=zmax,
-                                         colorbar=dict(title=dict(text=html.escape(value_name)), thickness=12)))
+                                         colorbar=dict(title=dict(text=html.escape(value_name), side="right"), thickness=12)))
     fig.update_layout(title=dict(text=html.escape(title)) if title else None,
                       height=int(rows * panel_height + (60 if title else 30) + (40 if tick_labels is not None else 0)),
                       margin=dict(l=40, r=20, t=60 if title else 30, b=20), plot_bgcolor="rgba(0,0,0,0)")

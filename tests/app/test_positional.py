@@ -23,6 +23,11 @@ def section(at, name: str):
     return rerun(at)
 
 
+def table(at, index: int):
+    """The index-th dataframe of the page (st.dataframe without on_select keeps no key)."""
+    return at.dataframe[index].value
+
+
 def numbers(text: str) -> list[float]:
     return [float(x) for x in re.findall(r"\d\.\d+e[-+]\d+", text)]
 
@@ -147,3 +152,74 @@ def test_worked_numbers_are_computed():
     md = " ".join(m.value for m in at.markdown)
     expected = float(P.sinusoidal(4, 64)[3, 3])
     assert f"= {expected:.6f}" in md and "cos(" in md
+
+
+# ---- the sections on the toy checkpoints (one per scheme: toy:<task>-<scheme>) -------------------
+SCHEME_LABELS = ["none", "sinusoidal", "learned", "RoPE", "ALiBi", "T5 relative"]
+
+
+def checkpoint_lab(name: str, query: dict[str, str] | None = None):
+    at = lab({"pe_task": "copy", **(query or {})})
+    return section(at, name)
+
+
+def test_checkpoint_sections_are_offered():
+    at = lab()
+    radio = [r for r in at.radio if r.key.startswith("pe_view__")][0]
+    assert list(radio.options)[4:] == ["Effect on attention", "Length extrapolation", "Shift test"]
+
+
+def test_attention_side_by_side_and_permutation():
+    from models import tasks
+    from models import zoo
+
+    at = checkpoint_lab("attention")
+    grid = spec(at, "pe_attn_grid")
+    assert [a["text"] for a in grid["layout"]["annotations"]][:6] == SCHEME_LABELS
+    ex = tasks.get_task("copy").probe()
+    z = decode([d for d in grid["data"] if d["type"] == "heatmap"][0]["z"])
+    assert z.shape == (len(ex.ids), len(ex.ids))
+    np.testing.assert_allclose(np.nansum(z, -1), 1.0, atol=1e-4)        # mean of heads: rows still sum to 1
+    assert np.isnan(z[0, 1])                                            # causal: the future is masked
+    # the permutation panel: the unmasked softmax of the no-PE model permutes exactly
+    ok = [s.value for s in at.success][0]
+    assert numbers(ok)[0] < 1e-4 and numbers(ok)[1] < 1e-4
+    df = table(at, 1)
+    errs = dict(zip(df.iloc[:, 0], df.iloc[:, 1]))
+    assert errs["none"] < 1e-4 and all(errs[s] > 1e-3 for s in SCHEME_LABELS[1:])
+    # the numbers are the checkpoint's own: recompute the no-PE model's layer-0 map
+    model, _ = zoo.load("toy:copy-none")
+    _, trace = model.run_with_cache(ex.ids)
+    p = trace.numpy("blocks.0.attn.hook_pattern", batch=0)
+    assert p.shape[0] == model.cfg.n_heads
+    # a longer probe than the training length still runs for every scheme that can hold it
+    at.slider(key="pe_probe_len").set_value(16)
+    rerun(at)
+    assert "pe_attn_grid" in chart_ids(at)
+
+
+def test_extrapolation_table_and_chart():
+    at = checkpoint_lab("extrapolation", {"pe_extra_n": "64"})
+    fig = spec(at, "pe_extra_chart")
+    lines = [d for d in fig["data"] if d["name"]]
+    assert [d["name"] for d in lines] == SCHEME_LABELS
+    df = table(at, 0)
+    assert list(df.iloc[:, 0]) == SCHEME_LABELS and df.shape[1] == 6      # scheme + 1x 1.5x 2x 4x 8x
+    learned = df[df.iloc[:, 0] == "learned"].iloc[0].tolist()
+    assert learned[-1] == "beyond the learned table"                    # 8x needs more rows than it has
+    assert all(v.endswith("%") for v in df[df.iloc[:, 0] == "ALiBi"].iloc[0].tolist()[1:])
+    assert any("table ends at" in i.value for i in at.info)
+
+
+def test_shift_test_relative_schemes_do_not_move():
+    at = checkpoint_lab("shifttest")
+    df = table(at, 0)
+    change = dict(zip(df.iloc[:, 0], df.iloc[:, 1]))
+    for s in ("none", "RoPE", "ALiBi", "T5 relative"):
+        assert change[s] < 1e-4, (s, change[s])
+    for s in ("sinusoidal", "learned"):
+        assert change[s] > 1e-3, (s, change[s])
+    at.slider(key="pe_fk").set_value(0)
+    rerun(at)
+    df = table(at, 0)
+    assert (df.iloc[:, 1] == 0).all()

@@ -100,3 +100,27 @@ def test_sections_draw(page: Page, app_server: str):
     expect(page.locator(CHARTS)).to_have_count(5, timeout=TIMEOUT)
     screenshot(page, "e2e-pe-06-bias")
     assert_clean(page)
+
+
+def test_checkpoint_sections(page: Page, app_server: str):
+    open_lab(page, app_server, "pe_view=attention&pe_task=copy")
+    expect(page.get_by_text("No positions: the attention permutes with the tokens")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(CHARTS)).to_have_count(4, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-07-attention")
+    section(page, "Length extrapolation")
+    expect(page.locator(CHARTS)).to_have_count(1, timeout=TIMEOUT)
+    expect(page.locator(CHARTS).first.locator(".legendtext")).to_have_count(6, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-08-extrapolation")
+    section(page, "Shift test")
+    expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-09-shift-test")
+    assert_clean(page)
+
+
+def test_chinese(page: Page, app_server: str):
+    open_app(page, app_server, "/positional", "lang=中文&pe_view=rope", timeout=TIMEOUT)
+    expect(page.locator("h1")).to_have_text("位置编码实验室", timeout=TIMEOUT)
+    expect(page.get_by_text("这些曲线完全重合", exact=False)).to_be_visible(timeout=TIMEOUT)
+    page.get_by_text("公式与计算示例").click()
+    screenshot(page, "e2e-pe-10-zh-rope")
+    assert_clean(page)

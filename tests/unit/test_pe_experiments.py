@@ -47,6 +47,7 @@ def test_shift_test_relative_schemes_keep_layer_0(pe, changes):
     r = E.shift_test(model(pe), IDS, k=7, filler=4)
     assert (r.score_change > 1e-3) == changes, r.score_change
     assert len(r.pattern_change) == 2 and r.pattern.shape == r.pattern_shifted.shape == (2, 4, 10, 10)
+    assert r.mask.shape == (10, 10) and r.mask[3, 2] and not r.mask[2, 3]          # causal
     if not changes:
         assert r.pattern_change[0] < 1e-5                      # the renormalised rows do not move in layer 0
     np.testing.assert_allclose(r.pattern_shifted.sum(-1), 1.0, atol=1e-5)
