@@ -76,6 +76,25 @@ def learned_table(key: str, n: int) -> tuple[np.ndarray, int]:
     return out, rows
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def trained_rows(key: str) -> int | None:
+    """Positions a shipped toy checkpoint saw in training (its task's longest training
+    example), or None when unknown (pretrained tables saw every row)."""
+    if not key.startswith("toy:"):
+        return None
+    from . import positional_checkpoint_views as cv
+    from models import pe_experiments as E
+
+    tasks = cv._tasks_module()
+    if tasks is None:
+        return None
+    for card in tasks.shipped():
+        if card.get("key") == key and card.get("task") in tasks.TASKS:
+            task = tasks.get_task(card["task"])
+            return E.positions_used(task, int(card.get("train_len") or task.train_len))
+    return None
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def relative_table(key: str, stack: str) -> tuple[np.ndarray, bool, int]:
     """(T5 bias table [buckets, heads], bidirectional, max_distance) of a model's stack."""
@@ -222,6 +241,9 @@ def tables_section() -> None:
                                 icon=":material/straighten:")
                     if _is_random(key):
                         st.caption(t("pe_random_note", model=md_escape(label)))
+                    trained = trained_rows(key)
+                    if trained is not None and trained < rows:
+                        st.caption(t("pe_trained_rows", trained=trained, rows=rows))
                 drawn.append(s)
     if not drawn:
         return

@@ -223,3 +223,27 @@ def test_shift_test_relative_schemes_do_not_move():
     rerun(at)
     df = table(at, 0)
     assert (df.iloc[:, 1] == 0).all()
+
+
+@pytest.mark.parametrize("query", [{"pe_n": "2", "pe_d": "2", "pe_base": "2.0", "pe_bn": "2", "pe_heads": "1"},
+                                   {"pe_n": "1024", "pe_d": "1024", "pe_base": "10000000.0", "pe_bn": "1024",
+                                    "pe_heads": "32"}])
+def test_extreme_controls_still_draw(query):
+    at = lab(query)
+    assert "pe_curves" in chart_ids(at)
+    for name in ("shift", "rope", "bias"):
+        at = section(at, name)
+        assert chart_ids(at), name
+
+
+def test_learned_table_of_a_checkpoint_says_which_rows_were_trained():
+    from models import tasks
+
+    at = lab()
+    at.selectbox(key="pe_learned_src").set_value("toy:copy-learned")
+    rerun(at)
+    trained = len(tasks.get_task("copy").probe().ids)
+    assert any(f"0..{trained}−1 of its 128 rows" in c.value for c in at.caption)
+    at.selectbox(key="pe_learned_src").set_value("minilm")
+    rerun(at)
+    assert not any("of its 512 rows" in c.value for c in at.caption)     # MiniLM saw all its rows

@@ -83,6 +83,9 @@ STRINGS = {
                              "no vector (grey, below the dashed line). Such a model cannot read that far.",
                        "zh": "{model} 只为 {rows} 个位置学习了向量；位置 {rows}–{last} 没有向量（虚线以下的灰色部分）。"
                              "这样的模型无法读取那么长的序列。"},
+    "pe_trained_rows": {"en": "Training only used positions 0..{trained}−1 of its {rows} rows: the rows after "
+                              "that still hold their random initial values.",
+                        "zh": "训练只用到了 {rows} 行中的位置 0..{trained}−1：之后的行仍然是随机初始值。"},
     "pe_table_width": {"en": "{model}: {rows} positions × {d} dimensions (the model's own width).",
                        "zh": "{model}：{rows} 个位置 × {d} 个维度（模型自身的宽度）。"},
     "pe_sim_title": {"en": "Position similarity (position × position)", "zh": "位置相似度（位置 × 位置）"},
