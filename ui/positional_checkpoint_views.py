@@ -175,13 +175,15 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
     inv = np.argsort(res.perm)
     back = res.full_shuffled[h][np.ix_(inv, inv)]
     st.caption(t("pe_perm_order", text=md_escape("".join(shuffled[1:]))))
-    cols = st.columns(3)
+    cols = st.columns([1, 1, 1.25])
+    top = float(max(res.full[h].max(), res.full_shuffled[h].max()))
     panels = [(res.full[h], tokens, t("pe_perm_orig")), (res.full_shuffled[h], shuffled, t("pe_perm_shuffled")),
               (back, tokens, t("pe_perm_undone"))]
     for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
         with col:
             st.plotly_chart(vp.matrix(m, title=title, center=None, cmap="viridis", tick_labels=ticks,
-                                      value_name=t("pe_w_weight"), height=360),
+                                      value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
+                                      showscale=i == 2),   # one scale for the three, drawn once
                             key=f"pe_perm_{i}", width="stretch")
     st.success(t("pe_perm_result", score=res.score_error, full=res.full_error), icon=":material/check:")
     st.markdown(t("pe_perm_causal", masked=res.pattern_error, rows=", ".join(map(str, res.fixed_rows)),

@@ -81,7 +81,7 @@ def _heatmap_trace(z: np.ndarray, zmin: float, zmax: float, cmap: str, *, x_name
 def matrix(values: np.ndarray, *, title: str = "", x_name: str = "key position", y_name: str = "query position",
            value_name: str = "value", center: float | None = 0.0, cmap: str | None = None,
            zrange: tuple[float, float] | None = None, height: int = 380,
-           tick_labels: Sequence[str] | None = None) -> go.Figure:
+           tick_labels: Sequence[str] | None = None, showscale: bool = True) -> go.Figure:
     """A position x position (or any) matrix [rows, cols] with numeric axes, row 0 on top.
 
     ``center`` (default 0) gives a diverging scale centred there; ``None`` a sequential
@@ -92,7 +92,8 @@ def matrix(values: np.ndarray, *, title: str = "", x_name: str = "key position",
         raise ValueError(f"matrix got {len(tick_labels)} tick labels for a {z.shape[0]}x{z.shape[1]} matrix.")
     zmin, zmax = zrange if zrange is not None else _range(z, center)
     cmap = cmap or (SEQUENTIAL if center is None else DIVERGING)
-    fig = go.Figure(_heatmap_trace(z, zmin, zmax, cmap, x_name=x_name, y_name=y_name, value_name=value_name))
+    fig = go.Figure(_heatmap_trace(z, zmin, zmax, cmap, x_name=x_name, y_name=y_name, value_name=value_name,
+                                   showscale=showscale))
     n_r, n_c = z.shape
     ticks = {}
     if tick_labels is not None and n_c <= 64:
