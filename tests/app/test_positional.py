@@ -125,8 +125,10 @@ def test_bias_section_alibi_and_relative():
     assert chart_ids(at) == ["pe_alibi_slopes", "pe_alibi_grid", "pe_buckets", "pe_rel_grid", "pe_rel_curve"]
     slopes = decode(spec(at, "pe_alibi_slopes")["data"][0]["y"])
     np.testing.assert_allclose(slopes, [1 / 2 ** i for i in range(1, 9)])
+    at.selectbox(key="pe_rel_src").set_value("custom:t5")
+    rerun(at)
     buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
-    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32).numpy())
+    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32).numpy())        # encoder: bidirectional
     at.slider(key="pe_heads").set_value(3)
     rerun(at)
     assert len(decode(spec(at, "pe_alibi_slopes")["data"][0]["y"])) == 3
@@ -247,3 +249,19 @@ def test_learned_table_of_a_checkpoint_says_which_rows_were_trained():
     at.selectbox(key="pe_learned_src").set_value("minilm")
     rerun(at)
     assert not any("of its 512 rows" in c.value for c in at.caption)     # MiniLM saw all its rows
+
+
+def test_relative_bias_of_a_trained_checkpoint_is_its_weights():
+    from models import zoo
+
+    at = section(lab(), "bias")
+    at.selectbox(key="pe_rel_src").set_value("toy:copy-relative")
+    rerun(at)
+    model, _ = zoo.load("toy:copy-relative")
+    buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
+    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32, bidirectional=False).numpy())  # a decoder
+    grid = spec(at, "pe_rel_grid")
+    z = decode([d for d in grid["data"] if d["type"] == "heatmap"][0]["z"])
+    want = P.relative_bias(model.rel_bias.weight.detach(), 32, bidirectional=False)[0].numpy()
+    np.testing.assert_allclose(z, want, atol=1e-6)
+    assert not any("random weights" in c.value for c in at.caption)
