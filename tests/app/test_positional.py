@@ -135,9 +135,9 @@ def test_bias_section_alibi_and_relative():
 
 
 def test_chinese_and_formulas():
-    at = open_app({"lang": "中文"}, page=PAGE)
+    at = open_app({"lang": "中文", "pe_task": "copy", "pe_extra_n": "64"}, page=PAGE)
     assert at.title[0].value == "位置编码实验室"
-    for name in ("shift", "rope", "bias"):
+    for name in ("attention", "extrapolation", "shifttest", "shift", "rope", "bias"):
         at = section(at, name)
         assert_ok(at)
     md = " ".join(m.value for m in at.markdown)
