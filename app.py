@@ -19,6 +19,7 @@ boot.empty()
 pages = [
     st.Page("pages/home.py", title=t("nav_home"), default=True),
     st.Page("pages/attention.py", title=t("nav_attention"), url_path="attention"),
+    st.Page("pages/training.py", title=t("nav_training"), url_path="training"),
     st.Page("pages/positional.py", title=t("nav_positional"), url_path="positional"),
 ]
 st.navigation(pages, position="sidebar").run()

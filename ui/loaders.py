@@ -40,11 +40,16 @@ def _load(key: str, device: str) -> tuple[Transformer, Tokenizer]:
 
 def is_loaded(key: str, device: str) -> bool:
     """Whether this process already holds the model (no progress needs showing)."""
-    return (key, device) in _loaded
+    return key.startswith("trained:") or (key, device) in _loaded
 
 
 def load_model(key: str, device: str) -> tuple[Transformer, Tokenizer]:
-    """The (model, tokenizer) of a catalogue entry; raises ValueError with a message."""
+    """The (model, tokenizer) of a catalogue entry, or of a model this session trained or
+    uploaded ("trained:<id>", see ui/trained.py); raises ValueError with a message."""
+    if key.startswith("trained:"):
+        from . import trained
+
+        return trained.load(key, device)
     model, tok = _load(key, device)
     _loaded.add((key, device))
     return model, tok

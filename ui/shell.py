@@ -121,8 +121,12 @@ def sidebar() -> Selection:
 
     from models.device import available_devices
 
+    from . import trained
+
     catalogue = zoo.catalogue()                      # reads each entry's config once per run
-    entries = [e for e in catalogue if e.available]
+    mine = [zoo.Entry(h.key, h.label, "trained", h.card.get("description", ""), True, config=h.config)
+            for h in trained.session_models()]
+    entries = [e for e in catalogue if e.available] + mine
     labels = {e.key: e.label for e in entries}
     with st.sidebar:
         bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)

@@ -25,6 +25,7 @@ from .attention import (
     query_bars,
 )
 from . import positional  # the positional-encoding lab's figures (viz_core.positional.*)
+from .training import attention_over_steps, training_curves
 from .colors import colormap_lut, plotly_colorscale, to_rgb
 from .events import selected_customdata
 from .labels import escape_labels, position_labels, visible_label
@@ -34,5 +35,6 @@ __all__ = [
     "mean_attention_distance", "metrics_table", "rollout", "sparsity",
     "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
-    "escape_labels", "position_labels", "visible_label", "positional",
+    "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",
+    "positional",
 ]

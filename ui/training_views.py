@@ -1,0 +1,402 @@
+"""Streamlit glue for the training lab: the settings form, runs in background threads,
+live curves and attention, the step scrubber, and checkpoint download / upload.
+
+A run trains in a daemon thread (`models.training.train`) that fills a `TrainRun` in
+place; the page polls it from a fragment every second while it runs, so widgets stay
+responsive and a Stop button works. Runs live in the session's state, so two browser
+sessions never see each other's runs. At most `MAX_PARALLEL` runs train at once in
+the whole server (others wait for a slot), so a classroom cannot starve the CPU.
+"""
+from __future__ import annotations
+
+import io
+import tempfile
+import threading
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+import viz_core as vz
+from models.config import ACTIVATIONS, NORMS, POSITIONALS
+from models.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task
+from models.training import TrainRun, TrainSettings, check_fits, train
+
+from . import trained
+from .i18n import t
+from .shell import current, md_code, md_escape
+
+MAX_PARALLEL = 2                       # training threads in the whole server
+MAX_UPLOAD_MB = 20                     # checkpoint zip
+MAX_TEXT_KB = MAX_LM_CHARS // 1000     # char-LM .txt upload
+TASK_IDS = (*TASKS, "char_lm")
+_slots = threading.BoundedSemaphore(MAX_PARALLEL)
+_RUNS = "_train_runs"
+
+DEFAULT_TEXT = ("To be, or not to be, that is the question: whether 'tis nobler in the mind to suffer the slings "
+                "and arrows of outrageous fortune, or to take arms against a sea of troubles and by opposing end "
+                "them. To die, to sleep, no more; and by a sleep to say we end the heart-ache and the thousand "
+                "natural shocks that flesh is heir to. ") * 3
+
+
+@dataclass(eq=False)
+class Record:
+    """One run of this session."""
+
+    run: TrainRun
+    stop: threading.Event
+    label: str
+    waiting: bool = True               # queued for a training slot
+    key: str = ""                      # model-picker key once the model has joined it
+    thread: threading.Thread | None = field(default=None, repr=False)
+
+
+def _records() -> list[Record]:
+    return st.session_state.setdefault(_RUNS, [])
+
+
+def _worker(rec: Record, device: str) -> None:
+    import torch
+
+    with _slots:
+        rec.waiting = False
+        if rec.stop.is_set():          # stopped while queued: nothing trained, nothing to keep
+            rec.run.state = "stopped"
+            return
+        # Toy models gain nothing from several intra-op threads, and on a busy CPU their
+        # spin-waits make every step many times slower: train on one thread. (PyTorch's
+        # setting is also the default of threads started meanwhile: restored afterwards.)
+        before = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            train(rec.run.task, rec.run.config, rec.run.settings, device=device, stop=rec.stop, run=rec.run)
+        except Exception as e:  # noqa: BLE001 - a background thread must leave a message, not die silently
+            rec.run.state, rec.run.error = "failed", f"{type(e).__name__}: {e}"
+        finally:
+            torch.set_num_threads(before)
+
+
+def _task_label(task_id: str) -> str:
+    return t(f"tr_task_{task_id}")
+
+
+# ---- the settings form -----------------------------------------------------------------------
+def settings_form(running: bool) -> None:
+    """Task and architecture choices; Start validates and launches a run."""
+    st.subheader(t("tr_setup"))
+    task_id = st.selectbox(t("tr_task"), TASK_IDS, index=TASK_IDS.index("reverse"), format_func=_task_label,
+                           key="tr_task", disabled=running)
+    st.caption(t(f"tr_task_{task_id}_help"))
+    text = None
+    if task_id == "char_lm":
+        up = st.file_uploader(t("tr_upload_text", kb=MAX_TEXT_KB), type=["txt"], key="tr_text_file",
+                              disabled=running)
+        text = st.text_area(t("tr_lm_text"), DEFAULT_TEXT, height=120, key="tr_lm_text", disabled=running,
+                            max_chars=MAX_LM_CHARS)
+        if up is not None:
+            if up.size > MAX_LM_CHARS * 4:
+                st.error(t("tr_text_too_big", kb=up.size // 1000, limit=MAX_TEXT_KB))
+                text = None
+            else:
+                try:
+                    text = up.getvalue().decode("utf-8")
+                    st.caption(t("tr_using_file", name=md_escape(up.name), n=len(text)))
+                except UnicodeDecodeError:
+                    st.error(t("tr_text_not_utf8", name=md_escape(up.name)))
+                    text = None
+    base = _base_task(task_id)
+    defaults = base.default_config() if base is not None else None
+    with st.form("tr_form", border=True):
+        c = st.columns(4)
+        layers = c[0].number_input(t("tr_layers"), 1, 6, defaults.n_layers if defaults else 2, key="tr_layers")
+        heads = c[1].number_input(t("tr_heads"), 1, 16, 4, key="tr_heads")
+        kv = c[2].number_input(t("tr_kv_heads"), 1, 16, 4, key="tr_kv", help=t("tr_kv_help"))
+        d_model = c[3].number_input(t("tr_d_model"), 8, 512, 64, step=8, key="tr_d_model")
+        c = st.columns(4)
+        d_ff = c[0].number_input(t("tr_d_ff"), 8, 2048, 256, step=8, key="tr_d_ff")
+        pe = c[1].selectbox(t("tr_positional"), POSITIONALS,
+                            index=POSITIONALS.index(defaults.positional if defaults else "rope"), key="tr_pe")
+        norm = c[2].selectbox(t("tr_norm"), NORMS, key="tr_norm")
+        norm_pos = c[3].selectbox(t("tr_norm_position"), ("pre", "post"), key="tr_norm_pos")
+        c = st.columns(4)
+        act = c[0].selectbox(t("tr_activation"), ACTIVATIONS, index=ACTIVATIONS.index("gelu"), key="tr_act")
+        length_default = base.train_len if base is not None else 64
+        length = c[1].number_input(t("tr_length") if task_id != "char_lm" else t("tr_context"), 1, 64 if
+                                   task_id != "char_lm" else 128, length_default, key=f"tr_len_{task_id}")
+        steps = c[2].number_input(t("tr_steps"), 0, 20_000, 400 if task_id == "reverse" else 1000, step=50,
+                                  key=f"tr_steps_{task_id}")
+        lr = c[3].number_input(t("tr_lr"), 0.0, 1.0, 3e-3, step=1e-4, format="%.4f", key="tr_lr")
+        c = st.columns(4)
+        batch = c[0].number_input(t("tr_batch"), 1, 512, 64, key="tr_batch")
+        seed = c[1].number_input(t("tr_seed"), 0, 2**31 - 1, 0, key="tr_seed")
+        every = c[2].number_input(t("tr_snapshot_every"), 1, 1000, 25, key="tr_every",
+                                  help=t("tr_snapshot_help"))
+        started = st.form_submit_button(t("tr_start"), type="primary", disabled=running, icon=":material/play_arrow:")
+    if started:
+        _start(task_id, text, dict(n_layers=int(layers), n_heads=int(heads), n_kv_heads=int(kv), d_model=int(d_model),
+                                   d_ff=int(d_ff), positional=pe, norm=norm, norm_position=norm_pos, activation=act),
+               int(length), dict(steps=int(steps), lr=float(lr), batch_size=int(batch), seed=int(seed),
+                                 eval_every=int(every), snapshot_every=int(every)))
+
+
+def _base_task(task_id: str) -> Task | None:
+    return None if task_id == "char_lm" else get_task(task_id)
+
+
+def _start(task_id: str, text: str | None, model_kw: dict, length: int, train_kw: dict) -> None:
+    """Validate everything first (a sentence per problem), then launch the thread."""
+    try:
+        if task_id == "char_lm":
+            if text is None:
+                raise ValueError(t("tr_no_text"))
+            task = char_lm_task(text, length)
+        else:
+            task = get_task(task_id, train_len=length)
+        if model_kw["n_kv_heads"] > model_kw["n_heads"]:
+            raise ValueError(t("tr_kv_too_many", kv=model_kw["n_kv_heads"], h=model_kw["n_heads"]))
+        cfg = task.default_config(**model_kw)
+        settings = TrainSettings(**train_kw)
+        check_fits(task, cfg)
+    except ValueError as e:
+        st.error(t("tr_refused", error=md_escape(str(e))), icon=":material/block:")
+        return
+    run = TrainRun(task, cfg, settings, task.probe())
+    label = f"{t('tr_trained')}: {_task_label(task_id)} · {cfg.positional}"
+    rec = Record(run, threading.Event(), label)
+    rec.thread = threading.Thread(target=_worker, args=(rec, current().device), daemon=True,
+                                  name=f"glassbox-train-{task_id}")
+    _records().append(rec)
+    rec.thread.start()
+    st.rerun()
+
+
+# ---- a run -------------------------------------------------------------------------------
+def _curves(run: TrainRun, marker: int | None = None):
+    # the training thread appends to these lists while we read: cut to a common length
+    n = min(len(run.steps), len(run.loss), len(run.lr))
+    m = min(len(run.eval_steps), len(run.accuracy))
+    return vz.training_curves(run.steps[:n], run.loss[:n], run.eval_steps[:m], run.accuracy[:m], run.lr[:n],
+                              total_steps=run.settings.steps, marker_step=marker,
+                              terms={"loss": t("tr_loss"), "accuracy": t("tr_accuracy"), "lr": t("tr_lr_short"),
+                                     "step": t("tr_step")})
+
+
+def _stack_tokens(run: TrainRun, stack: str) -> tuple[list[str], list[str]]:
+    p = run.probe
+    src, tgt = p.tokens, p.tgt_tokens
+    return {"self": (src, src), "encoder": (src, src), "decoder": (tgt, tgt), "cross": (tgt, src)}[stack]
+
+
+def _default_stack(run: TrainRun) -> str:
+    return "cross" if run.config.arch == "encoder-decoder" else "self"
+
+
+def _ideal_scores(run: TrainRun) -> list[float] | None:
+    """Per snapshot: the best last-layer head's attention mass on the task's ideal keys."""
+    stack = _default_stack(run)
+    try:
+        return [max(run.task.attention_score(s.patterns[stack][-1, h], example=run.probe)
+                    for h in range(s.patterns[stack].shape[1])) for s in run.snapshots]
+    except (ValueError, KeyError, IndexError):
+        return None
+
+
+def _status_line(rec: Record) -> None:
+    run = rec.run
+    if rec.waiting and run.state == "running":
+        st.info(t("tr_waiting"), icon=":material/hourglass_empty:")
+        return
+    acc = f"{run.final_accuracy:.1%}" if run.accuracy else "–"
+    loss = f"{run.loss[-1]:.4f}" if run.loss else "–"
+    text = t("tr_status", step=run.step, steps=run.settings.steps, loss=loss, acc=acc, s=f"{run.seconds:.1f}")
+    if run.state == "running":
+        st.progress(min(1.0, run.step / run.settings.steps), text=text)
+    elif run.state == "done":
+        st.success(t("tr_done") + " " + text, icon=":material/check_circle:")
+    elif run.state == "stopped":
+        st.warning(t("tr_stopped") + " " + text, icon=":material/stop_circle:")
+    else:
+        st.error(t("tr_failed", error=md_escape(run.error)), icon=":material/error:")
+
+
+def live(rec: Record) -> None:
+    """Redrawn every second while the run trains."""
+    run = rec.run
+    if run.finished:
+        st.rerun()                                   # whole page: switch to the finished view
+    _status_line(rec)
+    if st.button(t("tr_stop"), icon=":material/stop:", key="tr_stop"):
+        rec.stop.set()
+    if run.steps:
+        st.plotly_chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False})
+    if run.snapshots:
+        snap = run.snapshots[-1]
+        stack = _default_stack(run)
+        st.caption(t("tr_live_attention", step=snap.step))
+        st.plotly_chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96),
+                        key="tr_live_heads", config={"displayModeBar": False})
+
+
+def finished(rec: Record) -> None:
+    """Curves, the step scrubber over the snapshots, the model in the picker, download."""
+    run = rec.run
+    _status_line(rec)
+    if run.state == "failed" or not run.snapshots:
+        return
+    if not rec.key:
+        rec.key = trained.add(run.frozen_model(), run.task.tokenizer, rec.label,
+                              {**run.card(), "description": t("tr_card", task=_task_label_of(run), step=run.step)})
+    c1, c2 = st.columns([3, 2])
+    c1.info(t("tr_in_picker", label=md_escape(trained.find(rec.key).label if trained.find(rec.key) else rec.label)),
+            icon=":material/model_training:")
+    if c2.button(t("tr_inspect"), icon=":material/visibility:", key="tr_inspect", type="primary",
+                 on_click=_select_model, args=(rec.key,)):
+        st.switch_page("pages/attention.py")
+    steps = [s.step for s in run.snapshots]
+    stack_opts = ["cross", "decoder", "encoder"] if run.config.arch == "encoder-decoder" else ["self"]
+    cols = st.columns([4, 2])
+    step = cols[0].select_slider(t("tr_scrub"), steps, value=steps[-1], key="tr_scrub")
+    stack = cols[1].radio(t("tr_stack"), stack_opts, horizontal=True, key="tr_stack",
+                          format_func=lambda s: t(f"stack_{s}")) if len(stack_opts) > 1 else "self"
+    snap = run.snapshots[steps.index(step)]
+    st.plotly_chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
+    scores = _ideal_scores(run)
+    m = st.columns(4)
+    m[0].metric(t("tr_step"), f"{snap.step}")
+    m[1].metric(t("tr_loss"), "–" if not np.isfinite(snap.loss) else f"{snap.loss:.4f}")
+    m[2].metric(t("tr_accuracy"), f"{snap.accuracy:.1%}")
+    if scores is not None:
+        m[3].metric(t("tr_ideal"), f"{scores[steps.index(step)]:.2f}", help=t("tr_ideal_help"))
+    q_tok, k_tok = _stack_tokens(run, stack)
+    st.markdown(t("tr_probe", text=md_code(run.probe.text + (f" → {run.probe.tgt_text}" if run.probe.tgt_text else ""))))
+    left, right = st.columns([1, 1])
+    with left:
+        st.caption(t("tr_all_heads", step=snap.step))
+        st.plotly_chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128), key="tr_heads_fig",
+                        config={"displayModeBar": False})
+    with right:
+        st.caption(t("tr_ideal_map"))
+        try:
+            ideal = run.task.ideal_for(run.probe) if stack == _default_stack(run) else None
+        except ValueError:
+            ideal = None
+        if ideal is not None:
+            fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False)
+            fig.update_layout(height=420)
+            st.plotly_chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
+        else:
+            st.caption(t("tr_no_ideal"))
+    st.subheader(t("tr_play_title"))
+    st.caption(t("tr_play_help"))
+    frames = [s.patterns[stack].astype(np.float32).mean(axis=1) for s in run.snapshots]   # [layers, q, k] each
+    st.plotly_chart(vz.attention_over_steps(frames, steps, q_tok, k_tok, start=steps.index(step),
+                                            titles=[t("tr_layer_mean", layer=i) for i in range(frames[0].shape[0])],
+                                            terms={"play": t("tr_play"), "pause": t("tr_pause"),
+                                                   "step": t("tr_step")}),
+                    key="tr_anim", config={"displayModeBar": False})
+    download(rec)
+
+
+def _select_model(key: str) -> None:
+    """Callback: make the sidebar's model picker (widget key "model") choose this model."""
+    st.session_state["model"] = key
+
+
+def _task_label_of(run: TrainRun) -> str:
+    return _task_label(run.task.name)
+
+
+def checkpoint_zip(model, tokenizer, meta: dict, stem: str) -> bytes:
+    """A checkpoint (safetensors + JSON) as one zip, for the download button."""
+    from models.checkpoint import save_checkpoint
+
+    with tempfile.TemporaryDirectory() as tmp:
+        json_path = save_checkpoint(model, tokenizer, Path(tmp) / stem, meta)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(json_path, json_path.name)
+            z.write(json_path.with_suffix(".safetensors"), f"{stem}.safetensors")
+        return buf.getvalue()
+
+
+def download(rec: Record) -> None:
+    holder = trained.find(rec.key)
+    if holder is None:
+        return
+    stem = f"glassbox-{rec.run.task.name}-{rec.run.config.positional}-step{rec.run.step}"
+    st.download_button(t("tr_download"), lambda: checkpoint_zip(holder.model, holder.tokenizer,
+                                                                {**holder.card, "label": holder.label}, stem),
+                       f"{stem}.zip", "application/zip", icon=":material/download:", key="tr_download")
+
+
+def read_checkpoint_zip(data: bytes):
+    """(model, tokenizer, meta) from an uploaded zip; ValueError with a sentence otherwise."""
+    from models.checkpoint import load_checkpoint
+
+    if len(data) > MAX_UPLOAD_MB * 2**20:
+        raise ValueError(t("tr_upload_too_big", mb=len(data) // 2**20, limit=MAX_UPLOAD_MB))
+    try:
+        z = zipfile.ZipFile(io.BytesIO(data))
+        names = [i for i in z.infolist() if not i.is_dir()]
+    except zipfile.BadZipFile:
+        raise ValueError(t("tr_upload_not_zip")) from None
+    jsons = [i for i in names if i.filename.endswith(".json")]
+    weights = [i for i in names if i.filename.endswith(".safetensors")]
+    if len(jsons) != 1 or len(weights) != 1:
+        raise ValueError(t("tr_upload_contents"))
+    if sum(i.file_size for i in names) > 4 * MAX_UPLOAD_MB * 2**20:
+        raise ValueError(t("tr_upload_too_big", mb=sum(i.file_size for i in names) // 2**20, limit=MAX_UPLOAD_MB))
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "upload.json").write_bytes(z.read(jsons[0]))
+        (Path(tmp) / "upload.safetensors").write_bytes(z.read(weights[0]))
+        try:
+            model, tok, meta = load_checkpoint(Path(tmp) / "upload.json", "cpu")
+        except (ValueError, TypeError, KeyError) as e:
+            raise ValueError(t("tr_upload_invalid", error=str(e))) from None
+    if tok is None:
+        raise ValueError(t("tr_upload_no_tokenizer"))
+    return model, tok, meta
+
+
+def upload() -> None:
+    with st.expander(t("tr_upload_title"), icon=":material/upload:"):
+        st.caption(t("tr_upload_help", mb=MAX_UPLOAD_MB))
+        f = st.file_uploader(t("tr_upload"), type=["zip"], key="tr_upload")
+        if f is None:
+            return
+        done = st.session_state.setdefault("_tr_uploaded", {})
+        sig = f"{f.name}:{f.size}:{f.file_id}"
+        if sig in done:
+            st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
+            return
+        try:
+            model, tok, meta = read_checkpoint_zip(f.getvalue())
+        except ValueError as e:
+            st.error(md_escape(str(e)), icon=":material/error:")
+            return
+        label = meta.get("label") or f"{t('tr_uploaded_label')}: {f.name}"
+        key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name)})
+        done[sig] = trained.find(key).label
+        st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
+
+
+# ---- the page ----------------------------------------------------------------------------
+def page() -> None:
+    st.title(t("tr_title"))
+    st.caption(t("tr_intro"))
+    recs = _records()
+    rec = recs[-1] if recs else None
+    running = rec is not None and not rec.run.finished
+    settings_form(running)
+    if rec is not None:
+        st.divider()
+        st.subheader(t("tr_run_title", label=md_escape(rec.label)))
+        if running:
+            st.fragment(live, run_every=1.0)(rec)
+        else:
+            finished(rec)
+    upload()
+    with st.expander(t("tr_how")):
+        st.markdown(t("tr_how_text"))
