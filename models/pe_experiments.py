@@ -120,19 +120,37 @@ def shift_test(model: Transformer, ids: Sequence[int], k: int, filler: int) -> S
                        a["pattern"].astype(np.float32), sub.astype(np.float32), a["mask"])
 
 
+def token_accuracy(task, model: Transformer, length: int, n: int = 256, seed: int = 1234) -> float:
+    """Fraction of answer tokens right on the same n examples that `task.evaluate` draws
+    (same seed, same batches of 128), instead of whole answers right."""
+    import numpy as np_
+
+    rng = np_.random.default_rng(seed)
+    right, done = 0.0, 0
+    while done < n:
+        k = min(128, n - done)
+        right += task.accuracy(model, task.batch(k, rng, length), exact=False) * k
+        done += k
+    return right / n
+
+
 def extrapolation(task, model: Transformer, factors: Sequence[float] = (1, 1.5, 2, 4), n: int = 256,
-                  seed: int = 1234) -> list[dict]:
+                  seed: int = 1234, tokens: bool = False) -> list[dict]:
     """Exact-match accuracy at round(f · train_len) for each factor f, with the task's
-    own `evaluate`. A length the model cannot read (longer than its learned table)
-    gives accuracy None and the reason, instead of an error."""
+    own `evaluate` (and, with `tokens`, the per-token accuracy on the same examples). A
+    length the model cannot read (longer than its learned table) gives accuracy None and
+    the reason, instead of an error."""
     out = []
     for f in factors:
         length = max(1, int(round(f * task.train_len)))
+        row = {"factor": float(f), "length": length, "accuracy": None, "token_accuracy": None, "reason": ""}
         try:
-            acc, reason = float(task.evaluate(model, length=length, n=n, seed=seed)), ""
+            row["accuracy"] = float(task.evaluate(model, length=length, n=n, seed=seed))
+            if tokens:
+                row["token_accuracy"] = float(token_accuracy(task, model, length, n=n, seed=seed))
         except ValueError as e:
-            acc, reason = None, str(e)
-        out.append({"factor": float(f), "length": length, "accuracy": acc, "reason": reason})
+            row["reason"] = str(e)
+        out.append(row)
     return out
 
 

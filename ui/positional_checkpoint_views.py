@@ -98,10 +98,12 @@ def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def extrapolation(key: str, task_name: str, n: int) -> list[dict]:
+def extrapolation(key: str, task_name: str, n: int, tokens: bool) -> list[dict]:
+    """Accuracy per length factor; the per-token accuracy (a second pass over the same
+    examples) only when asked for."""
     model = _model(key)
     with loaders._lock(model):
-        return E.extrapolation(get_task(task_name), model, FACTORS, n=n)
+        return E.extrapolation(get_task(task_name), model, FACTORS, n=n, tokens=tokens)
 
 
 def _fits(key: str, task_name: str, length_tokens: int) -> bool:
@@ -203,18 +205,25 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
 def extrapolation_section() -> None:
     task_name, cards = task_control()
     task = get_task(task_name)
-    n = bound(st.select_slider, t("pe_extra_n"), [64, 128, 256, 512], 256, key="pe_extra_n", url_default="256")
+    c1, c2 = st.columns(2)
+    with c1:
+        n = bound(st.select_slider, t("pe_extra_n"), [64, 128, 256, 512], 256, key="pe_extra_n", url_default="256")
+    with c2:
+        metric = choice(st.radio, t("pe_extra_metric"), ("accuracy", "token_accuracy"), param="pe_metric",
+                        default="accuracy", horizontal=True,
+                        labels={"accuracy": t("pe_extra_exact"), "token_accuracy": t("pe_extra_tokens")})
     st.caption(t("pe_extra_intro", train=task.train_len))
     results: dict[str, list[dict]] = {}
     todo = [s for s, c in cards.items()]
     progress = st.progress(0.0, text=t("pe_extra_running"))
     for i, s in enumerate(todo):
-        results[s] = extrapolation(cards[s]["key"], task_name, int(n))
+        results[s] = extrapolation(cards[s]["key"], task_name, int(n), metric == "token_accuracy")
         progress.progress((i + 1) / len(todo), text=t("pe_extra_running"))
     progress.empty()
-    acc = {label(s): [np.nan if r["accuracy"] is None else r["accuracy"] for r in rs] for s, rs in results.items()}
-    st.plotly_chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name),
-                                           x_name=t("pe_extra_x"), y_name=t("pe_extra_y")),
+    acc = {label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
+    y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
+    st.plotly_chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
+                                           x_name=t("pe_extra_x"), y_name=y_name),
                     key="pe_extra_chart", width="stretch")
     lengths = [r["length"] for r in next(iter(results.values()))]
     table = []
@@ -222,7 +231,7 @@ def extrapolation_section() -> None:
         row = {t("pe_col_scheme"): label(s)}
         for f, r in zip(FACTORS, rs):
             col = t("pe_extra_col", f=f"{f:g}", n=r["length"])
-            row[col] = f"{r['accuracy']:.1%}" if r["accuracy"] is not None else t("pe_beyond_table")
+            row[col] = f"{r[metric]:.1%}" if r[metric] is not None else t("pe_beyond_table")
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_extra_table")
     notes = []
@@ -238,6 +247,7 @@ def extrapolation_section() -> None:
         st.caption(t("pe_extra_learned", trained=trained, rows=cfg.max_len,
                      need=", ".join(str(E.positions_used(task, L)) for L in lengths)))
     st.caption(t("pe_extra_caption", n=n))
+    st.caption(t("pe_extra_strict"))
 
 
 # ---- shift test ---------------------------------------------------------------------------------------

@@ -211,6 +211,23 @@ def test_extrapolation_table_and_chart():
     assert learned[-1] == "beyond the learned table"                    # 8x needs more rows than it has
     assert all(v.endswith("%") for v in df[df.iloc[:, 0] == "ALiBi"].iloc[0].tolist()[1:])
     assert any("table ends at" in i.value for i in at.info)
+    # the numbers are Task.evaluate's on the shipped checkpoint
+    from models import tasks, zoo
+
+    model, _ = zoo.load("toy:copy-rope")
+    rope = df[df.iloc[:, 0] == "RoPE"].iloc[0].tolist()
+    assert rope[1] == f"{tasks.get_task('copy').evaluate(model, length=8, n=64):.1%}"
+    # per-token accuracy on the same examples: never below exact match
+    at.radio(key="pe_metric__en").set_value("token_accuracy")
+    rerun(at)
+    tok = table(at, 0)
+    for s_ in SCHEME_LABELS:
+        exact_row = df[df.iloc[:, 0] == s_].iloc[0].tolist()[1:]
+        tok_row = tok[tok.iloc[:, 0] == s_].iloc[0].tolist()[1:]
+        for e, t_ in zip(exact_row, tok_row):
+            if e.endswith("%"):
+                assert float(t_[:-1]) >= float(e[:-1]) - 1e-9
+    assert "per-token accuracy" in spec(at, "pe_extra_chart")["layout"]["yaxis"]["title"]["text"]
 
 
 def test_shift_test_relative_schemes_do_not_move():

@@ -103,7 +103,7 @@ def test_sections_draw(page: Page, app_server: str):
 
 
 def test_checkpoint_sections(page: Page, app_server: str):
-    open_lab(page, app_server, "pe_view=attention&pe_task=copy")
+    open_lab(page, app_server, "pe_view=attention")          # the default task: reverse
     expect(page.get_by_text("No positions: the attention permutes with the tokens")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(CHARTS)).to_have_count(4, timeout=TIMEOUT)
     screenshot(page, "e2e-pe-07-attention")

@@ -72,6 +72,12 @@ class _LengthTask:
         model(ids)                                          # raises ValueError past a learned table
         return 1.0 / length
 
+    def batch(self, n, rng, length=None):
+        return length
+
+    def accuracy(self, model, batch, exact=True):
+        return 0.5 if exact else 0.75
+
     def probe(self, length=None):
         class Ex:
             ids = list(range(2 * (length or 4)))
@@ -84,5 +90,7 @@ def test_extrapolation_reports_the_end_of_a_learned_table():
     assert rows[0]["accuracy"] == pytest.approx(0.25) and rows[1]["accuracy"] == pytest.approx(1 / 6)
     assert rows[2]["accuracy"] is None and "learned positions for only 12" in rows[2]["reason"]
     assert E.positions_used(_LengthTask(), 6) == 12
-    rows = E.extrapolation(_LengthTask(), model("alibi", max_len=12), factors=(4,))
+    rows = E.extrapolation(_LengthTask(), model("alibi", max_len=12), factors=(4,), tokens=True)
     assert rows[0]["accuracy"] == pytest.approx(1 / 16)          # ALiBi has no table to run out of
+    assert rows[0]["token_accuracy"] == pytest.approx(0.75) and rows[0]["reason"] == ""
+    assert E.token_accuracy(_LengthTask(), None, 4, n=300) == pytest.approx(0.75)

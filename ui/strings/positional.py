@@ -307,10 +307,18 @@ STRINGS.update({
         "zh": "短训练、长测试（Press 等，2022）：每个检查点训练时的输入最多 {train} 个符号；这里让它回答长度为 1×、1.5×、"
               "2×、4× 和 8× 的新样本。准确率为完全匹配：每个答案词元都正确。"},
     "pe_extra_running": {"en": "Evaluating the checkpoints (cached afterwards)…", "zh": "正在评估检查点（之后会缓存）…"},
-    "pe_extra_title": {"en": "Exact-match accuracy against input length ({task})",
-                       "zh": "完全匹配准确率随输入长度的变化（{task}）"},
+    "pe_extra_title": {"en": "{metric} against input length ({task})",
+                       "zh": "{metric}随输入长度的变化（{task}）"},
+    "pe_extra_metric": {"en": "Measure", "zh": "度量"},
+    "pe_extra_exact": {"en": "exact-match accuracy", "zh": "完全匹配准确率"},
+    "pe_extra_tokens": {"en": "per-token accuracy", "zh": "逐词元准确率"},
+    "pe_extra_strict": {
+        "en": "Exact match is strict: one wrong answer token fails the whole example, so a curve can drop to 0 "
+              "while most tokens are still right. The per-token accuracy (same examples) shows how much of a longer "
+              "answer each scheme still gets right.",
+        "zh": "完全匹配很严格：答案中只要有一个词元错误，整个样本就算错，所以即使大多数词元仍然正确，曲线也可能降到 0。"
+              "逐词元准确率（使用相同样本）显示每种方案在更长的答案中仍能答对多少。"},
     "pe_extra_x": {"en": "input length / training length", "zh": "输入长度 / 训练长度"},
-    "pe_extra_y": {"en": "exact-match accuracy", "zh": "完全匹配准确率"},
     "pe_extra_col": {"en": "×{f} ({n})", "zh": "×{f}（{n}）"},
     "pe_extra_beyond": {"en": "Not measurable (× on the axis):", "zh": "无法测量（坐标轴上的 ×）："},
     "pe_extra_learned": {
