@@ -317,17 +317,27 @@ def rope_section() -> None:
     if d % 2:
         _odd_dim_message("rope", d)
         return
-    seed = bound(st.number_input, t("pe_rope_seed"), 0, 10_000, 0, 1, key="pe_seed", url_default="0")
+    c1, c2 = st.columns(2)
+    with c1:
+        seed = bound(st.number_input, t("pe_rope_seed"), 0, 10_000, 0, 1, key="pe_seed", url_default="0")
+    with c2:
+        gap = bound(st.slider, t("pe_rope_gap"), 0, 16, 2, key="pe_gap", url_default="2")
     g = torch.Generator().manual_seed(int(seed))
     q, k = torch.randn(d, generator=g), torch.randn(d, generator=g)
-    positions = [p for p in (0, 1, 2, 4, 8) if p < n]
-    pairs = P.rope_rotate_pairs(q, positions, base).numpy()               # [pos, d/2, 2]
+    # q at m (solid) and k at n = m - gap (dashed), for three m: each pair turns rigidly,
+    # so the angle between q and k (hence q·k) is the same at every m
+    ms = [gap + s for s in (0, 3, 7)]
+    qp = P.rope_rotate_pairs(q, ms, base).numpy()                            # [m, d/2, 2]
+    kp = P.rope_rotate_pairs(k, [m - gap for m in ms], base).numpy()
     freq_idx = sorted({0, 1, d // 8, d // 2 - 1} & set(range(d // 2)))
     theta = P.rope_inv_freq(d, base).numpy()
-    pts = np.transpose(pairs[:, freq_idx, :], (1, 0, 2))                   # [freq, pos, 2]
+    arrows = np.stack([x for j in range(len(ms)) for x in (qp[j], kp[j])])   # [2m, d/2, 2]
+    pts = np.transpose(arrows[:, freq_idx, :], (1, 0, 2))                    # [freq, 2m, 2]
+    names = [name for m in ms for name in (t("pe_rope_q_at", m=m), t("pe_rope_k_at", n=m - gap))]
     fig = vp.rotation_arrows(pts, panel_titles=[t("pe_rope_freq", i=i, theta=theta[i]) for i in freq_idx],
-                             arrow_names=[t("pe_rope_pos_arrow", m=p) for p in positions],
-                             title=t("pe_rope_arrows", positions=", ".join(map(str, positions))))
+                             arrow_names=names, dashed=[False, True] * len(ms),
+                             colors=[c for j in range(len(ms)) for c in (vp.PALETTE[j],) * 2],
+                             title=t("pe_rope_arrows", gap=gap))
     st.plotly_chart(fig, key="pe_rope_arrows", width="stretch")
 
     span = min(n - 1, 64)

@@ -192,7 +192,8 @@ def curves(series: Mapping[str, tuple[np.ndarray, np.ndarray]], *, title: str = 
 
 
 def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_names: Sequence[str],
-                    title: str = "", dashed: Sequence[bool] | None = None, height: int = 330) -> go.Figure:
+                    title: str = "", dashed: Sequence[bool] | None = None, colors: Sequence[str] | None = None,
+                    height: int = 330) -> go.Figure:
     """2-D arrows from the origin, one small panel per frequency.
 
     ``pairs`` [panels, arrows, 2]: arrow a of panel p ends at pairs[p, a]. The unit circle
@@ -206,6 +207,9 @@ def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_nam
         raise ValueError(f"rotation_arrows got {len(panel_titles)} panel titles for {n_p} panels and "
                          f"{len(arrow_names)} arrow names for {n_a} arrows.")
     dashed = list(dashed) if dashed is not None else [False] * n_a
+    colors = list(colors) if colors is not None else [PALETTE[a % len(PALETTE)] for a in range(n_a)]
+    if len(dashed) != n_a or len(colors) != n_a:
+        raise ValueError(f"rotation_arrows got {len(dashed)} dash flags and {len(colors)} colours for {n_a} arrows.")
     # a newline in a panel title becomes a line break (titles are escaped first)
     fig = make_subplots(rows=1, cols=n_p, subplot_titles=[html.escape(s).replace("\n", "<br>") for s in panel_titles],
                         horizontal_spacing=0.03)
@@ -216,7 +220,7 @@ def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_nam
                                  mode="lines", line=dict(color="#bbbbbb", width=1), hoverinfo="skip",
                                  showlegend=False), row=1, col=p + 1)
         for a in range(n_a):
-            color = PALETTE[a % len(PALETTE)]
+            color = colors[a]
             x, y = float(z[p, a, 0]), float(z[p, a, 1])
             fig.add_trace(go.Scatter(
                 x=[0.0, x], y=[0.0, y], mode="lines+markers", name=html.escape(arrow_names[a]),

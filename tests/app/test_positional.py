@@ -118,6 +118,15 @@ def test_rope_section_curves_coincide():
     for y in ys[1:]:
         np.testing.assert_allclose(y, ys[0], atol=1e-4)
     assert numbers([s.value for s in at.success][0])[0] < 1e-4
+    # the arrows: q at m and k at m - 2 turn together, so their angle is the same for every m
+    arrows = [d for d in spec(at, "pe_rope_arrows")["data"] if d["mode"] == "lines+markers"]
+    assert len(arrows) == 4 * 6                                       # 4 frequencies x (q, k) at 3 positions
+    for panel in range(4):
+        a = arrows[6 * panel: 6 * panel + 6]
+        angles = [np.angle(complex(a[j]["x"][1], a[j]["y"][1]) / complex(a[j + 1]["x"][1], a[j + 1]["y"][1]))
+                  for j in (0, 2, 4)]
+        np.testing.assert_allclose(angles, angles[0], atol=1e-4)
+    assert "q at m = 2" in arrows[0]["name"] and "k at n = 0" in arrows[1]["name"]
 
 
 def test_bias_section_alibi_and_relative():

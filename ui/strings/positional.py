@@ -124,11 +124,13 @@ STRINGS = {
               "difference (m − n)·θ_i: the score depends on the distance, not on where the pair sits.",
         "zh": "RoPE 把查询/键的每一对维度旋转角度 m·θ_i（m 为位置）。位置 m 的查询和位置 n 的键分别旋转 m·θ_i 和 n·θ_i，"
               "所以它们的点积只看到差值 (m − n)·θ_i：分数只取决于距离，而不取决于这对词元所在的位置。"},
-    "pe_rope_positions": {"en": "Positions m drawn", "zh": "绘制的位置 m"},
-    "pe_rope_arrows": {"en": "One query vector turned to positions {positions} (one panel per frequency)",
-                       "zh": "同一个查询向量旋转到位置 {positions}（每个频率一个小图）"},
+    "pe_rope_arrows": {"en": "q at m (solid) and k at n = m − {gap} (dashed): the pair turns together, the angle "
+                             "between them stays",
+                       "zh": "位于 m 的 q（实线）与位于 n = m − {gap} 的 k（虚线）：两者一起旋转，它们之间的夹角保持不变"},
+    "pe_rope_gap": {"en": "Distance m − n", "zh": "距离 m − n"},
+    "pe_rope_q_at": {"en": "q at m = {m}", "zh": "q 位于 m = {m}"},
+    "pe_rope_k_at": {"en": "k at n = {n}", "zh": "k 位于 n = {n}"},
     "pe_rope_freq": {"en": "pair {i}: θ = {theta:.3g}", "zh": "第 {i} 对：θ = {theta:.3g}"},
-    "pe_rope_pos_arrow": {"en": "m = {m}", "zh": "m = {m}"},
     "pe_rope_scores": {"en": "q(m)·k(n) against m − n, for queries at several m", "zh": "q(m)·k(n) 随 m − n 的变化（多个查询位置 m）"},
     "pe_rope_query_at": {"en": "query at m = {m}", "zh": "查询位于 m = {m}"},
     "pe_rope_check": {"en": "The curves lie on top of each other: largest difference between them {err:.2e}.",
