@@ -193,7 +193,7 @@ def curves(series: Mapping[str, tuple[np.ndarray, np.ndarray]], *, title: str = 
 
 def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_names: Sequence[str],
                     title: str = "", dashed: Sequence[bool] | None = None, colors: Sequence[str] | None = None,
-                    height: int = 330) -> go.Figure:
+                    height: int = 360) -> go.Figure:
     """2-D arrows from the origin, one small panel per frequency.
 
     ``pairs`` [panels, arrows, 2]: arrow a of panel p ends at pairs[p, a]. The unit circle
@@ -233,7 +233,7 @@ def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_nam
         fig.update_xaxes(**axis, row=1, col=p + 1)
         fig.update_yaxes(**axis, scaleanchor=f"x{p + 1 if p else ''}", scaleratio=1, row=1, col=p + 1)
     fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
-                      margin=dict(l=10, r=10, t=80 if title else 50, b=10),
+                      margin=dict(l=10, r=10, t=100 if title else 56, b=10),
                       legend=dict(orientation="h", y=-0.05), plot_bgcolor="rgba(0,0,0,0)")
     return fig
 
