@@ -25,5 +25,6 @@ pages = [
     st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
     st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
     st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
+    st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
 ]
 st.navigation(pages, position="sidebar").run()

@@ -137,3 +137,112 @@ def relative_bias(
     k = torch.arange(n_k, device=table.device)[None, :]
     bucket = relative_bucket(k - q, bidirectional, table.shape[0], max_distance)    # [q, k]
     return table[bucket].permute(2, 0, 1)                                           # [head, q, k]
+
+
+# ---- analysis helpers for the positional-encoding lab (the model never calls these) ------
+def sinusoidal_wavelengths(d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """Wavelength of every dimension [d_model], in positions: 2π · base^(2i/d) for both
+    members (sin at 2i, cos at 2i+1) of pair i. From 2π ≈ 6.28 up to almost 2π · base."""
+    if d_model % 2 != 0:
+        raise ValueError(f"Sinusoidal encodings need an even d_model (got {d_model}).")
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)
+    wave = 2 * math.pi * base ** (two_i / d_model)                                # [d/2]
+    return wave.repeat_interleave(2).float()
+
+
+def sinusoidal_shift_matrix(k: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """The matrix M_k [d, d] with PE(pos + k) = M_k · PE(pos) for every pos (Vaswani et al.
+    §3.5: "PE_{pos+k} can be represented as a linear function of PE_pos").
+
+    It is block diagonal: pair i (sin at 2i, cos at 2i+1) is turned by the angle k·ω_i,
+    ω_i = base^(-2i/d), by the addition formulas
+    sin(a + b) = sin a cos b + cos a sin b,  cos(a + b) = cos a cos b - sin a sin b.
+    It does not depend on pos: the same rotation for every position."""
+    if d_model % 2 != 0:
+        raise ValueError(f"Sinusoidal encodings need an even d_model (got {d_model}).")
+    omega = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)  # [d/2]
+    c, s = torch.cos(k * omega), torch.sin(k * omega)
+    m = torch.zeros(d_model, d_model, dtype=torch.float64)
+    idx = torch.arange(0, d_model, 2)
+    m[idx, idx], m[idx, idx + 1] = c, s               # new sin =  cos·sin + sin·cos
+    m[idx + 1, idx], m[idx + 1, idx + 1] = -s, c      # new cos = -sin·sin + cos·cos
+    return m.float()
+
+
+def position_similarity(pe: torch.Tensor, kind: str = "dot") -> torch.Tensor:
+    """Similarity of every pair of position vectors [n, n] from a table [n, d]:
+    "dot" = PE(m)·PE(n), "cosine" = the dot product of the unit vectors."""
+    if pe.dim() != 2 or pe.shape[0] == 0:
+        raise ValueError(f"Expected a position table [positions, dims], got shape {tuple(pe.shape)}.")
+    x = pe.double()
+    if kind == "cosine":
+        x = x / x.norm(dim=-1, keepdim=True).clamp_min(1e-12)
+    elif kind != "dot":
+        raise ValueError(f"Unknown similarity {kind!r}: use 'dot' or 'cosine'.")
+    return (x @ x.T).float()
+
+
+def by_distance(matrix: torch.Tensor, signed: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Mean of a square position x position matrix along its diagonals, as a curve over
+    the distance: (distances, means). |m - n| = 0..n-1, or m - n = -(n-1)..n-1 when
+    `signed` (for matrices that are not symmetric, e.g. a causal T5 bias)."""
+    if matrix.dim() != 2 or matrix.shape[0] != matrix.shape[1] or matrix.shape[0] == 0:
+        raise ValueError(f"Expected a square matrix [positions, positions], got shape {tuple(matrix.shape)}.")
+    n = matrix.shape[0]
+    offsets = range(-(n - 1), n) if signed else range(n)
+    m = matrix.double()
+    if signed:   # m - n = o is the diagonal -o of m[q, k] (q = m, k = n)
+        means = [torch.diagonal(m, offset=-o).mean() for o in offsets]
+    else:
+        means = [0.5 * (torch.diagonal(m, offset=o).mean() + torch.diagonal(m, offset=-o).mean()) for o in offsets]
+    return torch.tensor(list(offsets)), torch.stack(means).float()
+
+
+def rope_unit_table(n_pos: int, dim: int, base: float = 10000.0) -> torch.Tensor:
+    """The unit pair (1, 0) of every frequency rotated to each position [n_pos, dim]
+    ("rotate half" layout: cos m·θ_i in the first half, sin m·θ_i in the second). Its dot
+    products, Σ_i cos((m - n)·θ_i), are what RoPE alone contributes to a score."""
+    ang = rope_angles(n_pos, dim, base)                              # [pos, dim/2]
+    return torch.cat((ang.cos(), ang.sin()), dim=-1)
+
+
+def rope_rotate_pairs(x: torch.Tensor, positions: torch.Tensor | list[int], base: float = 10000.0) -> torch.Tensor:
+    """A vector x [dim] rotated to each position, as 2-D pairs [pos, dim/2, 2]: pair i is
+    (x_i, x_{i+dim/2}) turned by m·θ_i (the same rotation as `apply_rope`)."""
+    if x.dim() != 1:
+        raise ValueError(f"Expected one vector [dim], got shape {tuple(x.shape)}.")
+    positions = torch.as_tensor(positions)
+    dim = x.shape[0]
+    cos, sin = rope_cos_sin(positions, dim, base)                    # [pos, dim]
+    rot = apply_rope(x[None, None, None, :].expand(1, len(positions), 1, dim).float(), cos, sin)[0, :, 0]
+    half = dim // 2
+    return torch.stack((rot[:, :half], rot[:, half:]), dim=-1)       # [pos, dim/2, 2]
+
+
+def rope_scores(q: torch.Tensor, k: torch.Tensor, query_positions: list[int], offsets: list[int],
+                base: float = 10000.0) -> torch.Tensor:
+    """q rotated to position m, dotted with k rotated to n = m - offset: [len(query_positions),
+    len(offsets)]. RoPE makes every row the same curve (Su et al. 2021, Eq. 16)."""
+    if q.shape != k.shape or q.dim() != 1:
+        raise ValueError(f"q and k must be vectors of the same size, got {tuple(q.shape)} and {tuple(k.shape)}.")
+    dim = q.shape[0]
+    m = torch.tensor(query_positions, dtype=torch.float64)[:, None]                # [Q, 1]
+    n = m - torch.tensor(offsets, dtype=torch.float64)[None, :]                      # [Q, O]
+    theta = rope_inv_freq(dim, base).double()                                         # [dim/2]
+
+    def rotate(x: torch.Tensor, pos: torch.Tensor) -> torch.Tensor:                  # -> [..., dim]
+        ang = pos[..., None] * theta                                                   # [..., dim/2]
+        cos, sin = torch.cat((ang.cos(), ang.cos()), -1), torch.cat((ang.sin(), ang.sin()), -1)
+        return x.double() * cos + rotate_half(x.double().expand_as(cos)) * sin
+
+    rq = rotate(q, m.expand_as(n))                                                    # [Q, O, dim]
+    rk = rotate(k, n)
+    return (rq * rk).sum(-1).float()
+
+
+def relative_bucket_map(n_q: int, n_k: int | None = None, bidirectional: bool = True, num_buckets: int = 32,
+                        max_distance: int = 128) -> torch.Tensor:
+    """The T5 bucket of every (query, key) pair [q, k] (the index into the learned table)."""
+    n_k = n_q if n_k is None else n_k
+    rel = torch.arange(n_k)[None, :] - torch.arange(n_q)[:, None]
+    return relative_bucket(rel, bidirectional, num_buckets, max_distance)

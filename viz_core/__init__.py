@@ -24,6 +24,7 @@ from .attention import (
     model_view,
     query_bars,
 )
+from . import positional  # the positional-encoding lab's figures (viz_core.positional.*)
 from .training import attention_over_steps, training_curves
 from .colors import colormap_lut, plotly_colorscale, to_rgb
 from .events import selected_customdata
@@ -35,6 +36,7 @@ __all__ = [
     "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
     "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",
+    "positional",
 ]
 from .internals import (
     activation_function_figure,

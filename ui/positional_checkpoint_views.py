@@ -1,0 +1,294 @@
+"""The positional-encoding lab's sections about the toy checkpoints trained once per
+scheme (`<task>-<scheme>` in models/checkpoints/): attention side by side on the same
+probe, permutation equivariance without positions, length extrapolation, shift test.
+
+Every number is a real run of the shipped checkpoints (models/pe_experiments.py),
+cached by plain values.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core.positional as vp
+from models import pe_experiments as E
+
+from . import loaders
+from .i18n import STRINGS, t
+from .shell import bound, choice, md_escape
+
+SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
+FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
+DEVICE = "cpu"
+
+
+def _tasks_module():
+    try:
+        from models import tasks
+    except ImportError:               # the training lab's tasks are not installed in this checkout
+        return None
+    return tasks
+
+
+@st.cache_data(ttl=60, show_spinner=False)
+def scheme_checkpoints() -> dict[str, dict[str, dict]]:
+    """{task: {scheme: card}} for tasks with a checkpoint per scheme (at least two)."""
+    tasks = _tasks_module()
+    if tasks is None:
+        return {}
+    out: dict[str, dict[str, dict]] = {}
+    for card in tasks.shipped():
+        task, pe = card.get("task"), card.get("positional")
+        if card.get("key") == f"toy:{task}-{pe}" and pe in SCHEMES:
+            out.setdefault(task, {})[pe] = card
+    return {task: {s: cards[s] for s in SCHEMES if s in cards} for task, cards in out.items() if len(cards) >= 2}
+
+
+def get_task(name: str):
+    return _tasks_module().get_task(name)
+
+
+def label(s: str) -> str:
+    return t(f"pe_scheme_{s}")
+
+
+def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
+    available = scheme_checkpoints()
+    names = list(available)
+    default = "reverse" if "reverse" in names else names[0]
+    task = choice(st.radio, t("pe_task"), names, param=param, default=default, horizontal=True,
+                  labels={n: t(f"pe_task_{n}") if f"pe_task_{n}" in STRINGS else n for n in names})
+    return task, available[task]
+
+
+def _model(key: str):
+    model, _ = loaders.load_model(key, DEVICE)
+    return model
+
+
+# ---- cached runs -----------------------------------------------------------------------------
+@st.cache_data(max_entries=64, show_spinner=False)
+def probe_attention(key: str, task_name: str, length: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length."""
+    model = _model(key)
+    ex = get_task(task_name).probe(length)
+    with loaders._lock(model):
+        pattern, mask = E.attention_maps(model, ex.ids)
+    return pattern, mask, list(ex.tokens)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def permutation(key: str, task_name: str, seed: int) -> E.PermutationResult:
+    model = _model(key)
+    ex = get_task(task_name).probe()
+    perm = E.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
+    with loaders._lock(model):
+        return E.permutation_test(model, ex.ids, perm)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
+    model = _model(key)
+    task = get_task(task_name)
+    ex = task.probe()
+    filler_id = task.tokenizer.encode(filler).ids[-1]
+    with loaders._lock(model):
+        return E.shift_test(model, ex.ids, k, filler_id)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def extrapolation(key: str, task_name: str, n: int, tokens: bool) -> list[dict]:
+    """Accuracy per length factor; the per-token accuracy (a second pass over the same
+    examples) only when asked for."""
+    model = _model(key)
+    with loaders._lock(model):
+        return E.extrapolation(get_task(task_name), model, FACTORS, n=n, tokens=tokens)
+
+
+def _fits(key: str, task_name: str, length_tokens: int) -> bool:
+    cfg = _model(key).cfg
+    return cfg.positional != "learned" or length_tokens <= cfg.max_len
+
+
+# ---- attention side by side ----------------------------------------------------------------------
+def attention_section() -> None:
+    task_name, cards = task_control()
+    task = get_task(task_name)
+    some = _model(next(iter(cards.values()))["key"]).cfg
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        length = bound(st.slider, t("pe_probe_len"), task.min_len, 4 * task.train_len, task.train_len,
+                       key="pe_probe_len", url_default=str(task.train_len))
+    with c2:
+        layer = bound(st.slider, t("pe_layer"), 0, some.n_layers - 1, some.n_layers - 1, key="pe_layer",
+                      url_default=str(some.n_layers - 1)) if some.n_layers > 1 else 0
+    with c3:
+        heads = ["mean", *map(str, range(some.n_heads))]
+        head = choice(st.selectbox, t("pe_head"), heads, param="pe_head", default="mean",
+                      labels={"mean": t("pe_head_mean"), **{h: t("pe_w_head", h=h) for h in heads[1:]}})
+    ex = task.probe(length)
+    st.caption(t("pe_probe", text=md_escape(ex.text), n=len(ex.ids), train=task.train_len))
+    mats, titles, rows = [], [], []
+    for s, card in cards.items():
+        key = card["key"]
+        if not _fits(key, task_name, len(ex.ids)):
+            mats.append(np.full((len(ex.ids), len(ex.ids)), np.nan, dtype=np.float32))
+            titles.append(t("pe_beyond_short", scheme=label(s)))
+            rows.append({t("pe_col_scheme"): label(s), t("pe_col_train_acc"): card.get("accuracy"),
+                         t("pe_col_ideal"): None, t("pe_col_best"): t("pe_beyond_table")})
+            continue
+        pattern, mask, tokens = probe_attention(key, task_name, length)
+        shown = pattern[layer].mean(0) if head == "mean" else pattern[layer, int(head)]
+        mats.append(np.where(mask, shown, np.nan).astype(np.float32))
+        titles.append(label(s))
+        per_head = [task.attention_score(pattern[layer, h], example=ex) for h in range(pattern.shape[1])]
+        best = int(np.argmax(per_head))
+        rows.append({t("pe_col_scheme"): label(s), t("pe_col_train_acc"): card.get("accuracy"),
+                     t("pe_col_ideal"): float(task.attention_score(shown, example=ex)),
+                     t("pe_col_best"): f"{t('pe_w_head', h=best)}: {per_head[best]:.2f}"})
+    fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cmap="viridis", cols=3,
+                         value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
+                         title=t("pe_attn_title", layer=layer))
+    st.plotly_chart(fig, key="pe_attn_grid", width="stretch")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_attn_table",
+                 column_config={t("pe_col_train_acc"): st.column_config.NumberColumn(format="percent"),
+                                t("pe_col_ideal"): st.column_config.NumberColumn(format="%.3f")})
+    st.caption(t("pe_attn_caption"))
+    if "none" in cards:
+        st.divider()
+        permutation_view(task_name, cards)
+
+
+def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
+    st.subheader(t("pe_perm_title"))
+    st.markdown(t("pe_perm_intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        seed = bound(st.number_input, t("pe_perm_seed"), 0, 1000, 1, 1, key="pe_perm_seed", url_default="1")
+    res = permutation(cards["none"]["key"], task_name, int(seed))
+    n_heads = res.scores.shape[0]
+    with c2:
+        h = bound(st.slider, t("pe_head"), 0, n_heads - 1, 0, key="pe_perm_head", url_default="0") \
+            if n_heads > 1 else 0
+    task = get_task(task_name)
+    tokens = list(task.probe().tokens)
+    shuffled = [tokens[p] for p in res.perm]
+    inv = np.argsort(res.perm)
+    back = res.full_shuffled[h][np.ix_(inv, inv)]
+    st.caption(t("pe_perm_order", text=md_escape("".join(shuffled[1:]))))
+    cols = st.columns([1, 1, 1.25])
+    top = float(max(res.full[h].max(), res.full_shuffled[h].max()))
+    panels = [(res.full[h], tokens, t("pe_perm_orig")), (res.full_shuffled[h], shuffled, t("pe_perm_shuffled")),
+              (back, tokens, t("pe_perm_undone"))]
+    for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
+        with col:
+            st.plotly_chart(vp.matrix(m, title=title, center=None, cmap="viridis", tick_labels=ticks,
+                                      value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
+                                      showscale=i == 2),   # one scale for the three, drawn once
+                            key=f"pe_perm_{i}", width="stretch")
+    st.success(t("pe_perm_result", score=res.score_error, full=res.full_error), icon=":material/check:")
+    st.markdown(t("pe_perm_causal", masked=res.pattern_error, rows=", ".join(map(str, res.fixed_rows)),
+                  rows_err=res.fixed_rows_error))
+    table = []
+    for s, card in cards.items():
+        r = permutation(card["key"], task_name, int(seed))
+        table.append({t("pe_col_scheme"): label(s), t("pe_col_score_err"): r.score_error,
+                      t("pe_col_full_err"): r.full_error, t("pe_col_masked_err"): r.pattern_error})
+    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_perm_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.2e") for c in
+                                (t("pe_col_score_err"), t("pe_col_full_err"), t("pe_col_masked_err"))})
+    st.caption(t("pe_perm_table_caption"))
+
+
+# ---- length extrapolation ---------------------------------------------------------------------------
+def extrapolation_section() -> None:
+    task_name, cards = task_control()
+    task = get_task(task_name)
+    c1, c2 = st.columns(2)
+    with c1:
+        n = bound(st.select_slider, t("pe_extra_n"), [64, 128, 256, 512], 256, key="pe_extra_n", url_default="256")
+    with c2:
+        metric = choice(st.radio, t("pe_extra_metric"), ("accuracy", "token_accuracy"), param="pe_metric",
+                        default="accuracy", horizontal=True,
+                        labels={"accuracy": t("pe_extra_exact"), "token_accuracy": t("pe_extra_tokens")})
+    st.caption(t("pe_extra_intro", train=task.train_len))
+    results: dict[str, list[dict]] = {}
+    todo = [s for s, c in cards.items()]
+    progress = st.progress(0.0, text=t("pe_extra_running"))
+    for i, s in enumerate(todo):
+        results[s] = extrapolation(cards[s]["key"], task_name, int(n), metric == "token_accuracy")
+        progress.progress((i + 1) / len(todo), text=t("pe_extra_running"))
+    progress.empty()
+    acc = {label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
+    y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
+    st.plotly_chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
+                                           x_name=t("pe_extra_x"), y_name=y_name),
+                    key="pe_extra_chart", width="stretch")
+    lengths = [r["length"] for r in next(iter(results.values()))]
+    table = []
+    for s, rs in results.items():
+        row = {t("pe_col_scheme"): label(s)}
+        for f, r in zip(FACTORS, rs):
+            col = t("pe_extra_col", f=f"{f:g}", n=r["length"])
+            row[col] = f"{r[metric]:.1%}" if r[metric] is not None else t("pe_beyond_table")
+        table.append(row)
+    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_extra_table")
+    notes = []
+    for s, rs in results.items():
+        for r in rs:
+            if r["accuracy"] is None:
+                notes.append(f"- {label(s)}, ×{r['factor']:g}: {md_escape(r['reason'])}")
+    if notes:
+        st.info(t("pe_extra_beyond") + "\n" + "\n".join(notes), icon=":material/straighten:")
+    if "learned" in cards:
+        cfg = _model(cards["learned"]["key"]).cfg
+        trained = E.positions_used(task, task.train_len)
+        st.caption(t("pe_extra_learned", trained=trained, rows=cfg.max_len,
+                     need=", ".join(str(E.positions_used(task, L)) for L in lengths)))
+    st.caption(t("pe_extra_caption", n=n))
+    st.caption(t("pe_extra_strict"))
+
+
+# ---- shift test ---------------------------------------------------------------------------------------
+def shift_test_section() -> None:
+    task_name, cards = task_control()
+    task = get_task(task_name)
+    ex = task.probe()
+    # filler candidates: the probe's own symbols (no specials, not the "=" separator)
+    symbols = sorted({tok for tok in ex.tokens if len(tok) == 1 and tok.strip() and tok != "="})
+    c1, c2 = st.columns(2)
+    with c1:
+        k = bound(st.slider, t("pe_shift_filler_k"), 0, 64, 8, key="pe_fk", url_default="8")
+    with c2:
+        filler = st.selectbox(t("pe_filler"), symbols, key="pe_filler")
+    st.caption(t("pe_shifttest_intro", text=md_escape(ex.text), k=k, filler=md_escape(filler)))
+    results, diffs, titles, rows = {}, [], [], []
+    for s, card in cards.items():
+        n_layers = _model(card["key"]).cfg.n_layers
+        if not _fits(card["key"], task_name, len(ex.ids) + k):
+            rows.append({t("pe_col_scheme"): label(s), t("pe_col_score_change"): None,
+                         **{t("pe_col_tv", layer=i): None for i in range(n_layers)},
+                         t("pe_col_note"): t("pe_beyond_table")})
+            continue
+        r = shift(card["key"], task_name, int(k), filler)
+        results[s] = r
+        diff = np.abs(r.pattern_shifted[0] - r.pattern[0]).max(0)              # [q, k] layer 0, max over heads
+        diffs.append(np.where(r.mask, diff, np.nan).astype(np.float32))       # masked pairs grey
+        titles.append(label(s))
+        rows.append({t("pe_col_scheme"): label(s), t("pe_col_score_change"): r.score_change,
+                     **{t("pe_col_tv", layer=i): v for i, v in enumerate(r.pattern_change)}, t("pe_col_note"): ""})
+    if not results:
+        st.info(t("pe_beyond_table"))
+        return
+    st.plotly_chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
+                            [label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
+                            text_fmt=".1e"),
+                    key="pe_shift_bars", width="stretch")
+    fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
+                         value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"))
+    st.plotly_chart(fig, key="pe_shift_grid", width="stretch")
+    df = pd.DataFrame(rows)
+    st.dataframe(df, hide_index=True, width="stretch", key="pe_shift_table",
+                 column_config={c: st.column_config.NumberColumn(format="%.2e") for c in df.columns[1:-1]})
+    st.markdown(t("pe_shifttest_caption"))
