@@ -19,12 +19,12 @@ boot.empty()
 pages = [
     st.Page("app_pages/home.py", title=t("nav_home"), default=True),
     st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
-    st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
-    st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
+    st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
     st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
     st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
     st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
     st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
-    st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
+    st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
+    st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
 ]
 st.navigation(pages, position="sidebar").run()
