@@ -30,6 +30,8 @@ test: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.trace_overhead
+	$(PY) -m benchmarks.training_speed
+	$(PY) -m benchmarks.generation --threads 1
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache
