@@ -157,3 +157,14 @@ def test_checkpoint_zip_round_trip_and_bad_uploads():
         read_checkpoint_zip(_zip({"a.json": good_json, "a.safetensors": b"garbage"}))
     with pytest.raises(ValueError, match="limit"):
         read_checkpoint_zip(b"0" * (21 * 2**20))
+
+
+def test_two_sessions_never_see_each_others_runs():
+    a, b = open_training(), open_training()
+    start(a, tr_steps_reverse=50, tr_every=25)
+    wait_finished(a)
+    b.run()
+    assert records(a) and not records(b)
+    assert not any("Run:" in s.value for s in b.subheader)
+    assert not any(o.startswith("Trained:") for o in b.selectbox(key="model").options)
+    assert any(o.startswith("Trained:") for o in a.selectbox(key="model").options)

@@ -2,6 +2,10 @@
 
 STRINGS = {
     "nav_training": {"en": "Training lab", "zh": "训练实验室"},
+    "desc_toy": {"en": "{task}, {pe} positions{post}: trained {steps} steps on inputs of {n} symbols; exact-sequence "
+                        "accuracy {acc}.",
+                 "zh": "{task}，位置编码 {pe}{post}：在 {n} 个符号的输入上训练了 {steps} 步；整条序列准确率 {acc}。"},
+    "desc_toy_post": {"en": ", post-LN", "zh": "，后置归一化（post-LN）"},
     "tr_title": {"en": "Training lab: watch attention emerge", "zh": "训练实验室：看注意力模式如何形成"},
     "tr_intro": {
         "en": "Train a tiny Transformer on a toy task whose ideal attention pattern is known, and watch its heads "
