@@ -215,7 +215,7 @@ def train(task: Task, cfg: TransformerConfig, settings: TrainSettings = TrainSet
                 logits = model(ids) if b.tgt_ids is None else model(ids, b.tgt_ids.to(dev))
                 loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=IGNORE)
                 if not torch.isfinite(loss):
-                    raise FloatingPointError(f"The loss became {float(loss)} at step {step}: the learning rate "
+                    raise FloatingPointError(f"The loss became {float(loss.detach())} at step {step}: the learning rate "
                                              f"({settings.lr}) is probably too high.")
                 opt.zero_grad(set_to_none=True)
                 loss.backward()
