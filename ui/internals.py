@@ -93,21 +93,9 @@ def parameters(key: str, device: str) -> dict:
 def require_internals(sel) -> InternalsData:
     """The cached internals of the selection, with the same notes as the attention page
     (truncation, unknown tokens, random weights); stops the page with a message on error."""
-    from .i18n import t
-    from .shell import md_escape
+    from .session import require_data
 
-    try:
-        data = internals(sel.model_key, sel.device, sel.text, sel.target)
-    except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
-        st.stop()
-    if data.truncated:
-        st.info(t("truncated", n=data.n_tokens_before, kept=len(data.tokens)), icon=":material/content_cut:")
-    if data.unk_fraction >= 0.2:
-        st.warning(t("many_unk", pct=data.unk_fraction), icon=":material/help:")
-    if sel.random_weights:
-        st.caption(t("random_weights").capitalize())
-    return data
+    return require_data(sel, internals)
 
 
 def probe_example(key: str) -> tuple[str, str | None] | None:

@@ -33,11 +33,13 @@ def require_text(sel: Selection) -> None:
         st.stop()
 
 
-def require_attention(sel: Selection) -> AttentionData:
-    """The cached attention patterns of the selection, with notes about truncation and
-    unknown tokens."""
+def require_data(sel: Selection, load):
+    """`load(model_key, device, text, target)` (a cached loader whose result has tokens,
+    truncated, n_tokens_before and unk_fraction), with the notes every page shows:
+    truncation, many unknown tokens, random weights. Stops the page with a message (never
+    a traceback) when the pass fails."""
     try:
-        data = attention_data(sel.model_key, sel.device, sel.text, sel.target)
+        data = load(sel.model_key, sel.device, sel.text, sel.target)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=md_escape(str(e))))
         st.stop()
@@ -48,3 +50,8 @@ def require_attention(sel: Selection) -> AttentionData:
     if sel.random_weights:
         st.caption(t("random_weights").capitalize())
     return data
+
+
+def require_attention(sel: Selection) -> AttentionData:
+    """The cached attention patterns of the selection, with the usual notes."""
+    return require_data(sel, attention_data)
