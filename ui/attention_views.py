@@ -18,7 +18,7 @@ import viz_core as vz
 from .i18n import FORMULAS, t
 from . import compare, loaders
 from .loaders import AttentionData, config_json, stacks_of, trace_npz
-from .shell import Selection, bound, choice, md_escape, set_choice, show_notices
+from .shell import Selection, choice, index_slider, md_escape, set_choice, show_notices
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
@@ -30,16 +30,6 @@ HEATMAP_HEIGHT = 600
 def terms() -> dict[str, str]:
     """Words inside figures, in the UI language."""
     return {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
-
-
-def _slider(label: str, n: int, key: str, disabled: bool = False) -> int:
-    """A bound 0..n-1 slider (none when n == 1); clamps a value left from another model.
-    Views that do not use it show it disabled (a widget that is not drawn loses its state)."""
-    if n <= 1:
-        return 0
-    if key in st.session_state and not 0 <= st.session_state[key] < n:
-        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
-    return bound(st.slider, label, 0, n - 1, key=key, url_default="0", disabled=disabled)
 
 
 def controls(n_layers: int, n_heads: int, arch: str) -> dict:
@@ -56,9 +46,9 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
             stack = "self"
             st.caption(f"{t('stack')}: {t('stack_self')}")
     with c2:
-        layer = _slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer")
+        layer = index_slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer")
     with c3:
-        head = _slider(t("head"), n_heads, "head", disabled=view == "rollout")
+        head = index_slider(t("head"), n_heads, "head", disabled=view == "rollout")
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
                          labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view not in ("heads", "compare"))

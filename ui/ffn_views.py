@@ -15,7 +15,7 @@ from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
 from .internals import InternalsData, neuron_projection, parameters
-from .shell import Selection, bound, choice, show_notices
+from .shell import Selection, bound, choice, index_slider, show_notices
 
 VIEWS = ("activations", "function", "size", "compare", "ablation")
 ORDERS = ("top", "all")
@@ -30,11 +30,7 @@ def terms() -> dict[str, str]:
 
 def layer_slider(n_layers: int) -> int:
     """The bound layer slider (shared key with the attention page: a link keeps the layer)."""
-    if n_layers <= 1:
-        return 0
-    if "layer" in st.session_state and not 0 <= st.session_state["layer"] < n_layers:
-        st.session_state["layer"] = min(max(int(st.session_state["layer"]), 0), n_layers - 1)
-    return bound(st.slider, t("layer"), 0, n_layers - 1, key="layer", url_default="0")
+    return index_slider(t("layer"), n_layers, "layer")
 
 
 def neuron_input(d_ff: int) -> int:

@@ -19,7 +19,7 @@ from viz_core import masks as vm
 
 from . import loaders
 from .i18n import FORMULAS, lang, t
-from .shell import Selection, bound, choice, md_escape
+from .shell import Selection, choice, index_slider, md_escape
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024)
@@ -231,20 +231,12 @@ def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_
     }
 
 
-def _slider(label: str, n: int, key: str) -> int:
-    if n <= 1:
-        return 0
-    if key in st.session_state and not 0 <= st.session_state[key] < n:
-        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
-    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
-
-
 def layer_head(n_layers: int, n_heads: int) -> tuple[int, int]:
     c1, c2 = st.columns(2)
     with c1:
-        layer = _slider(t("mk_layer"), n_layers, "mk_layer")
+        layer = index_slider(t("mk_layer"), n_layers, "mk_layer")
     with c2:
-        head = _slider(t("mk_head"), n_heads, "mk_head")
+        head = index_slider(t("mk_head"), n_heads, "mk_head")
     return layer, head
 
 

@@ -34,6 +34,17 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
     return value
 
 
+def index_slider(label: str, n: int, key: str, disabled: bool = False) -> int:
+    """A URL-bound 0..n-1 slider (none when n == 1: returns 0); clamps a value left from
+    another model. Views that do not use it show it disabled (a widget that is not drawn
+    loses its state)."""
+    if n <= 1:
+        return 0
+    if key in st.session_state and not 0 <= st.session_state[key] < n:
+        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
+    return bound(st.slider, label, 0, n - 1, key=key, url_default="0", disabled=disabled)
+
+
 def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, param: str, default: str,
            labels: Mapping[str, str], url: bool = True, **kwargs: Any) -> str:
     """A radio/selectbox whose labels follow the UI language while its state and its

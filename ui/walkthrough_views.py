@@ -19,19 +19,11 @@ from viz_core.attention import HIGHLIGHT
 
 from . import loaders
 from .i18n import FORMULAS, t
-from .shell import Selection, bound, choice, md_escape
+from .shell import Selection, choice, index_slider, md_escape
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
 CHECK_TOL = 1e-4     # shown as "checked" below this difference (the tests hold it to 1e-5)
-
-
-def _slider(label: str, n: int, key: str) -> int:
-    if n <= 1:
-        return 0
-    if key in st.session_state and not 0 <= st.session_state[key] < n:
-        st.session_state[key] = min(max(int(st.session_state[key]), 0), n - 1)
-    return bound(st.slider, label, 0, n - 1, key=key, url_default="0")
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
@@ -96,9 +88,9 @@ def controls(sel: Selection, cfg) -> dict:
         st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        layer = _slider(t("wt_layer"), cfg.n_layers, "wt_layer")
+        layer = index_slider(t("wt_layer"), cfg.n_layers, "wt_layer")
     with c2:
-        head = _slider(t("wt_head"), cfg.n_heads, "wt_head")
+        head = index_slider(t("wt_head"), cfg.n_heads, "wt_head")
     with c3:
         query = _pick(t("wt_query"), q_tokens, "wt_query", min(2, len(q_tokens) - 1))
     with c4:
