@@ -284,7 +284,8 @@ def finished(rec: Record) -> None:
         except ValueError:
             ideal = None
         if ideal is not None:
-            fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False)
+            words = {w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")}
+            fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False, terms=words)
             fig.update_layout(height=420)
             st.plotly_chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
         else:
