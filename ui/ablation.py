@@ -63,7 +63,19 @@ def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[
 
 
 def toy_task(key: str) -> str | None:
-    """The task a shipped toy checkpoint was trained on (its meta card), else None."""
+    """The task a shipped toy checkpoint, or a model this session trained on a toy task at
+    its default length, was trained on (its card), else None."""
+    if key.startswith("trained:"):
+        from models.tasks import TASKS, get_task
+
+        from .trained import find
+
+        holder = find(key)
+        card = holder.card if holder is not None else {}
+        name = card.get("task")
+        if name in TASKS and card.get("train_len") == get_task(name).train_len:
+            return name
+        return None
     if not key.startswith("toy:"):
         return None
     try:

@@ -168,3 +168,15 @@ def test_two_sessions_never_see_each_others_runs():
     assert not any("Run:" in s.value for s in b.subheader)
     assert not any(o.startswith("Trained:") for o in b.selectbox(key="model").options)
     assert any(o.startswith("Trained:") for o in a.selectbox(key="model").options)
+
+
+def test_a_trained_model_offers_its_task_example_on_other_pages():
+    at = open_training()
+    start(at, tr_steps_reverse=30, tr_every=30)
+    wait_finished(at)
+    rec = records(at)[-1]
+    assert at.selectbox(key="model").value == rec.key          # selected for the user when training ended
+    at.switch_page("app_pages/ffn.py").run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    example = [b for b in at.button if "jggifhic=" in b.label]
+    assert example, [b.label for b in at.button]
