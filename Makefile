@@ -28,10 +28,27 @@ run: $(VENV)/.installed-run
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest
 
+# Every benchmark, one after another (they share the cores), each rewriting its section
+# of docs/benchmarks.md; then the summary table at the top (figure, target, met?).
+# The TransformerLens comparison runs in its own venv (requirements-bench.txt, see
+# benchmarks/vs_transformerlens.py); without one it is skipped with a message.
+# Browser benchmarks use headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium).
+BENCH_VENV ?= /work/venv-bench
 bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.trace_overhead
 	$(PY) -m benchmarks.training_speed
 	$(PY) -m benchmarks.generation --threads 1
+	$(PY) -m benchmarks.vs_transformers
+	$(PY) -m benchmarks.render_payload --skip-bertviz-512
+	$(PY) -m benchmarks.browser_latency
+	$(PY) -m benchmarks.load
+	@if [ -x "$(BENCH_VENV)/bin/python" ] && "$(BENCH_VENV)/bin/python" -c "import transformer_lens" 2>/dev/null; then \
+		"$(BENCH_VENV)/bin/python" -m benchmarks.vs_transformerlens; \
+	else \
+		echo "benchmarks.vs_transformerlens skipped: no TransformerLens venv at $(BENCH_VENV). Create it with:"; \
+		echo "  python -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install torch==2.13.0 -r requirements-bench.txt -r requirements.txt"; \
+	fi
+	$(PY) -m benchmarks.summary
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

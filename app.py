@@ -11,20 +11,23 @@ if "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
 from ui.i18n import t  # noqa: E402  (after the progress bar is on screen)
+from ui.run_stats import timed_run  # noqa: E402
 from ui.shell import sidebar  # noqa: E402
 
-sidebar()
-boot.empty()
+# Each run is timed on the server's clock and served on /_stcore/metrics (ui/run_stats.py).
+with timed_run():
+    sidebar()
+    boot.empty()
 
-pages = [
-    st.Page("app_pages/home.py", title=t("nav_home"), default=True),
-    st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
-    st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
-    st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
-    st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
-    st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
-    st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
-    st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
-    st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
-]
-st.navigation(pages, position="sidebar").run()
+    pages = [
+        st.Page("app_pages/home.py", title=t("nav_home"), default=True),
+        st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
+        st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
+        st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
+        st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
+        st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
+        st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
+        st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
+        st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
+    ]
+    st.navigation(pages, position="sidebar").run()

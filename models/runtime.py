@@ -35,3 +35,54 @@ def tune_allocator(mmap_threshold: int = 256 << 20, trim_threshold: int = 512 <<
     _tuned = ok
     return ok
 
+
+
+_threads_tuned: tuple[int, int] | None = None
+
+
+def tune_threads(intra: int | None = None, interop: int = 1) -> tuple[int, int]:
+    """Bound torch's CPU threads for a server that many sessions share.
+
+    `intra` (threads inside one op, e.g. a matmul): the env var GLASSBOX_TORCH_THREADS if
+    set, else the logical CPU count (torch's own default), at most 8. Sessions' forward
+    passes are queued by the model locks and ui/guard.py, so one pass at a time uses the
+    cores; more threads than cores would only make them fight. `interop` (threads that
+    run independent ops side by side): 1; the models run op after op and each extra pool
+    is idle threads per process. Streamlit has no config option for either, so the app
+    calls this once per process (ui/loaders.py, through `tune_serving`). torch refuses
+    to change the inter-op count after its pool has started; that is then left as it is.
+    Returns the (intra, interop) counts in force.
+    """
+    import os
+
+    import torch
+
+    global _threads_tuned
+    if _threads_tuned is not None:
+        return _threads_tuned
+    if intra is None:
+        env = os.environ.get("GLASSBOX_TORCH_THREADS", "").strip()
+        if env:
+            try:
+                intra = int(env)
+            except ValueError:
+                raise ValueError(f"GLASSBOX_TORCH_THREADS must be a whole number, not {env!r}.") from None
+        else:
+            intra = min(os.cpu_count() or 1, 8)
+    if intra < 1 or interop < 1:
+        raise ValueError(f"thread counts must be >= 1 (intra={intra}, interop={interop}).")
+    torch.set_num_threads(intra)
+    try:
+        torch.set_num_interop_threads(interop)
+    except RuntimeError:   # "cannot set number of interop threads after parallel work has started"
+        pass
+    _threads_tuned = (torch.get_num_threads(), torch.get_num_interop_threads())
+    return _threads_tuned
+
+
+def tune_serving() -> dict[str, object]:
+    """Everything the app sets for serving, once per process: the allocator and torch's
+    thread counts. Returns what is in force (for logs and the load benchmark)."""
+    allocator = tune_allocator()
+    intra, interop = tune_threads()
+    return {"allocator_tuned": allocator, "intra_op_threads": intra, "interop_threads": interop}

@@ -1,0 +1,53 @@
+"""benchmarks/summary.py: the summary table of docs/benchmarks.md read from its sections."""
+from benchmarks.summary import build, rows_of, summary_line, write
+
+DOC = """# Benchmarks
+
+Latest results, written by the scripts in `benchmarks/`.
+
+<!-- bench:trace_overhead -->
+ratio run_with_cache / forward = 1.234 (target <= 1.10: MISSED)
+<!-- /bench:trace_overhead -->
+
+<!-- bench:training -->
+| intra-op threads | glassbox steps/s | torch.nn steps/s | ratio | reverse to 95% | steps | fresh accuracy |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| 1 | 50.0 | 40.0 | 1.25 | 12.5 s (yes) | 300 | 97.0% |
+<!-- /bench:training -->
+
+<!-- bench:load -->
+table
+{mark}
+<!-- /bench:load -->
+
+<!-- bench:mystery -->
+nothing to read here
+<!-- /bench:mystery -->
+"""
+
+
+def test_rows_from_marks_and_from_legacy_sections():
+    mark = summary_line("Load: 30 sessions | p95", "2.5 s", "<= 3 s", True)
+    assert "|" not in mark.split("summary: ")[1].split(" | ")[0]     # a | in the figure cannot split the row
+    doc = DOC.format(mark=mark)
+    block = build(doc)
+    assert "| Trace overhead, run_with_cache / forward (MiniLM shape, 128 tokens) (`trace_overhead`) | 1.234 | <= 1.10 | **no** |" in block
+    assert "| Training lab: reverse task to 95 %, 1 thread(s) (`training`) | 12.5 s | <= 30 s | yes |" not in block  # no target in body
+    assert "reverse task to 95 %, 1 thread(s) (`training`) | 12.5 s | <= ? s | yes |" in block
+    assert "Load: 30 sessions / p95 (`load`) | 2.5 s | <= 3 s | yes |" in block
+    assert "`mystery`: no headline figure found" in block
+    # order: known sections first, in ORDER
+    assert block.index("trace_overhead") < block.index("training") < block.index("(`load`)") < block.index("mystery")
+
+
+def test_summary_goes_first_and_replaces_the_old_one():
+    doc = DOC.format(mark="")
+    once = write(doc, "## Summary\nA")
+    assert once.index("<!-- bench:summary -->") < once.index("<!-- bench:trace_overhead -->")
+    assert once.startswith("# Benchmarks")
+    twice = write(once, "## Summary\nB")
+    assert twice.count("<!-- bench:summary -->") == 1 and "\nB\n" in twice and "\nA\n" not in twice
+
+
+def test_met_unknown():
+    assert rows_of("x", summary_line("f", "v", "t", None)) == [("f", "v", "t", "n/a")]
