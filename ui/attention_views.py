@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
+from models.memory import format_formula
 
 from .i18n import FORMULAS, t
 from . import compare, loaders
@@ -285,6 +286,15 @@ def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
                                 "application/json", key="dl_json")
         model, _ = loaders.load_model(sel.model_key, sel.device)
         st.caption(t("export_caption", n=len(model.hook_names())) + " " + t("export_png"))
+
+
+def memory_caption(data: AttentionData, cfg) -> None:
+    """What this trace holds in memory, and the formula behind it (models/memory.py)."""
+    if data.run is None:
+        return
+    n = len(data.tokens)
+    st.caption(t("mem_caption", trace=f"{data.run.trace_bytes / 1e6:,.1f}", n=n, kinds=t("mem_kinds_attention"),
+                 formula=format_formula(cfg, n), budget=f"{data.run.budget_bytes / 1e6:,.0f}"))
 
 
 def explanations() -> None:

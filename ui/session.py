@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .i18n import t
-from .loaders import AttentionData, attention_data, is_loaded, load_model
+from .loaders import AttentionData, OutOfMemory, RunInfo, TraceBudgetError, attention_data, is_loaded, load_model
 from .shell import Selection, md_escape, show_notices
 
 
@@ -36,11 +36,7 @@ def require_text(sel: Selection) -> None:
 def require_attention(sel: Selection) -> AttentionData:
     """The cached attention patterns of the selection, with notes about truncation and
     unknown tokens."""
-    try:
-        data = attention_data(sel.model_key, sel.device, sel.text, sel.target)
-    except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
-        st.stop()
+    data = run_or_stop(attention_data, sel)
     if data.truncated:
         st.info(t("truncated", n=data.n_tokens_before, kept=len(data.tokens)), icon=":material/content_cut:")
     if data.unk_fraction >= 0.2:
@@ -48,3 +44,36 @@ def require_attention(sel: Selection) -> AttentionData:
     if sel.random_weights:
         st.caption(t("random_weights").capitalize())
     return data
+
+
+def run_or_stop(loader, sel: Selection):
+    """`loader(model, device, text, target)` (a cached recorded pass), its memory notes
+    shown (budget cut, out-of-memory fallback); a pass that cannot run stops the page with
+    a message, never a traceback."""
+    try:
+        data = loader(sel.model_key, sel.device, sel.text, sel.target)
+    except TraceBudgetError as e:
+        st.error(t("mem_budget_refused", need=f"{e.need / 1e6:,.0f}", budget=f"{e.budget / 1e6:,.0f}"),
+                 icon=":material/memory:")
+        st.stop()
+    except OutOfMemory as e:
+        st.error(t("mem_out_of_memory", n=e.n), icon=":material/memory:")
+        st.stop()
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        st.stop()
+    show_run_notes(data.run, sel.device)
+    return data
+
+
+def show_run_notes(info: RunInfo | None, device: str) -> None:
+    """What the memory budget or an out-of-memory error changed about this pass."""
+    if info is None:
+        return
+    if info.budget_cut:
+        st.warning(t("mem_budget_cut", n=info.n_asked, need=f"{info.need_bytes / 1e6:,.0f}",
+                     budget=f"{info.budget_bytes / 1e6:,.0f}", kept=info.n_kept), icon=":material/memory:")
+    if info.fallback is not None and info.device != device:
+        st.warning(t("mem_fallback_cpu", device=md_escape(device.upper())), icon=":material/memory:")
+    if info.fallback == "shorter":
+        st.warning(t("mem_fallback_shorter", n=info.n_asked, kept=info.n_kept), icon=":material/memory:")
