@@ -152,12 +152,13 @@ def _release(device: str) -> None:
 
 
 def run_with_fallback(key: str, device: str, n: int, attempt: Callable[[Transformer, int], T],
-                      min_tokens: int = 8) -> tuple[T, str, int, str | None]:
+                      min_tokens: int = 8, shorter: bool = True) -> tuple[T, str, int, str | None]:
     """The one place that survives running out of memory: `attempt(model, n_tokens)` runs
     under the model's lock on `device`; if it runs out of memory there, again on the CPU
     copy of the model (a GPU that is full), then on the CPU with half the tokens, down
     to `min_tokens`. Returns (result, device used, tokens used, fallback: None | "cpu" |
-    "shorter"). Anything else the attempt raises goes up unchanged."""
+    "shorter"; shorter=False: no shorter tries). Anything else the attempt raises goes up
+    unchanged; out of memory at the end raises OutOfMemory (a ValueError with a message)."""
     model, _ = load_model(key, device)
     try:
         with _lock(model):
@@ -177,6 +178,8 @@ def run_with_fallback(key: str, device: str, n: int, attempt: Callable[[Transfor
             if not is_oom(e):
                 raise
     m, floor = n // 2, max(1, min(min_tokens, n // 2))
+    if not shorter:
+        raise OutOfMemory(n)
     while m >= floor:
         try:
             with _lock(model):
