@@ -70,7 +70,9 @@ def stages(repeats: int) -> None:
     t, fig = _median(lambda i: vz.head_heatmap(shown, data.tokens, data.tokens, square=False), repeats)
     rows.append(("one head's map (PNG above 128 tokens)", t, len(fig.to_json())))
     t, _ = _median(lambda i: vz.head_metrics(p, data.tokens, mask=np.broadcast_to(data.masks["self"], p.shape)), 1)
-    rows.append(("per-head metrics (metrics view only)", t, None))
+    rows.append(("per-head metrics, all layers at once", t, None))
+    t, _ = _median(lambda i: loaders.layerwise_head_metrics(p, data.tokens, data.masks["self"]), 1)
+    rows.append(("per-head metrics, layer by layer (the page; metrics view only)", t, None))
     t, _ = _median(lambda i: vz.rollout(p, head_fusion="mean", add_residual=True), 1)
     rows.append(("rollout (rollout view only)", t, None))
     print(f"\nMiniLM, {n} tokens, CPU; trace held {data.run.trace_bytes / 1e6:.1f} MB "

@@ -104,7 +104,8 @@ def require_internals(sel) -> InternalsData:
 
     data = run_or_stop(internals, sel)
     if data.truncated:
-        st.info(t("truncated", n=data.n_tokens_before, kept=len(data.tokens)), icon=":material/content_cut:")
+        st.info(t("truncated", n=data.n_tokens_before, kept=data.run.n_asked if data.run else len(data.tokens)),
+                icon=":material/content_cut:")
     if data.unk_fraction >= 0.2:
         st.warning(t("many_unk", pct=data.unk_fraction), icon=":material/help:")
     if sel.random_weights:

@@ -297,7 +297,18 @@ def head_metrics(key: str, device: str, text: str, target: str, stack: str) -> d
     data = attention_data(key, device, text, target)
     patterns = data.patterns[stack]
     k_tokens = data.tokens if stack in ("self", "encoder", "cross") else data.tgt_tokens
-    return vz.head_metrics(patterns, k_tokens, mask=np.broadcast_to(data.masks[stack], patterns.shape))
+    return layerwise_head_metrics(patterns, k_tokens, data.masks[stack])
+
+
+def layerwise_head_metrics(patterns: np.ndarray, k_tokens: list[str], mask: np.ndarray) -> dict[str, np.ndarray]:
+    """viz_core.head_metrics one layer at a time: the metrics work in float64, and all
+    layers at once at 512 tokens would be several 150 MB temporaries. Same numbers
+    (every metric is per head)."""
+    import viz_core as vz
+
+    per_layer = [vz.head_metrics(layer[None], k_tokens, mask=np.broadcast_to(mask, layer[None].shape))
+                 for layer in patterns]
+    return {name: np.concatenate([m[name] for m in per_layer]) for name in per_layer[0]}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -23,7 +23,7 @@ def test_attention_page_shows_the_bytes_of_this_trace(monkeypatch):
     assert "Memory of this trace" in shown
     # 6 layers x 12 heads x n² x 4 B of patterns + one shared n x n bool mask, in MB
     held = (6 * 12 * n * n * 4 + n * n) / 1e6
-    assert f"{held:,.1f} MB held ({n} tokens" in shown
+    assert f"{held:.3f} MB held ({n} tokens" in shown
     assert f"6 × 12 × {n}² × 4 B = {6 * 12 * n * n * 4 / 1e6:.3f} MB" in shown
     assert f"{loaders.DEFAULT_TRACE_BUDGET_MB} MB" in shown
     at.sidebar.radio(key="lang").set_value("中文").run()
@@ -40,6 +40,7 @@ def test_a_text_over_the_budget_is_cut_with_a_warning(monkeypatch):
     at = open_app({"text": text})
     warned = _warnings(at)
     assert f"This text has {n} tokens" in warned and "The views show the first 20 tokens" in warned
+    assert not any("the model's limit" in i.value for i in at.info)   # a budget cut is not the model's limit
     z = heatmap_z(spec(at, "head_map"))
     assert z.shape == (20, 20)
 

@@ -125,3 +125,21 @@ def test_simulated_oom_in_the_forward_gives_a_shorter_real_trace(monkeypatch):
     assert info.n_kept == n // 2 and info.n_asked == n
     assert enc.tokens == loaders.encode(tok, model, text).tokens[: info.n_kept]
     assert trace.pattern(0).shape[-1] == info.n_kept == len(trace.tokens)
+
+
+def test_layerwise_head_metrics_equal_the_all_layers_ones():
+    import numpy as np
+
+    import viz_core as vz
+
+    rng = np.random.default_rng(0)
+    p = rng.random((3, 2, 9, 9)).astype(np.float32)
+    mask = np.tril(np.ones((9, 9), bool))
+    p = np.where(mask, p, 0)
+    p /= p.sum(-1, keepdims=True)
+    tokens = [str(i) for i in range(9)]
+    once = vz.head_metrics(p, tokens, mask=np.broadcast_to(mask, p.shape))
+    per_layer = loaders.layerwise_head_metrics(p, tokens, mask)
+    assert set(once) == set(per_layer)
+    for name in once:
+        np.testing.assert_allclose(per_layer[name], once[name], rtol=1e-12, atol=0)
