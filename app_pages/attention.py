@@ -14,4 +14,5 @@ data = require_attention(sel)
 
 # Controls and views are one fragment: switching head, layer or view reruns only them.
 av.explorer(data, sel, model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
+av.memory_caption(data, model.cfg)
 av.explanations()

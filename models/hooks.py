@@ -81,12 +81,20 @@ def name_matcher(names: Names) -> Callable[[str], bool]:
 
 
 @contextmanager
-def recording(model: nn.Module, names: Names = None) -> Iterator[dict[str, torch.Tensor]]:
+def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | None = None,
+              device: torch.device | str | None = None) -> Iterator[dict[str, torch.Tensor]]:
     """Record the hook points matching `names` into the yielded dict (in execution order).
 
     Tensors are detached references, not copies: the model never writes in place after
     a hook point, so nothing is overwritten. Hooks are removed even if the forward raises.
+    dtype (e.g. torch.float16): floating-point values are stored converted to it (a copy;
+    the model goes on computing with the original). device: where the values are stored;
+    None keeps them where they were computed (on a GPU: on the GPU until a view asks
+    for them, `Trace.numpy` moves on demand), "cpu" moves each one as it is recorded.
     """
+    if dtype is not None and not dtype.is_floating_point:
+        raise ValueError(f"A trace can be stored as a floating-point dtype (float32, float16, bfloat16), not {dtype}.")
+    target = torch.device(device) if device is not None else None
     store: dict[str, torch.Tensor] = {}
     match = name_matcher(names)
     points = [(name, hp) for name, hp in hook_points(model).items() if match(name)]
@@ -97,7 +105,12 @@ def recording(model: nn.Module, names: Names = None) -> Iterator[dict[str, torch
 
     def save(name: str) -> Callable[[nn.Module, Any, torch.Tensor], None]:
         def hook(_module: nn.Module, _inputs: Any, output: torch.Tensor) -> None:
-            store[name] = output.detach() if output.requires_grad else output
+            value = output.detach() if output.requires_grad else output
+            if dtype is not None and value.is_floating_point() and value.dtype != dtype:
+                value = value.to(dtype)
+            if target is not None and value.device != target:
+                value = value.to(target)
+            store[name] = value
         return hook
 
     try:
@@ -226,7 +239,9 @@ class Trace:
         return self.to("cpu")
 
     def numpy(self, name: str, batch: int | None = None) -> np.ndarray:
-        """One tensor as numpy (float tensors as float32), optionally one batch row."""
+        """One tensor as numpy (float tensors as float32, float16 traces included),
+        optionally one batch row; a tensor on a GPU is copied to the CPU here, on demand
+        (only the row asked for)."""
         t = self[name]
         if batch is not None:
             t = t[batch]
@@ -237,8 +252,34 @@ class Trace:
 
     @property
     def nbytes(self) -> int:
-        """Memory held by the recorded tensors, in bytes."""
+        """Memory the recorded tensors keep alive, in bytes: each piece of memory counted
+        once. Several hook points can hold the same tensor (`blocks.0.hook_resid_post`
+        is `blocks.1.hook_resid_pre`; every layer of a stack shares one mask), and a
+        view counts only the part of its storage it spans (`hook_pos_embed` is a slice
+        of the position table, a weight the model holds anyway)."""
+        spans: dict[tuple[str, int], list[int]] = {}
+        for t in self._tensors.values():
+            if t.numel() == 0:
+                continue
+            size = t.element_size()
+            start = t.storage_offset() * size
+            end = start + size * (1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()) if s > 0))
+            key = (str(t.device), t.untyped_storage().data_ptr())
+            span = spans.setdefault(key, [start, end])
+            span[0], span[1] = min(span[0], start), max(span[1], end)
+        return sum(end - start for start, end in spans.values())
+
+    @property
+    def logical_nbytes(self) -> int:
+        """Sum of numel x element size over the recorded names (shared tensors counted
+        at each name): what `models.memory.estimate_trace_bytes` predicts exactly, and
+        what a copy of every tensor (e.g. `save_npz`) would take."""
         return sum(t.numel() * t.element_size() for t in self._tensors.values())
+
+    @property
+    def devices(self) -> set[str]:
+        """The devices the recorded tensors live on (e.g. {'cuda:0'})."""
+        return {str(t.device) for t in self._tensors.values()}
 
     def __repr__(self) -> str:
         return f"Trace({len(self)} tensors, {self.nbytes / 2**20:.2f} MiB, arch={self.config.arch!r})"

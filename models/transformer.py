@@ -588,12 +588,21 @@ class Transformer(_StackMixin, nn.Module):
         tokens: list[str] | None = None,
         tgt_tokens: list[str] | None = None,
         grad: bool = False,
+        dtype: torch.dtype | None = None,
+        store_device: torch.device | str | None = None,
         **kwargs,
     ) -> tuple[torch.Tensor, Trace]:
         """Forward pass that records the hook points matching `names` (glob patterns,
         None = all). Returns (output, Trace). Without grad=True it runs under
-        torch.inference_mode (the recorded tensors are read-only)."""
-        with (torch.enable_grad() if grad else torch.inference_mode()), recording(self, names) as store:
+        torch.inference_mode (the recorded tensors are read-only).
+
+        dtype=torch.float16 stores the recorded values at half the bytes (the forward
+        itself runs at the model's precision). store_device: None keeps the recorded
+        values where they were computed (a GPU trace stays on the GPU; `Trace.numpy`
+        copies what a view asks for), "cpu" moves each one off the device as it is
+        recorded. Memory: see `models.memory.estimate_trace_bytes`."""
+        with (torch.enable_grad() if grad else torch.inference_mode()), \
+                recording(self, names, dtype=dtype, device=store_device) as store:
             out = self(ids, tgt_ids, **kwargs)
         return out, Trace(store, self.cfg, tokens, tgt_tokens)
 

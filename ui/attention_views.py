@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
+from models.memory import format_formula
 
 from .i18n import FORMULAS, t
 from . import compare, loaders
@@ -267,7 +268,8 @@ def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
     stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c['layer']}"
     with st.expander(t("view_export")):
         cols = st.columns(3)
-        cols[0].download_button(t("export_matrix"), matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c['combine']}.csv",
+        # built only when clicked: a 512-token map is 2.4 MB of CSV and 0.13 s on every rerun otherwise
+        cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c['combine']}.csv",
                                 "text/csv", key="dl_csv")
         cols[1].download_button(t("export_trace"), lambda: trace_npz(sel.model_key, sel.device, sel.text, sel.target),
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
@@ -275,6 +277,16 @@ def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
                                 "application/json", key="dl_json")
         model, _ = loaders.load_model(sel.model_key, sel.device)
         st.caption(t("export_caption", n=len(model.hook_names())) + " " + t("export_png"))
+
+
+def memory_caption(data: AttentionData, cfg) -> None:
+    """What this trace holds in memory, and the formula behind it (models/memory.py)."""
+    if data.run is None:
+        return
+    n = len(data.tokens)
+    mb = data.run.trace_bytes / 1e6
+    st.caption(t("mem_caption", trace=f"{mb:,.{1 if mb >= 1 else 3}f}", n=n, kinds=t("mem_kinds_attention"),
+                 formula=format_formula(cfg, n), budget=f"{data.run.budget_bytes / 1e6:,.0f}"))
 
 
 def explanations() -> None:

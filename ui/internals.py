@@ -13,7 +13,7 @@ import streamlit as st
 from models import ffn as F
 from models import residual as R
 
-from .loaders import MAX_CHARS, _record, _unk_fraction, load_model
+from .loaders import MAX_CHARS, RunInfo, _record, _unk_fraction, load_model, trace_budget_bytes
 
 
 # what these pages read (not the attention maps: [L, H, n, n] twice would dominate memory)
@@ -43,12 +43,18 @@ class InternalsData:
     norms: R.NormStats
     lens: R.Lens | None               # None when the model has no unembedding
     lens_tokens: list[list[list[str]]] | None   # [n, pos, k] strings of lens.top_ids
+    run: RunInfo | None = None        # memory: budget cut, out-of-memory fallback, trace bytes
+
+
+def internals(key: str, device: str, text: str, target: str) -> InternalsData:
+    """One recorded pass (the hooks in RECORD) reduced to what the FFN and residual pages
+    show (cached per text and memory budget)."""
+    return _internals(key, device, text, target, trace_budget_bytes())
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def internals(key: str, device: str, text: str, target: str) -> InternalsData:
-    """One recorded pass (the hooks in RECORD) reduced to what the FFN and residual pages show."""
-    model, tok, enc, tgt, trace = _record(key, device, text, target, RECORD)
+def _internals(key: str, device: str, text: str, target: str, budget: int) -> InternalsData:
+    model, tok, enc, tgt, trace, info = _record(key, device, text, target, RECORD, budget)
     stack = stack_for(model.cfg.arch)
     seq = tgt if tgt is not None else enc
     prefix = "decoder." if stack else ""
@@ -68,7 +74,7 @@ def internals(key: str, device: str, text: str, target: str) -> InternalsData:
         tokens=list(seq.tokens), truncated=enc.truncated or len(text) > MAX_CHARS, n_tokens_before=n_before,
         unk_fraction=_unk_fraction(tok, enc.ids), pre=pre, post=post, labels=dec.labels,
         contrib=R.contribution_stats(dec), stream=dec.stream, decomp_error=err, additive=dec.additive,
-        norms=norms, lens=lens, lens_tokens=lens_tokens,
+        norms=norms, lens=lens, lens_tokens=lens_tokens, run=info,
     )
 
 

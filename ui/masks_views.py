@@ -208,9 +208,13 @@ def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_
     st_arg = None if stack == "self" else stack
     names = [f"{p}blocks.*.attn.hook_{h}" for h in ("scores", "pattern", "mask", "z", "q", "k", "v", "rot_q", "rot_k")]
     names.append(f"{p}blocks.*.hook_attn_out")
-    with loaders._lock(model):
-        _, tr = AL.run_with_mask(model, ids, used, tgt_ids=tgt_ids, stack=st_arg, names=names)
-        _, own = model.run_with_cache(ids, tgt_ids, names=names)
+
+    def attempt(m, _n: int):
+        return (AL.run_with_mask(m, ids, used, tgt_ids=tgt_ids, stack=st_arg, names=names)[1],
+                m.run_with_cache(ids, tgt_ids, names=names)[1])
+
+    # out of memory on a GPU: the CPU copy of the model (ui/loaders.run_with_fallback)
+    (tr, own), *_ = loaders.run_with_fallback(key, device, n, attempt, shorter=False)
     L = cfg.n_layers
 
     def stackof(trace, hook: str) -> np.ndarray:
@@ -348,8 +352,8 @@ def padded_batch(key: str, device: str, text: str, text2: str, layer: int, head:
     ids = [r + [pad] * (n - len(r)) for r in rows_ids]
     valid = [[1] * len(r) + [0] * (n - len(r)) for r in rows_ids]
     names = [f"blocks.{layer}.attn.hook_mask", f"blocks.{layer}.attn.hook_pattern"]
-    with loaders._lock(model):
-        _, tr = model.run_with_cache(ids, attention_mask=valid, names=names)
+    tr, *_ = loaders.run_with_fallback(key, device, n, lambda m, _n: m.run_with_cache(ids, attention_mask=valid,
+                                                                                       names=names)[1], shorter=False)
     mask = tr.numpy(names[0])[:, 0]                                          # [b or 1, q, k]
     mask = np.broadcast_to(mask, (2, n, n)).copy()
     return {"tokens": [r + [pad_tok] * (n - len(r)) for r in rows_tok], "lengths": [len(r) for r in rows_ids],
@@ -365,7 +369,11 @@ def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
     if not text2.strip():
         st.info(t("mk_empty_text2"), icon=":material/edit:")
         return
-    data = padded_batch(sel.model_key, sel.device, sel.text, text2, layer, head)
+    try:
+        data = padded_batch(sel.model_key, sel.device, sel.text, text2, layer, head)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        return
     cols = st.columns(2)
     for i, col in enumerate(cols):
         with col:

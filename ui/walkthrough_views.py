@@ -70,9 +70,13 @@ def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, 
     st_arg, cross = _stack_args(stack)
     names = AL.walk_names(model.cfg, layer, st_arg, cross)
     kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
-    with loaders._lock(model):
-        _, trace = model.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
-        return AL.walk_head(model, trace, layer, head, query, stack=st_arg, cross=cross)
+
+    def attempt(m, _n: int) -> HeadWalk:
+        _, trace = m.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
+        return AL.walk_head(m, trace, layer, head, query, stack=st_arg, cross=cross)
+
+    # out of memory on a GPU: the CPU copy of the model (ui/loaders.run_with_fallback)
+    return loaders.run_with_fallback(key, device, len(src.ids[:MAX_TOKENS]), attempt, shorter=False)[0]
 
 
 def controls(sel: Selection, cfg) -> dict:

@@ -321,7 +321,8 @@ def test_trace_helpers(tmp_path):
     assert resid.shape == (len(names), 4, 32)
     arr = tr.numpy("encoder.blocks.0.attn.hook_pattern", batch=0)
     assert isinstance(arr, np.ndarray) and arr.dtype == np.float32 and arr.shape == (4, 6, 6)
-    assert tr.nbytes == sum(t.numel() * t.element_size() for _, t in tr.items())
+    assert tr.logical_nbytes == sum(t.numel() * t.element_size() for _, t in tr.items())
+    assert tr.nbytes < tr.logical_nbytes       # resid_post of one block is resid_pre of the next: held once
     with pytest.raises(KeyError, match="not recorded"):
         tr["blocks.0.attn.hook_pattern"]
     path = tmp_path / "t.npz"

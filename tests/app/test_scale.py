@@ -1,0 +1,55 @@
+"""AppTest: the memory caption of the attention page and the memory budget (cut or
+refused before the forward pass)."""
+from __future__ import annotations
+
+from tests.app.test_app import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, heatmap_z, open_app, spec
+
+from ui import loaders
+
+
+def _captions(at) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+def _warnings(at) -> str:
+    return "\n".join(w.value for w in at.warning)
+
+
+def test_attention_page_shows_the_bytes_of_this_trace(monkeypatch):
+    monkeypatch.delenv(loaders.BUDGET_ENV, raising=False)
+    at = open_app({"text": TEXT})
+    n = len(TEXT_TOKENS)
+    shown = _captions(at)
+    assert "Memory of this trace" in shown
+    # 6 layers x 12 heads x n² x 4 B of patterns + one shared n x n bool mask, in MB
+    held = (6 * 12 * n * n * 4 + n * n) / 1e6
+    assert f"{held:.3f} MB held ({n} tokens" in shown
+    assert f"6 × 12 × {n}² × 4 B = {6 * 12 * n * n * 4 / 1e6:.3f} MB" in shown
+    assert f"{loaders.DEFAULT_TRACE_BUDGET_MB} MB" in shown
+    at.sidebar.radio(key="lang").set_value("中文").run()
+    assert_ok(at)
+    assert "本次记录（trace）占用内存" in _captions(at)
+
+
+def test_a_text_over_the_budget_is_cut_with_a_warning(monkeypatch):
+    text = "the cat sat on the mat " * 12
+    model, tok = loaders.load_model("minilm", "cpu")
+    n = len(loaders.encode(tok, model, text).ids)
+    budget = loaders.pass_bytes(model, 20, None, ["*.hook_pattern", "*.hook_mask"])
+    monkeypatch.setenv(loaders.BUDGET_ENV, str(budget / 1e6))
+    at = open_app({"text": text})
+    warned = _warnings(at)
+    assert f"This text has {n} tokens" in warned and "The views show the first 20 tokens" in warned
+    assert not any("the model's limit" in i.value for i in at.info)   # a budget cut is not the model's limit
+    z = heatmap_z(spec(at, "head_map"))
+    assert z.shape == (20, 20)
+
+
+def test_a_model_too_big_for_the_budget_is_refused_with_a_message(monkeypatch):
+    monkeypatch.setenv(loaders.BUDGET_ENV, "0.001")                 # 1 kB: not even one token fits
+    at = open_app({"text": TEXT}, page=None)
+    at.switch_page(ATTENTION).run()
+    assert not at.exception
+    errors = "\n".join(e.value for e in at.error)
+    assert "too large for this server's memory budget" in errors
+    assert not at.get("plotly_chart")
