@@ -77,7 +77,7 @@ def stages(repeats: int) -> None:
     rows.append(("rollout (rollout view only)", t, None))
     print(f"\nMiniLM, {n} tokens, CPU; trace held {data.run.trace_bytes / 1e6:.1f} MB "
           f"(budget {budget / 1e6:.0f} MB, estimated pass {data.run.need_bytes / 1e6:.1f} MB)")
-    print(f"| stage | median s | figure JSON bytes |\n|---|---:|---:|")
+    print("| stage | median s | figure JSON bytes |\n|---|---:|---:|")
     for name, sec, size in rows:
         print(f"| {name} | {sec:.3f} | {'' if size is None else f'{size:,}'} |")
 

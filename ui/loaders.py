@@ -295,8 +295,6 @@ def model_view_figure(key: str, device: str, text: str, target: str, stack: str)
 @st.cache_data(max_entries=16, show_spinner=False)
 def head_metrics(key: str, device: str, text: str, target: str, stack: str) -> dict[str, np.ndarray]:
     """Per-head metrics [L, H] of one stack (seconds at 512 tokens, so cached)."""
-    import viz_core as vz
-
     data = attention_data(key, device, text, target)
     patterns = data.patterns[stack]
     k_tokens = data.tokens if stack in ("self", "encoder", "cross") else data.tgt_tokens
