@@ -147,7 +147,9 @@ def build_model(cfg: TransformerConfig, seed: int, device: str | torch.device | 
 def check_fits(task: Task, cfg: TransformerConfig) -> None:
     """Refuse, with a sentence, a config that cannot run the task."""
     if cfg.arch != task.arch:
-        raise ValueError(f"The {task.title} task needs an {task.arch} model, not an {cfg.arch}.")
+        def a(arch: str) -> str:
+            return ("an " if arch[0] in "aeiou" else "a ") + arch
+        raise ValueError(f"The {task.title} task needs {a(task.arch)} model, not {a(cfg.arch)} model.")
     if cfg.output != "logits":
         raise ValueError("Training predicts tokens, so the model needs a language-model head (output='logits').")
     if cfg.vocab_size < task.tokenizer.vocab_size:
