@@ -32,6 +32,16 @@ def machine() -> str:
             f"torch {torch.__version__} ({torch.get_num_threads()} threads), Python {platform.python_version()}")
 
 
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages as "0.2, 0.6, 2.6" ("n/a" where unknown)."""
+    import os
+
+    try:
+        return ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        return "n/a"
+
+
 DOC = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 
 

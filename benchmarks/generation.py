@@ -23,15 +23,6 @@ sys.path.insert(0, str(ROOT))
 CONTEXTS = (64, 256, 1024)
 
 
-def _load() -> str:
-    import os
-
-    try:
-        return ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    except OSError:
-        return "n/a"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--new", type=int, default=16, help="tokens generated per run")
@@ -46,11 +37,11 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    from benchmarks._timing import interleaved_medians, machine
+    from benchmarks._timing import interleaved_medians, load_average, machine
     from models import Transformer, TransformerConfig
     from models.generate import Settings, generate
 
-    load_at_start = _load()
+    load_at_start = load_average()
     cfg = TransformerConfig(arch="decoder", vocab_size=8192, d_model=256, n_layers=4, n_heads=8, d_ff=1024,
                             max_len=max(args.contexts) + args.new, positional="learned", activation="gelu_tanh")
     torch.manual_seed(0)

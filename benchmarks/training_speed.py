@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from benchmarks._timing import interleaved_medians, machine, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_medians, load_average, machine, update_doc  # noqa: E402
 from models import positional as P  # noqa: E402
 from models.tasks import IGNORE, get_task  # noqa: E402
 from models.training import TrainSettings, build_model, train  # noqa: E402
@@ -106,12 +106,7 @@ def main() -> None:
               f"(ratio {sps['glassbox'] / sps['torch.nn']:.2f}); reverse to 95%: {secs:.1f} s, {steps} steps, "
               f"fresh accuracy {acc:.1%}")
     torch.set_num_threads(default_threads)
-    try:
-        import os
-
-        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    except OSError:
-        load = "n/a"
+    load = load_average()
     lines = [f"## Training: steps/s and time to 95% on reverse, {args.device}", "",
              f"{time.strftime('%Y-%m-%d')}, {machine()}, load average {load}. "
              "`python -m benchmarks.training_speed`. Steps/s: one AdamW step on a reverse batch (64 x 18 tokens), "

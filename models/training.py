@@ -168,12 +168,11 @@ def snapshot(model: Transformer, task: Task, probe: Example, step: int, loss: fl
         _, trace = model.run_with_cache(probe.ids, names=["*.hook_pattern"], **kw)
     finally:
         model.train(was)
-    cfg = model.cfg
-    stacks = {"self": ("", "attn")} if cfg.arch != "encoder-decoder" else \
-        {"encoder": ("encoder.", "attn"), "decoder": ("decoder.", "attn"), "cross": ("decoder.", "cross_attn")}
-    patterns = {s: np.stack([trace.numpy(f"{p}blocks.{i}.{a}.hook_pattern", batch=0)
-                             for i in range(cfg.n_layers)]).astype(np.float16)
-                for s, (p, a) in stacks.items()}
+    # the app's stack names -> Trace.patterns(stack=..., cross=...)
+    stacks = {"self": (None, False)} if model.cfg.arch != "encoder-decoder" else \
+        {"encoder": ("encoder", False), "decoder": ("decoder", False), "cross": ("decoder", True)}
+    patterns = {s: trace.patterns(0, stack, cross).float().cpu().numpy().astype(np.float16)
+                for s, (stack, cross) in stacks.items()}
     return Snapshot(step, loss, acc, patterns)
 
 

@@ -248,7 +248,7 @@ def finished(rec: Record) -> None:
         return
     if not rec.key:
         rec.key = trained.add(run.frozen_model(), run.task.tokenizer, rec.label,
-                              {**run.card(), "description": t("tr_card", task=_task_label_of(run), step=run.step)})
+                              {**run.card(), "description": t("tr_card", task=_task_label(run.task.name), step=run.step)})
         trained.select_next(rec.key)                 # the picker selects it: the model the user just made
         st.rerun()                                   # the sidebar (drawn before this page) shows it now
     c1, c2 = st.columns([3, 2])
@@ -299,10 +299,6 @@ def finished(rec: Record) -> None:
                                                    "step": t("tr_step")}),
                     key="tr_anim", config={"displayModeBar": False})
     download(rec)
-
-
-def _task_label_of(run: TrainRun) -> str:
-    return _task_label(run.task.name)
 
 
 def checkpoint_zip(model, tokenizer, meta: dict, stem: str) -> bytes:
