@@ -49,16 +49,24 @@ def _ab_title(which: str) -> str:
     return {"a": t("ab_a"), "b": t("ab_b"), "d": t("ab_diff")}[which]
 
 
+def _internals_pair(sel: Selection):
+    """The internals of text A and text B (same token count), or None after the widget or
+    the note that says why there is nothing to compare yet."""
+    b_text = text_b(sel)
+    if b_text is None:
+        return None
+    a = internals(sel.model_key, sel.device, sel.text, sel.target)
+    b = internals(sel.model_key, sel.device, b_text, sel.target)
+    return None if _aligned(a.tokens, b.tokens) is None else (a, b)
+
+
 def ffn_ab(sel: Selection, layer: int) -> None:
     """The same FFN layer's activations for A and B (the neurons most active in
     either), and A - B."""
-    b_text = text_b(sel)
-    if b_text is None:
+    pair = _internals_pair(sel)
+    if pair is None:
         return
-    a = internals(sel.model_key, sel.device, sel.text, sel.target)
-    b = internals(sel.model_key, sel.device, b_text, sel.target)
-    if _aligned(a.tokens, b.tokens) is None:
-        return
+    a, b = pair
     xa, xb = a.post[layer], b.post[layer]                                          # [pos, d_ff]
     neurons = vz.top_neurons(np.concatenate([xa, xb, xa - xb]), k_per_token=4,
                              max_neurons=max(1, min(32, 128 * 64 // len(a.tokens))))   # the heatmap's cell limit
@@ -75,13 +83,10 @@ def ffn_ab(sel: Selection, layer: int) -> None:
 
 def residual_ab(sel: Selection) -> None:
     """How far apart the two streams are, ||x_A - x_B||, at every step and position."""
-    b_text = text_b(sel)
-    if b_text is None:
+    pair = _internals_pair(sel)
+    if pair is None:
         return
-    a = internals(sel.model_key, sel.device, sel.text, sel.target)
-    b = internals(sel.model_key, sel.device, b_text, sel.target)
-    if _aligned(a.tokens, b.tokens) is None:
-        return
+    a, b = pair
     dist = np.linalg.norm(vz.difference(a.stream, b.stream), axis=-1)               # [n, pos]
     fig = vz.value_heatmap(dist, a.labels, a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
     st.plotly_chart(fig, key="ab_resid", width="stretch")
