@@ -42,6 +42,15 @@ class HookPoint(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return x
 
+    @property
+    def passive(self) -> bool:
+        """True when nothing here can change the value: no hooks, or only recording's
+        (read-only) ones. The attention kernel may then compute in another order and
+        show the hook the finished tensor (`models.transformer`, per-head path)."""
+        if self._forward_pre_hooks or self._forward_hooks_with_kwargs or _has_global_hooks():
+            return False
+        return all(getattr(h, "read_only", False) for h in self._forward_hooks.values())
+
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self._forward_pre_hooks or self._forward_hooks_with_kwargs or _has_global_hooks():
             return super().__call__(x)
@@ -111,6 +120,7 @@ def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | Non
             if target is not None and value.device != target:
                 value = value.to(target)
             store[name] = value
+        hook.read_only = True     # returns None: the value goes on unchanged (HookPoint.passive)
         return hook
 
     try:
