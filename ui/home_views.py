@@ -1,7 +1,6 @@
 """The overview page's parts: the tokens of the text, the model card, the catalogue."""
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 import viz_core as vz
@@ -62,10 +61,23 @@ def model_card(model, sel: Selection) -> None:
         st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in _describe(model.cfg).items()))
 
 
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """One GitHub-style markdown table, every cell escaped (a local folder's name is
+    anybody's text). One markdown element instead of `st.table`, which draws each cell
+    as its own markdown element: the catalogue's ~100 cells made up a large share of
+    the browser's work on every rerun of the overview (benchmarks/load.py)."""
+    def cell(text: str) -> str:
+        return md_escape(" ".join(str(text).split())) or " "
+
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
 def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
-    rows = [{t("col_model"): e.label, t("col_kind"): t(f"kind_{e.kind}"),
-             t("col_available"): "✓" if e.available else "✗",
-             t("col_details"): describe_entry(e.key, e.description) if e.available else e.reason}
+    header = [t("col_model"), t("col_kind"), t("col_available"), t("col_details")]
+    rows = [[e.label, t(f"kind_{e.kind}"), "✓" if e.available else "✗",
+             describe_entry(e.key, e.description) if e.available else e.reason]
             for e in zoo.catalogue()]
-    st.table(pd.DataFrame(rows).set_index(t("col_model")))
+    st.markdown(markdown_table(header, rows))
