@@ -3,7 +3,8 @@ and read back their own tokens (N = 1, 10, 30 by default).
 
 One `streamlit run app.py` server (the e2e harness's `serve_app`, or `--url`) and ONE
 headless Chromium with N pages, each in its own browser context (own cookies, own
-Streamlit session). The pages open one after another (`--open-stagger` seconds apart),
+Streamlit session); a fresh Chromium for each N, started once the machine's CPU is
+quiet (`--quiet-timeout`), so one size's leftovers do not slow the next. The pages open one after another (`--open-stagger` seconds apart),
 and once all are open, each session starts its rounds `--stagger` seconds after the
 previous one. In each round a session fills the sidebar text area with a NEW text of
 its own (`--tokens` MiniLM tokens, beginning "session <i> round <r> <word>"), commits it
@@ -24,8 +25,8 @@ Clocks and what they measure:
     difference holds exactly the phase's runs; p50/p95 are interpolated inside its
     buckets (Prometheus `histogram_quantile`).
   - CPU seconds in the typing phase of the server process and of the browser (every
-    other process this benchmark started: Chromium and Playwright's driver), from
-    /proc via psutil: on a 2-core machine both compete for the same cores, so this says
+    other process this benchmark started: Chromium's, and apart from them Playwright's
+    driver), from /proc via psutil: on a 2-core machine both compete for the same cores, so this says
     how much of the latency is the browsers' own work.
   Client latency minus server run time is the websocket transfer, waiting for a free
   core (both sides), and the browser's parsing and drawing.
@@ -92,15 +93,24 @@ _PAGE_JS = r"""
     return Boolean(app) && app.getAttribute("data-test-script-state") === "notRunning" &&
       !document.querySelector('[data-testid="stStatusWidget"], [data-testid="stSkeleton"]');
   };
+  s.waiters = [];
+  const flush = () => { const w = s.waiters; s.waiters = []; w.forEach((f) => f()); };
   const check = () => {
     const row = s.badges();
     if (row) s.seen.add(row);
     const exc = document.querySelector('[data-testid="stException"]');
-    if (exc && !s.exceptions.includes(exc.innerText)) s.exceptions.push(exc.innerText.slice(0, 500));
-    if (s.t0 !== null && s.done === null && row === s.expected && s.idle()) s.done = performance.now() - s.t0;
+    if (exc && !s.exceptions.includes(exc.innerText)) { s.exceptions.push(exc.innerText.slice(0, 500)); flush(); }
+    if (s.t0 !== null && s.done === null && row === s.expected && s.idle()) { s.done = performance.now() - s.t0; flush(); }
   };
   s.arm = (expected) => { s.t0 = null; s.done = null; s.expected = expected; check(); };
   s.state = () => ({ done: s.done, idle: s.idle(), row: s.badges(), exceptions: s.exceptions });
+  // Resolves when the armed round is done or an exception shows, else after `ms`: the
+  // harness waits on this promise (one call) instead of polling the page over CDP.
+  s.wait = (ms) => new Promise((resolve) => {
+    if (s.done !== null || s.exceptions.length) { resolve(s.state()); return; }
+    const timer = setTimeout(() => resolve(s.state()), ms);
+    s.waiters.push(() => { clearTimeout(timer); resolve(s.state()); });
+  });
   const start = () => new MutationObserver(check).observe(document.documentElement,
     { subtree: true, childList: true, attributes: true, characterData: true });
   if (document.documentElement) start(); else document.addEventListener("DOMContentLoaded", start);
@@ -161,17 +171,18 @@ class RssSampler:
         self._thread.join()
 
 
-def cpu_seconds(server) -> tuple[float, dict[int, float]]:
-    """(server CPU s, {pid: CPU s} of every other process this benchmark started)."""
+def cpu_seconds(server) -> tuple[float, dict[int, tuple[bool, float]]]:
+    """(server CPU s, {pid: (is Chromium, CPU s)} of every other process this benchmark
+    started: Chromium's, and Playwright's driver that relays the harness's commands)."""
     import psutil
 
-    others: dict[int, float] = {}
+    others: dict[int, tuple[bool, float]] = {}
     for p in psutil.Process().children(recursive=True):
         if server is not None and (p.pid == server.pid):
             continue
         try:
             t = p.cpu_times()
-            others[p.pid] = t.user + t.system
+            others[p.pid] = ("chrom" in p.name().lower(), t.user + t.system)
         except psutil.Error:
             continue
     srv = 0.0
@@ -234,20 +245,14 @@ async def run_rounds(s: Session, delay: float, think: float, timeout_s: float) -
             await area.fill(text)
             await s.page.evaluate("(e) => window.__gbLoad.arm(e)", expected)
             await area.press("Control+Enter")
-            deadline = time.monotonic() + timeout_s
-            while True:
-                st = await s.page.evaluate("() => window.__gbLoad.state()")
-                if st["done"] is not None:
-                    s.latencies.append(st["done"] / 1000)
-                    break
-                if st["exceptions"]:
-                    s.errors.append(f"round {r}: exception shown: {st['exceptions'][0][:200]}")
-                    break
-                if time.monotonic() > deadline:
-                    s.errors.append(f"round {r}: not done after {timeout_s:.0f} s "
-                                    f"(idle={st['idle']}, {len(st['row'].split(SEP)) if st['row'] else 0} badges)")
-                    break
-                await asyncio.sleep(0.1)
+            st = await s.page.evaluate("(ms) => window.__gbLoad.wait(ms)", timeout_s * 1000)
+            if st["done"] is not None:
+                s.latencies.append(st["done"] / 1000)
+            elif st["exceptions"]:
+                s.errors.append(f"round {r}: exception shown: {st['exceptions'][0][:200]}")
+            else:
+                s.errors.append(f"round {r}: not done after {timeout_s:.0f} s "
+                                f"(idle={st['idle']}, {len(st['row'].split(SEP)) if st['row'] else 0} badges)")
         except Exception as e:  # noqa: BLE001  (a crashed page is an error of this round, not the run)
             s.errors.append(f"round {r}: {type(e).__name__}: {str(e)[:200]}")
         await asyncio.sleep(think)
@@ -304,6 +309,7 @@ async def one_load(browser, base: str, server, n: int, args, tag: str) -> dict:
                          if row not in own[s.index] and row in everyone]
     out["foreign_rows"] = [f"session {s.index} showed a row of {len(row.split(SEP))} badges not of its own"
                            for s in sessions for row in s.seen if row not in own[s.index] and row not in everyone]
+    out["lat"] = lat
     out["p50"] = statistics.median(lat) if lat else math.nan
     out["p95"] = pct(lat, 0.95)
     out["max"] = lat[-1] if lat else math.nan
@@ -314,13 +320,31 @@ async def one_load(browser, base: str, server, n: int, args, tag: str) -> dict:
     out["server_p50"] = quantile(delta, 0.5)
     out["server_p95"] = quantile(delta, 0.95)
     out["server_cpu"] = cpu1[0] - cpu0[0]
-    out["browser_cpu"] = sum(v - cpu0[1].get(pid, 0.0) for pid, v in cpu1[1].items())
+    spent = {pid: (chrome, v - cpu0[1].get(pid, (chrome, 0.0))[1]) for pid, (chrome, v) in cpu1[1].items()}
+    out["browser_cpu"] = sum(v for chrome, v in spent.values() if chrome)
+    out["driver_cpu"] = sum(v for chrome, v in spent.values() if not chrome)
     return out
 
 
 async def _delayed(coro, delay: float):
     await asyncio.sleep(delay)
     return await coro
+
+
+def pool(results: list[dict]) -> dict[int, dict]:
+    """Per N, the trials together: every submit's latency in one distribution (p95 of
+    all of them, not a median of per-trial p95s), errors and cross-talk summed."""
+    out: dict[int, dict] = {}
+    for r in results:
+        a = out.setdefault(r["n"], {"n": r["n"], "lat": [], "done": 0, "submits": 0, "errors": [], "cross_talk": []})
+        a["lat"] += r["lat"]
+        for key in ("done", "submits", "errors", "cross_talk"):
+            a[key] += r[key]
+    for a in out.values():
+        lat = sorted(a["lat"])
+        a["p50"] = statistics.median(lat) if lat else math.nan
+        a["p95"], a["max"] = pct(lat, 0.95), (lat[-1] if lat else math.nan)
+    return out
 
 
 def pct(sorted_values: list[float], q: float) -> float:
@@ -339,51 +363,87 @@ async def run_all(args, base: str) -> tuple[list[dict], dict]:
         raise SystemExit(f"Chromium not found at {executable} (set CHROMIUM_PATH).")
     results, memory = [], {}
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        async def launch():
+            return await pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+
+        # Warm-up: one session loads torch, MiniLM and the page code; then the baseline.
+        browser = await launch()
         try:
-            # Warm-up: one session loads torch, MiniLM and the page code; then the baseline.
             warm = await one_load(browser, base, server, 1, argparse.Namespace(**{**vars(args), "rounds": 1}), "warmup")
-            memory["warm_errors"] = warm["errors"]
-            memory["baseline"] = rss(server)
-            print(f"baseline RSS {memory['baseline'] / 2**20:.0f} MiB", flush=True)
-            for n in args.sessions:
-                r = await one_load(browser, base, server, n, args, f"n{n}")
-                results.append(r)
-                print(f"N={n}: p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, {len(r['errors'])} errors, "
-                      f"{len(r['cross_talk'])} cross-talk, server p50 {r['server_p50']:.3f} s, "
-                      f"RSS peak {r['rss_peak'] / 2**20:.0f} MiB, after {r['rss_after'] / 2**20:.0f} MiB", flush=True)
-                for e in r["errors"][:5] + r["cross_talk"][:5] + r["foreign_rows"][:5]:
-                    print("   ", e, flush=True)
         finally:
             await browser.close()
+        memory["warm_errors"] = warm["errors"]
+        memory["baseline"] = rss(server)
+        print(f"baseline RSS {memory['baseline'] / 2**20:.0f} MiB", flush=True)
+        for n, trial in ((n, k) for n in args.sessions for k in range(1, args.trials + 1)):
+            # Each classroom size gets a fresh browser on a quiet machine: the previous
+            # run's closed pages and the CPU they kept busy would otherwise count here.
+            busy = await asyncio.to_thread(wait_quiet, args.quiet_timeout)
+            browser = await launch()
+            try:
+                r = await one_load(browser, base, server, n, args, f"n{n}t{trial}")
+            finally:
+                await browser.close()
+            r["busy_before"], r["trial"] = busy, trial
+            results.append(r)
+            print(f"N={n} trial {trial}: p50 {r['p50']:.2f} s, p95 {r['p95']:.2f} s, {len(r['errors'])} errors, "
+                  f"{len(r['cross_talk'])} cross-talk, server p50 {r['server_p50']:.3f} s, "
+                  f"RSS peak {r['rss_peak'] / 2**20:.0f} MiB, after {r['rss_after'] / 2**20:.0f} MiB "
+                  f"(CPU busy before: {busy:.0%})", flush=True)
+            for e in r["errors"][:5] + r["cross_talk"][:5] + r["foreign_rows"][:5]:
+                print("   ", e, flush=True)
     return results, memory
+
+
+QUIET_BUSY = 0.15   # machine-wide CPU use (all processes) under which a run may start
+
+
+def wait_quiet(timeout: float) -> float:
+    """Wait (at most `timeout` s) until the whole machine's CPU use over one second is
+    below QUIET_BUSY; return the last second's use (0..1), which the report shows. A
+    shared machine may never get there: the run then starts anyway and says so."""
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    while True:
+        busy = psutil.cpu_percent(interval=1.0) / 100
+        if busy < QUIET_BUSY or time.monotonic() > deadline:
+            return busy
 
 
 def report(results: list[dict], memory: dict, args, load0) -> str:
     mib = lambda b: f"{b / 2**20:,.0f} MiB" if b else "n/a"  # noqa: E731
     f = lambda x, d=2: "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"  # noqa: E731
-    rows = ["| sessions | submits done / asked | errors | cross-talk | **p50 latency** (s) | **p95 latency** (s) | "
+    rows = ["| sessions | trial | submits done / asked | errors | cross-talk | **p50 latency** (s) | **p95 latency** (s) | "
             "max (s) | server script runs | server run p50 (s) | server run p95 (s) | server CPU (s) | "
-            "browser CPU (s) | phase wall (s) | RSS peak | RSS after close |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            "browser CPU (s) | driver CPU (s) | phase wall (s) | RSS peak | RSS after close | machine CPU busy before |",
+            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    pooled = pool(results)
     for r in results:
-        rows.append(f"| {r['n']} | {r['done']} / {r['submits']} | {len(r['errors'])} | {len(r['cross_talk'])} | "
+        rows.append(f"| {r['n']} | {r['trial']} | {r['done']} / {r['submits']} | {len(r['errors'])} | {len(r['cross_talk'])} | "
                     f"{f(r['p50'])} | {f(r['p95'])} | {f(r['max'])} | {r['server_runs']} | {f(r['server_p50'], 3)} | "
-                    f"{f(r['server_p95'], 3)} | {f(r['server_cpu'], 1)} | {f(r['browser_cpu'], 1)} | "
-                    f"{f(r['phase_s'], 1)} | {mib(r['rss_peak'])} | {mib(r['rss_after'])} |")
-    target = next((r for r in results if r["n"] == TARGET_SESSIONS), None)
+                    f"{f(r['server_p95'], 3)} | {f(r['server_cpu'], 1)} | {f(r['browser_cpu'], 1)} | {f(r['driver_cpu'], 1)} | "
+                    f"{f(r['phase_s'], 1)} | {mib(r['rss_peak'])} | {mib(r['rss_after'])} | "
+                    f"{r.get('busy_before', math.nan):.0%} |")
+        if args.trials > 1 and r["trial"] == args.trials:
+            a = pooled[r["n"]]
+            rows.append(f"| **{r['n']}** | **all {args.trials}** | {a['done']} / {a['submits']} | {len(a['errors'])} | "
+                        f"{len(a['cross_talk'])} | **{f(a['p50'])}** | **{f(a['p95'])}** | {f(a['max'])} |" + " |" * 10)
+    target = pooled.get(TARGET_SESSIONS)
     if target is None:
         verdict = f"The target (N = {TARGET_SESSIONS}) was not run this time."
     else:
         met = target["p95"] <= TARGET_P95_S and not target["errors"] and not target["cross_talk"] \
             and target["done"] == target["submits"]
-        verdict = (f"Target at N = {TARGET_SESSIONS}: p95 {f(target['p95'])} s against <= {TARGET_P95_S:.0f} s, "
+        per_trial = ", ".join(f(r["p95"]) for r in results if r["n"] == TARGET_SESSIONS)
+        verdict = (f"Target at N = {TARGET_SESSIONS}: p95 {f(target['p95'])} s over all {target['done']} submits of "
+                   f"{args.trials} trial(s) (each trial's p95: {per_trial} s) against <= {TARGET_P95_S:.0f} s, "
                    f"{len(target['errors'])} errors against 0: **{'met' if met else 'not met'}**.")
     base = memory.get("baseline", 0)
     marks = []
-    for r in results:
+    for r in pooled.values():
         clean = not r["errors"] and not r["cross_talk"] and r["done"] == r["submits"]
-        marks.append(summary_line(f"Load: {r['n']} sessions, p95 submit -> tokens shown (overview page, {args.tokens} tokens)",
+        marks.append(summary_line(f"Load: {r['n']} sessions ({args.trials} trial(s) pooled), p95 submit -> tokens shown (overview page, {args.tokens} tokens)",
                                   f"{f(r['p95'])} s, {len(r['errors'])} errors, {len(r['cross_talk'])} cross-talk",
                                   f"<= {TARGET_P95_S:.0f} s, 0 errors" if r["n"] == TARGET_SESSIONS else "(target at N = 30)",
                                   (r["p95"] <= TARGET_P95_S and clean) if r["n"] == TARGET_SESSIONS else None))
@@ -392,16 +452,20 @@ def report(results: list[dict], memory: dict, args, load0) -> str:
         marks.append(summary_line(f"Load: server RSS after the {last['n']} sessions closed - baseline",
                                   f"{(last['rss_after'] - base) / 2**20:+,.0f} MiB (baseline {base / 2**20:,.0f} MiB)",
                                   "near baseline (<= +10 %)", last["rss_after"] <= base * 1.10))
-    leaks = [f"N = {r['n']}: {'+' if r['rss_after'] >= base else ''}{(r['rss_after'] - base) / 2**20:,.0f} MiB"
+    leaks = [f"N = {r['n']} (trial {r['trial']}): {'+' if r['rss_after'] >= base else ''}{(r['rss_after'] - base) / 2**20:,.0f} MiB"
              for r in results]
     errors = [e for r in results for e in r["errors"] + r["cross_talk"] + r["foreign_rows"]][:10]
     return "\n".join([
         "## Many users: N sessions on one server (MiniLM, overview page)", "",
-        f"`python -m benchmarks.load` (sessions {', '.join(map(str, args.sessions))}; {args.rounds} texts per session "
+        f"`python -m benchmarks.load` (sessions {', '.join(map(str, args.sessions))}, {args.trials} trial(s) each; {args.rounds} texts per session "
         f"of {args.tokens} tokens; pages opened {args.open_stagger} s apart, rounds started {args.stagger} s apart, "
         f"{args.think} s between a session's rounds). Machine: {machine()}. {load_note(load0)} One headless "
-        "Chromium, one browser context (= one Streamlit session) per student, all on the same machine as the "
-        "server. The overview page runs the tokenizer on the text (no forward pass) and draws one badge per token.",
+        "Chromium per classroom size, one browser context (= one Streamlit session) per student, all on the same "
+        "machine as the server; before each size the benchmark waits (up to "
+        f"{args.quiet_timeout:.0f} s) for the machine's CPU to drop below {QUIET_BUSY:.0%} busy over one second "
+        "(the last column: what it was when the run started), so that the previous size's closed pages do not "
+        "count against the next. The overview page runs the tokenizer on the text (no forward pass) and draws "
+        "one badge per token.",
         "",
         "\n".join(rows), "",
         verdict, "",
@@ -411,8 +475,9 @@ def report(results: list[dict], memory: dict, args, load0) -> str:
         "`/_stcore/metrics` serves it as the histogram `glassbox_script_run_seconds` (Streamlit 1.67 exposes no "
         "script-run metric of its own: only cache_memory_bytes, session_events, session_duration_seconds and "
         "active_sessions); the table's figures are the difference of the histogram across the typing phase, "
-        "quantiles interpolated inside its buckets. The CPU columns are the CPU seconds the server process and "
-        "the browser (Chromium and Playwright's driver) used in the typing phase: on 2 cores they compete, so "
+        "quantiles interpolated inside its buckets. The CPU columns are the CPU seconds used in the typing phase "
+        "by the server process, by Chromium's processes, and by Playwright's driver (the harness: it fills the "
+        "text areas and waits on one promise per round, without polling): on 2 cores they all compete, so "
         "latency minus server run time is transfer, waiting for a core, and the browser's own drawing.", "",
         f"Memory (server RSS): baseline {mib(base)} after a warm-up session loaded the model and closed; after all "
         f"of a run's tabs closed (server: 0 active sessions, then {args.settle:.0f} s) vs baseline: "
@@ -428,17 +493,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30])
     ap.add_argument("--rounds", type=int, default=3, help="texts each session submits")
+    ap.add_argument("--trials", type=int, default=3,
+                    help="runs of each N (fresh browser each); the verdict pools their submits")
     ap.add_argument("--tokens", type=int, default=64)
     ap.add_argument("--open-stagger", type=float, default=0.5, help="s between opening two pages")
     ap.add_argument("--stagger", type=float, default=0.2, help="s between two sessions' first submits")
     ap.add_argument("--think", type=float, default=1.0, help="s a session waits between its submits")
     ap.add_argument("--timeout", type=float, default=180.0, help="s a page may take for one run")
     ap.add_argument("--settle", type=float, default=5.0, help="s after the last session closed before RSS is read")
+    ap.add_argument("--quiet-timeout", type=float, default=90.0,
+                    help="s to wait for the machine's CPU to go quiet before each N (0: do not wait)")
     ap.add_argument("--url", help="use a running server (no RSS/CPU figures then)")
     ap.add_argument("--no-doc", action="store_true", help="do not update docs/benchmarks.md")
     args = ap.parse_args(argv)
-    if min(args.sessions) < 1 or args.rounds < 1 or not 2 <= args.tokens <= 512:
-        ap.error("sessions and rounds must be >= 1, tokens between 2 and 512")
+    if min(args.sessions) < 1 or args.rounds < 1 or args.trials < 1 or not 2 <= args.tokens <= 512:
+        ap.error("sessions, rounds and trials must be >= 1, tokens between 2 and 512")
     sigterm_as_exit()
     load0 = os.getloadavg()
     with app_server(url=args.url) as base:
