@@ -9,9 +9,9 @@ from typing import Callable
 import torch
 
 
-def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int = 30, warmup: int = 3) -> dict[str, float]:
+def interleaved_times(fns: dict[str, Callable[[], object]], repeats: int = 30, warmup: int = 3) -> dict[str, list[float]]:
     """Run each function once per round, rounds interleaved so drift hits all alike;
-    return the median seconds of each."""
+    return every round's seconds of each (round i of every function at index i)."""
     for _ in range(warmup):
         for fn in fns.values():
             fn()
@@ -21,7 +21,21 @@ def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int = 30,
             t0 = time.perf_counter()
             fn()
             times[name].append(time.perf_counter() - t0)
-    return {name: statistics.median(ts) for name, ts in times.items()}
+    return times
+
+
+def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int = 30, warmup: int = 3) -> dict[str, float]:
+    """The median seconds of each function over interleaved rounds."""
+    return {name: statistics.median(ts) for name, ts in interleaved_times(fns, repeats, warmup).items()}
+
+
+def paired_ratio(times: dict[str, list[float]], num: str, den: str) -> tuple[float, float, float]:
+    """(median, 25th, 75th percentile) of num/den taken round by round: the two runs of
+    a round are seconds apart, so load from elsewhere on a shared machine mostly hits
+    both sides of each ratio."""
+    ratios = sorted(a / b for a, b in zip(times[num], times[den]))
+    q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
+    return statistics.median(ratios), q[0], q[2]
 
 
 def machine() -> str:

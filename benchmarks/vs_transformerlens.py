@@ -25,7 +25,7 @@ Needs TransformerLens, which is NOT in the app's venv (requirements-bench.txt):
 
     python -m venv /work/venv-bench
     /work/venv-bench/bin/pip install torch==2.13.0 -r requirements-bench.txt -r requirements.txt
-    /work/venv-bench/bin/python -m benchmarks.vs_transformerlens [--repeats 10] [--threads 1] [--tokens 32 128 512] [--no-doc]
+    /work/venv-bench/bin/python -m benchmarks.vs_transformerlens [--repeats 10] [--threads 1 2] [--tokens 32 128 512] [--no-doc]
 
 Without it the script says so, writes that to docs/benchmarks.md (unless --no-doc) and
 exits with status 2.
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import warnings
 from pathlib import Path
@@ -46,7 +47,7 @@ os.environ.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATAS
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_medians, machine, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_times, machine, paired_ratio, update_doc  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
 
 TARGET_RATIO, TARGET_BYTES = 1.10, 0.5
@@ -102,15 +103,16 @@ def fail(reason: str, no_doc: bool) -> int:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tokens", type=int, nargs="+", default=[32, 128, 512])
-    ap.add_argument("--repeats", type=int, default=10)
-    ap.add_argument("--threads", type=int, default=None,
-                    help="torch intra-op threads for both sides (default: torch's; 1 is steadier on a shared machine)")
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--threads", type=int, nargs="+", default=None,
+                    help="torch intra-op thread counts, each measured for both sides (default: 1 and torch's "
+                         "own count, i.e. one core and every core the app uses)")
     ap.add_argument("--no-doc", action="store_true", help="do not update docs/benchmarks.md")
     args = ap.parse_args(argv)
-    if args.threads is not None:
-        if args.threads < 1:
-            ap.error("--threads must be >= 1")
-        torch.set_num_threads(args.threads)
+    if args.threads is None:
+        args.threads = sorted({1, torch.get_num_threads()})
+    if min(args.threads) < 1:
+        ap.error("--threads must be >= 1")
     load0 = os.getloadavg()
 
     from models.pretrained import load, minilm_path
@@ -137,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     text = "The students watched attention patterns emerge while the model read their sentence. " * 80
 
     rows = []
-    for n in args.tokens:
+    for n, threads in ((n, th) for th in args.threads for n in args.tokens):
+        torch.set_num_threads(threads)
         ids = torch.tensor([tok.encode(text, max_len=n).ids])
         if ids.shape[1] != n:
             raise SystemExit(f"could not make a {n}-token input (got {ids.shape[1]})")
@@ -161,48 +164,64 @@ def main(argv: list[str] | None = None) -> int:
             with torch.inference_mode():
                 bridge.run_with_cache(ids)
 
-        med = interleaved_medians({"bert": plain_bert, "mlm": plain_mlm, "ours_plain": ours_plain,
-                                   "ours": ours_cache, "tl": tl_cache}, repeats=args.repeats, warmup=2)
+        # each ratio's two sides run back to back within a round
+        times = interleaved_times({"bert": plain_bert, "ours": ours_cache, "ours_plain": ours_plain,
+                                   "mlm": plain_mlm, "tl": tl_cache}, repeats=args.repeats, warmup=2)
+        med = {name: statistics.median(ts) for name, ts in times.items()}
+        ours_ratio, ours_q1, ours_q3 = paired_ratio(times, "ours", "bert")
+        tl_ratio = paired_ratio(times, "tl", "mlm")[0]
+        own_ratio = paired_ratio(times, "ours", "ours_plain")[0]
         _, trace = ours.run_with_cache(ids)
         with torch.inference_mode():
             _, cache = bridge.run_with_cache(ids)
         ours_sum, ours_distinct = tensor_bytes(t for _, t in trace.items())
         tl_sum, tl_distinct = tensor_bytes(cache.values())
-        rows.append({"n": n, "med": med, "ours_n": len(trace), "tl_n": len(cache), "ours_sum": ours_sum,
+        rows.append({"n": n, "threads": threads, "med": med, "ours_n": len(trace), "tl_n": len(cache), "ours_sum": ours_sum,
                      "ours_distinct": ours_distinct, "tl_sum": tl_sum, "tl_distinct": tl_distinct,
-                     "ours_ratio": med["ours"] / med["bert"], "tl_ratio": med["tl"] / med["mlm"]})
+                     "ours_ratio": ours_ratio, "ours_iqr": (ours_q1, ours_q3), "tl_ratio": tl_ratio,
+                     "own_ratio": own_ratio})
         del trace, cache
 
     mb = lambda b: f"{b / 1e6:,.1f} MB"  # noqa: E731
     ok = lambda c: "yes" if c else "**no**"  # noqa: E731
-    t1 = ["| tokens | plain BertModel (ms) | Glassbox run_with_cache (ms) | **our ratio** (<= 1.10) | "
+    t1 = ["| threads | tokens | plain BertModel (ms) | Glassbox run_with_cache (ms) | **our ratio** (<= 1.10) | "
+          "our ratio, middle half of the rounds | "
           "plain BertForMaskedLM (ms) | TransformerLens run_with_cache (ms) | their ratio | met? |",
-          "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+          "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     t2 = ["| tokens | Glassbox tensors | Glassbox bytes | TransformerLens tensors | TransformerLens bytes summed | "
           "ours / theirs summed (<= 0.5) | met? | TransformerLens bytes distinct | ours / theirs distinct (<= 0.5) | met? |",
           "| ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- |"]
     for r in rows:
         m = r["med"]
-        t1.append(f"| {r['n']} | {m['bert'] * 1e3:.1f} | {m['ours'] * 1e3:.1f} | {r['ours_ratio']:.3f} | "
+        t1.append(f"| {r['threads']} | {r['n']} | {m['bert'] * 1e3:.1f} | {m['ours'] * 1e3:.1f} | {r['ours_ratio']:.3f} | "
+                  f"{r['ours_iqr'][0]:.3f}–{r['ours_iqr'][1]:.3f} | "
                   f"{m['mlm'] * 1e3:.1f} | {m['tl'] * 1e3:.1f} | {r['tl_ratio']:.3f} | {ok(r['ours_ratio'] <= TARGET_RATIO)} |")
+        if r["threads"] != args.threads[0]:
+            continue                      # bytes do not depend on the thread count: one row per length
         by_sum, by_distinct = r["ours_distinct"] / r["tl_sum"], r["ours_distinct"] / r["tl_distinct"]
         t2.append(f"| {r['n']} | {r['ours_n']} | {mb(r['ours_distinct'])} | {r['tl_n']} | {mb(r['tl_sum'])} | "
                   f"{by_sum:.3f} | {ok(by_sum <= TARGET_BYTES)} | {mb(r['tl_distinct'])} | {by_distinct:.3f} | "
                   f"{ok(by_distinct <= TARGET_BYTES)} |")
     marks = []
     for r in rows:
-        marks.append(summary_line(f"Recording overhead vs plain HF forward, {r['n']} tokens (TransformerLens: "
+        marks.append(summary_line(f"Recording overhead vs plain HF forward, {r['n']} tokens, {r['threads']} thread(s) (TransformerLens: "
                                   f"{r['tl_ratio']:.2f})", f"{r['ours_ratio']:.3f}", f"<= {TARGET_RATIO:.2f}",
                                   r["ours_ratio"] <= TARGET_RATIO))
+    for r in (r for r in rows if r["threads"] == args.threads[0]):
         marks.append(summary_line(f"Full trace bytes / TransformerLens cache (summed; distinct: "
                                   f"{r['ours_distinct'] / r['tl_distinct']:.2f}), {r['n']} tokens",
                                   f"{r['ours_distinct'] / r['tl_sum']:.3f}", f"<= {TARGET_BYTES}",
                                   r["ours_distinct"] / r["tl_sum"] <= TARGET_BYTES))
-    own = ", ".join(f"{r['n']}: {r['med']['ours'] / r['med']['ours_plain']:.3f}" for r in rows)
+    own = ", ".join(f"{r['n']} ({r['threads']} thr.): {r['own_ratio']:.3f}" for r in rows)
+    bytes_rows = [r for r in rows if r["threads"] == args.threads[0]]
     md = (f"## Glassbox vs TransformerLens {tl_version} on MiniLM (CPU)\n\n"
           f"`python -m benchmarks.vs_transformerlens` (in the venv of requirements-bench.txt). Machine: {machine()}, "
           f"transformers {transformers.__version__}; 1-min load average {load0[0]:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end. Medians of {args.repeats} interleaved repetitions, same process, "
+          f"{os.getloadavg()[0]:.1f} at the end; torch intra-op threads: {', '.join(map(str, args.threads))} "
+          "(one core, and every core, which is what the app uses: `models.runtime.tune_threads`). "
+          f"{args.repeats} interleaved rounds (each side once per round), same process; the times are medians and "
+          "each ratio is the median of the round-by-round ratios (the two runs of a round are under the same load "
+          "from elsewhere on the machine), with the middle half of those ratios beside it; "
           "`torch.inference_mode`, `models.runtime.tune_allocator()` applied to both. Each ratio divides a "
           "side's `run_with_cache` (everything recorded) by the plain Hugging Face forward of the model that side "
           "computes: ours the encoder (`BertModel`), TransformerLens's bridge the `BertForMaskedLM` it wraps "
@@ -210,8 +229,8 @@ def main(argv: list[str] | None = None) -> int:
           "Recording overhead:\n\n" + "\n".join(t1) +
           f"\n\nOur run_with_cache over our own plain forward (tokens: ratio): {own}.\n\n"
           "Bytes held by the full trace / cache (float32 both; ours: each storage once"
-          + (", none is shared" if all(r["ours_sum"] == r["ours_distinct"] for r in rows) else
-             f" (summed: {', '.join(mb(r['ours_sum']) for r in rows)})") + "; theirs "
+          + (", none is shared" if all(r["ours_sum"] == r["ours_distinct"] for r in bytes_rows) else
+             f" (summed: {', '.join(mb(r['ours_sum']) for r in bytes_rows)})") + "; theirs "
           "'summed' counts every cache entry, 'distinct' each storage once, since TransformerLens's `hook_in` of a "
           "module is often the same tensor as the `hook_out` before it):\n\n"
           + "\n".join(t2) + "\n\n" + "\n".join(marks))

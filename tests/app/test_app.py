@@ -172,6 +172,20 @@ def test_home_page_shows_the_tokens_of_the_default_text():
     assert any(f"{len(DEFAULT_TOKENS)} tokens" in c.value for c in at.caption)
 
 
+def test_home_catalogue_is_one_table_listing_every_model():
+    from models import zoo
+
+    at = open_app(page=None)
+    tables = [m.value for m in at.markdown if m.value.startswith("| ")]
+    assert len(tables) == 1 and not at.table
+    rows = tables[0].split("\n")[2:]
+    entries = zoo.catalogue()
+    assert len(rows) == len(entries)
+    for row, entry in zip(rows, entries):
+        assert as_shown(row.split(" | ")[0].lstrip("| ")) == entry.label
+        assert (" | ✓ | " in row) == entry.available
+
+
 def test_first_sidebar_edit_is_kept():
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
     at.run()
