@@ -73,7 +73,7 @@ def scaled_dot_product_attention(
 # a layer): 1 thread 9.6 -> 8.6-8.8 ms on a quiet machine and 22 -> 9 ms while
 # another process used it; 2 threads 4.9 -> 4.5 ms. (The fused SDPA kernel, which
 # records nothing: 6.2 / 3.4 ms.) Same kernels on the same values, so the numbers are
-# bitwise those of the whole-tensor path (tests/test_attention_kernels.py). Below
+# bitwise those of the whole-tensor path (tests/unit/test_attention_kernels.py). Below
 # 256 x 256 scores the loop's per-op overhead costs more than the cache saves.
 PER_HEAD_MIN_SCORES = 256 * 256
 
@@ -92,7 +92,12 @@ def _per_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: torch.Ten
     return all(f is _identity or (isinstance(f, HookPoint) and f.passive) for f in points)
 
 
-def _attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern):  # noqa: ANN001, ANN202
+def _attend_per_head(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, bias: torch.Tensor | None,
+    scale: float, on_scores: Callable, on_mask: Callable, on_pattern: Callable,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """`scaled_dot_product_attention` computed a group of heads at a time (see above);
+    the hook points are shown the finished tensors afterwards."""
     b, h, n_q, _ = q.shape
     n_k = k.shape[-2]
     scores = q.new_empty(b, h, n_q, n_k)
