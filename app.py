@@ -11,10 +11,10 @@ if "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
 from ui.i18n import t  # noqa: E402  (after the progress bar is on screen)
-from ui.run_stats import timed_run  # noqa: E402
+from ui.serving.run_stats import timed_run  # noqa: E402
 from ui.shell import sidebar  # noqa: E402
 
-# Each run is timed on the server's clock and served on /_stcore/metrics (ui/run_stats.py).
+# Each run is timed on the server's clock and served on /_stcore/metrics (ui/serving/run_stats.py).
 with timed_run():
     sidebar()
     boot.empty()

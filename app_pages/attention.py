@@ -3,7 +3,7 @@ import streamlit as st
 
 from ui import attention_views as av
 from ui.i18n import t
-from ui.session import require_attention, require_model, require_text
+from ui.shell import require_attention, require_model, require_text
 from ui.shell import current
 
 sel = current()

@@ -4,8 +4,8 @@ import streamlit as st
 
 from ui import ffn_views as fv
 from ui.i18n import t
-from ui.internals import require_internals, task_example_button
-from ui.session import require_model, require_text
+from ui.shell import require_internals, task_example_button
+from ui.shell import require_model, require_text
 from ui.shell import current
 
 sel = current()

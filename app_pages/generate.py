@@ -4,7 +4,7 @@ import streamlit as st
 
 from ui import generate_views as gv
 from ui.i18n import t
-from ui.session import require_model
+from ui.shell import require_model
 from ui.shell import current
 
 sel = current()

@@ -3,7 +3,7 @@ import streamlit as st
 
 from ui import home_views as hv
 from ui.i18n import t
-from ui.session import require_model
+from ui.shell import require_model
 from ui.shell import current, show_notices
 
 sel = current()

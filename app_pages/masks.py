@@ -3,7 +3,7 @@ import streamlit as st
 
 from ui import masks_views as mv
 from ui.i18n import t
-from ui.session import require_model, require_text
+from ui.shell import require_model, require_text
 from ui.shell import current, show_notices
 
 sel = current()
@@ -39,7 +39,7 @@ if cost.open:
         mv.cost_view(parts)
 if reach.open:
     with reach:
-        mv.reach_view(run["composed"], tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
+        mv.reach_view(run.composed, tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
 if variants.open:
     with variants:
         mv.variants_view(run, tokens, layer, head, cfg.n_heads)

@@ -3,7 +3,7 @@ import streamlit as st
 
 from ui import walkthrough_views as wv
 from ui.i18n import t
-from ui.session import require_model, require_text
+from ui.shell import require_model, require_text
 from ui.shell import current, show_notices
 
 sel = current()

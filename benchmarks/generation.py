@@ -39,7 +39,7 @@ def main() -> None:
         torch.set_num_threads(args.threads)
     from benchmarks._timing import interleaved_medians, load_average, machine
     from models import Transformer, TransformerConfig
-    from models.generate import Settings, generate
+    from lab.generation import Settings, generate
 
     load_at_start = load_average()
     cfg = TransformerConfig(arch="decoder", vocab_size=8192, d_model=256, n_layers=4, n_heads=8, d_ff=1024,

@@ -20,7 +20,7 @@ Clocks and what they measure:
   - server script-run time (the server's clock): `/_stcore/metrics`. Streamlit 1.67's
     endpoint has no script-run metric (only cache_memory_bytes, session_events,
     session_duration_seconds, active_sessions), so app.py times each run and
-    ui/run_stats.py serves it there as the histogram `glassbox_script_run_seconds`.
+    ui/serving/run_stats.py serves it there as the histogram `glassbox_script_run_seconds`.
     The benchmark reads the histogram before and after the typing phase; the
     difference holds exactly the phase's runs; p50/p95 are interpolated inside its
     buckets (Prometheus `histogram_quantile`).
@@ -69,7 +69,7 @@ from benchmarks._browser import app_server, load_note, sigterm_as_exit, text_wit
 from benchmarks._timing import machine, update_doc  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT, _is_local  # noqa: E402
-from ui.run_stats import parse_metrics, quantile  # noqa: E402
+from ui.serving.run_stats import parse_metrics, quantile  # noqa: E402
 
 TARGET_P95_S, TARGET_SESSIONS = 3.0, 30
 WORDS = ("apple river window garden doctor silver market winter castle forest engine island letter monkey "

@@ -2,7 +2,7 @@
 and what the memory budget does with a 12-layer, d_model=768 model at 2,048 tokens.
 
 Part 1, stage by stage (the functions the page calls, Streamlit's cache bypassed: a new
-text each repeat): the recorded pass and its numpy slices (`ui.loaders._attention_data`),
+text each repeat): the recorded pass and its numpy slices (`ui.serving.attention_data`),
 the all-heads model view image (`viz_core.model_view`), one head's map
 (`viz_core.head_heatmap`: a PNG above 128 tokens), the per-head metrics and the rollout
 (computed only when their view is opened), and the JSON bytes each figure sends
@@ -54,12 +54,13 @@ def stages(repeats: int) -> None:
     import numpy as np
 
     import viz_core as vz
-    from ui import loaders
+    from lab import attention as LA
+    from ui import serving as loaders
 
     loaders.load_model("minilm", "cpu")
     budget = loaders.trace_budget_bytes()
     seq = iter(range(10_000))
-    t_rec, data = _median(lambda i: loaders._attention_data.__wrapped__("minilm", "cpu", _text(next(seq)), "", budget),
+    t_rec, data = _median(lambda i: loaders.attention_data("minilm", "cpu", _text(next(seq)), "", budget),
                           repeats)
     p = data.patterns["self"]
     n = p.shape[-1]
@@ -69,11 +70,11 @@ def stages(repeats: int) -> None:
     shown = np.where(data.masks["self"], p[2, 3], np.nan).astype(np.float32)
     t, fig = _median(lambda i: vz.head_heatmap(shown, data.tokens, data.tokens, square=False), repeats)
     rows.append(("one head's map (PNG above 128 tokens)", t, len(fig.to_json())))
-    t, _ = _median(lambda i: vz.head_metrics(p, data.tokens, mask=np.broadcast_to(data.masks["self"], p.shape)), 1)
+    t, _ = _median(lambda i: LA.head_metrics(p, data.tokens, mask=np.broadcast_to(data.masks["self"], p.shape)), 1)
     rows.append(("per-head metrics, all layers at once", t, None))
-    t, _ = _median(lambda i: loaders.layerwise_head_metrics(p, data.tokens, data.masks["self"]), 1)
+    t, _ = _median(lambda i: LA.layerwise_head_metrics(p, data.tokens, data.masks["self"]), 1)
     rows.append(("per-head metrics, layer by layer (the page; metrics view only)", t, None))
-    t, _ = _median(lambda i: vz.rollout(p, head_fusion="mean", add_residual=True), 1)
+    t, _ = _median(lambda i: LA.rollout(p, head_fusion="mean", add_residual=True), 1)
     rows.append(("rollout (rollout view only)", t, None))
     print(f"\nMiniLM, {n} tokens, CPU; trace held {data.run.trace_bytes / 1e6:.1f} MB "
           f"(budget {budget / 1e6:.0f} MB, estimated pass {data.run.need_bytes / 1e6:.1f} MB)")
@@ -112,7 +113,7 @@ def big(run_pass: bool) -> None:
     import torch
 
     from models import Transformer, TransformerConfig
-    from ui import loaders
+    from ui import serving as loaders
 
     cfg = TransformerConfig(arch="encoder", vocab_size=30522, d_model=768, n_layers=12, n_heads=12, d_ff=3072,
                             max_len=2048, positional="learned", norm_position="post", activation="gelu")

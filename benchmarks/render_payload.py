@@ -181,7 +181,7 @@ def bertviz_worker(tokens: int, view: str) -> None:
     from transformers import AutoModel, AutoTokenizer
 
     from benchmarks._browser import text_with_tokens
-    from models.pretrained import minilm_path
+    from models.weights.pretrained import minilm_path
 
     import bertviz
 

@@ -32,8 +32,8 @@ import torch.nn.functional as F  # noqa: E402
 
 from benchmarks._timing import interleaved_medians, load_average, machine, update_doc  # noqa: E402
 from models import positional as P  # noqa: E402
-from models.tasks import IGNORE, get_task  # noqa: E402
-from models.training import TrainSettings, build_model, train  # noqa: E402
+from models.training.tasks import IGNORE, get_task  # noqa: E402
+from models.training.trainer import TrainSettings, build_model, train  # noqa: E402
 
 TARGET_S = 30.0
 

@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--threads must be >= 1")
     load0 = os.getloadavg()
 
-    from models.pretrained import load, minilm_path
+    from models.weights.pretrained import load, minilm_path
     from models.runtime import tune_allocator
 
     folder = str(minilm_path())

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 from benchmarks._timing import interleaved_medians, machine, update_doc  # noqa: E402
-from models.pretrained import load, minilm_path  # noqa: E402
+from models.weights.pretrained import load, minilm_path  # noqa: E402
 from models.runtime import tune_allocator  # noqa: E402
 
 

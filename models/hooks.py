@@ -1,4 +1,4 @@
-"""Hook points, recording, and the Trace that holds what a forward pass recorded.
+"""Hook points and recording: where values can be read or replaced during a pass.
 
 A `HookPoint` is an identity module placed inline in the model
 (`pattern = self.hook_pattern(scores.softmax(-1))`). Its name is its path in
@@ -11,19 +11,13 @@ from __future__ import annotations
 
 import fnmatch
 import itertools
-import io
-import json
-import re
 import weakref
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-import numpy as np
 import torch
 from torch import nn
 
-from .config import TransformerConfig
 
 Names = str | Sequence[str] | None
 # a user hook gets (value, hook name) and returns a replacement or None (keep the value)
@@ -158,151 +152,3 @@ def hooks(model: nn.Module, fwd_hooks: Iterable[tuple[str, HookFn]]) -> Iterator
     finally:
         for h in handles:
             h.remove()
-
-
-class Trace:
-    """Everything one forward pass recorded, with the tokens and config that produced it.
-
-    >>> out, trace = model.run_with_cache(ids)
-    >>> trace["blocks.0.attn.hook_pattern"].shape      # [batch, head, q, k]
-    >>> trace.pattern(0).shape                          # [head, q, k], batch 0
-    """
-
-    def __init__(
-        self,
-        tensors: dict[str, torch.Tensor],
-        config: TransformerConfig,
-        tokens: list[str] | None = None,
-        tgt_tokens: list[str] | None = None,
-    ) -> None:
-        self._tensors = dict(tensors)
-        self.config = config
-        self.tokens = tokens          # source / only sequence, printable strings (batch 0)
-        self.tgt_tokens = tgt_tokens  # decoder sequence of an encoder-decoder
-
-    # ---- access -----------------------------------------------------------------------
-    def names(self) -> list[str]:
-        """Recorded hook names in execution order."""
-        return list(self._tensors)
-
-    def __getitem__(self, name: str) -> torch.Tensor:
-        try:
-            return self._tensors[name]
-        except KeyError:
-            close = [n for n in self._tensors if n.split(".")[-1] == name.split(".")[-1]][:5]
-            hint = f" Recorded names like it: {', '.join(close)}." if close else ""
-            raise KeyError(f"{name!r} was not recorded.{hint}") from None
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._tensors
-
-    def __len__(self) -> int:
-        return len(self._tensors)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._tensors)
-
-    def items(self) -> Iterable[tuple[str, torch.Tensor]]:
-        return self._tensors.items()
-
-    def filter(self, names: Names) -> "Trace":
-        match = name_matcher(names)
-        return Trace({n: t for n, t in self._tensors.items() if match(n)}, self.config, self.tokens, self.tgt_tokens)
-
-    # ---- helpers for views --------------------------------------------------------------
-    def _prefix(self, stack: str | None) -> str:
-        if self.config.arch == "encoder-decoder":
-            if stack not in ("encoder", "decoder"):
-                raise ValueError("This is an encoder-decoder model: pass stack='encoder' or stack='decoder'.")
-            return stack + "."
-        if stack not in (None, "encoder", "decoder"):
-            raise ValueError(f"Unknown stack {stack!r}.")
-        return ""
-
-    def pattern(self, layer: int, batch: int = 0, stack: str | None = None, cross: bool = False) -> torch.Tensor:
-        """Attention probabilities of one layer [head, q, k] for one batch row.
-        Encoder-decoder: stack='encoder'|'decoder'; cross=True for the decoder's cross-attention."""
-        if not 0 <= layer < self.config.n_layers:
-            raise ValueError(f"Layer {layer} does not exist: this model has layers 0..{self.config.n_layers - 1}.")
-        if cross and (self.config.arch != "encoder-decoder" or stack != "decoder"):
-            raise ValueError("Cross-attention exists only in the decoder of an encoder-decoder model.")
-        attn = "cross_attn" if cross else "attn"
-        return self[f"{self._prefix(stack)}blocks.{layer}.{attn}.hook_pattern"][batch]
-
-    def patterns(self, batch: int = 0, stack: str | None = None, cross: bool = False) -> torch.Tensor:
-        """All layers' attention probabilities stacked [layer, head, q, k]."""
-        return torch.stack([self.pattern(i, batch, stack, cross) for i in range(self.config.n_layers)])
-
-    def residual_stream(self, batch: int = 0, stack: str | None = None) -> tuple[list[str], torch.Tensor]:
-        """The residual stream at every recorded resid hook: (names, [n, pos, d_model])."""
-        resid = re.compile(re.escape(self._prefix(stack)) + r"blocks\.\d+\.hook_resid_\w+")
-        names = [n for n in self._tensors if resid.fullmatch(n)]
-        if not names:
-            raise KeyError("No residual-stream hooks were recorded (record 'blocks.*.hook_resid_*').")
-        return names, torch.stack([self._tensors[n][batch] for n in names])
-
-    # ---- conversion -------------------------------------------------------------------
-    def to(self, device: torch.device | str) -> "Trace":
-        return Trace({n: t.to(device) for n, t in self._tensors.items()}, self.config, self.tokens, self.tgt_tokens)
-
-    def cpu(self) -> "Trace":
-        return self.to("cpu")
-
-    def numpy(self, name: str, batch: int | None = None) -> np.ndarray:
-        """One tensor as numpy (float tensors as float32, float16 traces included),
-        optionally one batch row; a tensor on a GPU is copied to the CPU here, on demand
-        (only the row asked for)."""
-        t = self[name]
-        if batch is not None:
-            t = t[batch]
-        t = t.detach().cpu()
-        if t.is_floating_point():
-            t = t.float()
-        return t.numpy()
-
-    @property
-    def nbytes(self) -> int:
-        """Memory the recorded tensors keep alive, in bytes: each piece of memory counted
-        once. Several hook points can hold the same tensor (`blocks.0.hook_resid_post`
-        is `blocks.1.hook_resid_pre`; every layer of a stack shares one mask), and a
-        view counts only the part of its storage it spans (`hook_pos_embed` is a slice
-        of the position table, a weight the model holds anyway)."""
-        spans: dict[tuple[str, int], list[int]] = {}
-        for t in self._tensors.values():
-            if t.numel() == 0:
-                continue
-            size = t.element_size()
-            start = t.storage_offset() * size
-            end = start + size * (1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()) if s > 0))
-            key = (str(t.device), t.untyped_storage().data_ptr())
-            span = spans.setdefault(key, [start, end])
-            span[0], span[1] = min(span[0], start), max(span[1], end)
-        return sum(end - start for start, end in spans.values())
-
-    @property
-    def logical_nbytes(self) -> int:
-        """Sum of numel x element size over the recorded names (shared tensors counted
-        at each name): what `models.memory.estimate_trace_bytes` predicts exactly, and
-        what a copy of every tensor (e.g. `save_npz`) would take."""
-        return sum(t.numel() * t.element_size() for t in self._tensors.values())
-
-    @property
-    def devices(self) -> set[str]:
-        """The devices the recorded tensors live on (e.g. {'cuda:0'})."""
-        return {str(t.device) for t in self._tensors.values()}
-
-    def __repr__(self) -> str:
-        return f"Trace({len(self)} tensors, {self.nbytes / 2**20:.2f} MiB, arch={self.config.arch!r})"
-
-    def save_npz(self, file: str | Path | io.IOBase) -> None:
-        """Write every tensor (float32 / bool / int) plus tokens and config (as JSON)."""
-        arrays = {n: self.numpy(n) for n in self._tensors}
-        meta = {"config": self.config.to_dict(), "tokens": self.tokens, "tgt_tokens": self.tgt_tokens}
-        np.savez_compressed(file, __meta__=np.array(json.dumps(meta, ensure_ascii=False)), **arrays)
-
-    @classmethod
-    def load_npz(cls, file: str | Path | io.IOBase) -> "Trace":
-        with np.load(file, allow_pickle=False) as data:
-            meta = json.loads(str(data["__meta__"]))
-            tensors = {n: torch.from_numpy(data[n]) for n in data.files if n != "__meta__"}
-        return cls(tensors, TransformerConfig.from_dict(meta["config"]), meta["tokens"], meta["tgt_tokens"])

@@ -21,7 +21,7 @@ from .config import MaskSpec
 Device = torch.device | str | None
 
 
-def _distance(n_q: int, n_k: int, device: Device = None) -> torch.Tensor:
+def distance(n_q: int, n_k: int, device: Device = None) -> torch.Tensor:
     """Signed distance q - k as an int tensor [q, k]."""
     q = torch.arange(n_q, device=device)[:, None]
     k = torch.arange(n_k, device=device)[None, :]
@@ -42,7 +42,7 @@ def full(n_q: int, n_k: int | None = None, device: Device = None) -> torch.Tenso
 def causal(n: int, device: Device = None) -> torch.Tensor:
     """Query i sees keys 0..i: lower triangle including the diagonal (GPT)."""
     _check_n(n)
-    return _distance(n, n, device) >= 0
+    return distance(n, n, device) >= 0
 
 
 def padding(valid: torch.Tensor, n_q: int | None = None) -> torch.Tensor:
@@ -57,7 +57,7 @@ def local(n: int, window: int, device: Device = None) -> torch.Tensor:
     _check_n(n)
     if window < 1:
         raise ValueError(f"The attention window must be at least 1 token (got {window}).")
-    return _distance(n, n, device).abs() <= window
+    return distance(n, n, device).abs() <= window
 
 
 def dilated(n: int, dilation: int, window: int | None = None, device: Device = None) -> torch.Tensor:
@@ -66,7 +66,7 @@ def dilated(n: int, dilation: int, window: int | None = None, device: Device = N
     _check_n(n)
     if dilation < 1:
         raise ValueError(f"The dilation must be at least 1 (got {dilation}).")
-    d = _distance(n, n, device)
+    d = distance(n, n, device)
     m = d.remainder(dilation) == 0
     if window is not None:
         if window < 1:
@@ -81,7 +81,7 @@ def strided(n: int, stride: int, device: Device = None) -> torch.Tensor:
     _check_n(n)
     if stride < 1:
         raise ValueError(f"The stride must be at least 1 (got {stride}).")
-    d = _distance(n, n, device)
+    d = distance(n, n, device)
     return (d.abs() < stride) | (d.remainder(stride) == 0)
 
 
@@ -182,6 +182,29 @@ def self_attention_mask(spec: MaskSpec, n: int, decoder: bool, device: Device = 
     if decoder and spec.kind != "prefix":
         m = m & causal(n, device)
     return m
+
+
+def stack_mask(spec: MaskSpec, n: int, decoder: bool, valid: torch.Tensor | None = None,
+               device: Device = None) -> torch.Tensor:
+    """The mask a stack's self-attention uses, [b or 1, 1, q, k]: the configured pattern
+    (& causal in a decoder) & padding (`valid` [b, n], True = real token). Padding
+    queries keep the unpadded pattern so their rows are never empty; their outputs are
+    meaningless and ignored."""
+    pattern = self_attention_mask(spec, n, decoder, device)                       # [q, k]
+    if valid is None:
+        check_rows(pattern)
+        return pattern[None, None]
+    padded = pattern & padding(valid, n)                                          # [b, q, k]
+    mask = torch.where(valid[:, :, None], padded, pattern)                        # pad queries: unpadded row
+    check_rows(mask)
+    return mask[:, None]
+
+
+def cross_mask(n_q: int, n_k: int, valid: torch.Tensor | None = None, device: Device = None) -> torch.Tensor:
+    """Cross-attention mask [b or 1, 1, q, k]: every target position sees every real source token."""
+    if valid is None:
+        return torch.ones(1, 1, n_q, n_k, dtype=torch.bool, device=device)
+    return padding(valid, n_q)[:, None]
 
 
 def check_rows(mask: torch.Tensor, what: str = "attention mask") -> None:

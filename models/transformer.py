@@ -11,7 +11,6 @@ dh = d_head, ff = d_ff.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 import torch
@@ -22,250 +21,17 @@ from . import masks as M
 from . import positional as P
 from .config import MaskSpec, TransformerConfig
 from .device import pick_device
-from .hooks import HookFn, HookPoint, Names, Trace, hook_points, hooks, recording
-
-
-def _identity(x: torch.Tensor) -> torch.Tensor:
-    return x
-
-
-def scaled_dot_product_attention(
-    q: torch.Tensor,
-    k: torch.Tensor,
-    v: torch.Tensor,
-    mask: torch.Tensor | None = None,
-    bias: torch.Tensor | None = None,
-    *,
-    on_scores: Callable[[torch.Tensor], torch.Tensor] = _identity,
-    on_mask: Callable[[torch.Tensor], torch.Tensor] = _identity,
-    on_pattern: Callable[[torch.Tensor], torch.Tensor] = _identity,
-    dropout: Callable[[torch.Tensor], torch.Tensor] = _identity,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k + bias) V  (Vaswani et al. 2017, Eq. 1).
-
-    q: [b, head, q, dh], k and v: [b, head, k, dh] (K/V already repeated for GQA),
-    mask: bool, broadcastable to [b, head, q, k], True = may attend; bias: additive
-    position bias broadcastable to the scores (ALiBi, T5). The `on_*` callables are the
-    hook points of the calling module (identity here). Returns (z [b, head, q, dh],
-    pattern [b, head, q, k]).
-    """
-    scale = q.shape[-1] ** -0.5
-    if _per_head(q, k, v, bias, (on_scores, on_mask, on_pattern), dropout):
-        return _attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern)
-    scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)               # [b, head, q, k]
-    if bias is not None:
-        scores = scores + bias
-    scores = on_scores(scores)
-    if mask is not None:
-        mask = on_mask(mask)
-        if not _hides_nothing(mask):                                         # skip the copy when nothing is hidden
-            scores = scores.masked_fill(~mask, float("-inf"))                # exp(-inf) = exactly 0
-    pattern = on_pattern(scores.softmax(dim=-1, dtype=torch.float32).to(q.dtype))  # rows sum to 1
-    z = torch.matmul(dropout(pattern), v)                                    # [b, head, q, dh]
-    return z, pattern
-
-
-# Long inputs on the CPU are computed a few heads at a time. One head's [q, k] block
-# (1 MiB at 512 tokens) stays in the core's L2 cache from Q·Kᵀ through scale, bias,
-# mask, softmax and pattern·V, where the whole-tensor path sends the layer's 12 MiB
-# (MiniLM) through L3/RAM four times. Heads go in groups of one per torch thread, so
-# each thread works on its own head. Measured at 512 tokens (MiniLM's 12 x 32 heads,
-# a layer): 1 thread 9.6 -> 8.6-8.8 ms on a quiet machine and 22 -> 9 ms while
-# another process used it; 2 threads 4.9 -> 4.5 ms. (The fused SDPA kernel, which
-# records nothing: 6.2 / 3.4 ms.) Same kernels on the same values, so the numbers are
-# bitwise those of the whole-tensor path (tests/unit/test_attention_kernels.py). Below
-# 256 x 256 scores the loop's per-op overhead costs more than the cache saves.
-PER_HEAD_MIN_SCORES = 256 * 256
-
-
-def _per_head(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: torch.Tensor | None,
-              points: tuple[Callable, ...], dropout: Callable) -> bool:
-    """Whether the per-head path computes exactly what the whole-tensor path would:
-    float32 on the CPU, no autograd, no active dropout, and hook points that only read
-    (recording), since they are shown the finished scores/mask/pattern afterwards."""
-    if q.device.type != "cpu" or q.dtype != torch.float32 or q.shape[-2] * k.shape[-2] < PER_HEAD_MIN_SCORES:
-        return False
-    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (q, k, v, bias)):
-        return False
-    if not (dropout is _identity or (isinstance(dropout, nn.Dropout) and (not dropout.training or dropout.p == 0))):
-        return False
-    return all(f is _identity or (isinstance(f, HookPoint) and f.passive) for f in points)
-
-
-def _attend_per_head(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, bias: torch.Tensor | None,
-    scale: float, on_scores: Callable, on_mask: Callable, on_pattern: Callable,
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """`scaled_dot_product_attention` computed a group of heads at a time (see above);
-    the hook points are shown the finished tensors afterwards."""
-    b, h, n_q, _ = q.shape
-    n_k = k.shape[-2]
-    scores = q.new_empty(b, h, n_q, n_k)
-    pattern = torch.empty_like(scores)
-    z = q.new_empty(b, h, n_q, v.shape[-1])
-    k_t = k.transpose(-1, -2)
-    bias = None if bias is None else bias.expand(b, h, n_q, n_k)
-    hidden = None if mask is None or _hides_nothing(mask) else (~mask).expand(b, h, n_q, n_k)
-    step = max(1, torch.get_num_threads())
-    for i in range(b):
-        for j in range(0, h, step):
-            heads = slice(j, j + step)
-            s = torch.matmul(q[i, heads], k_t[i, heads], out=scores[i, heads]).mul_(scale)
-            if bias is not None:
-                s.add_(bias[i, heads])
-            if hidden is not None:
-                s = s.masked_fill(hidden[i, heads], float("-inf"))
-            torch.matmul(torch.softmax(s, -1, out=pattern[i, heads]), v[i, heads], out=z[i, heads])
-    on_scores(scores)                     # passive hooks: they record, they cannot change
-    if mask is not None:
-        on_mask(mask)
-    return z, on_pattern(pattern)
-
-
-def _hides_nothing(mask: torch.Tensor) -> bool:
-    """mask.all() for a bool mask, read as bytes: torch's bool reduction is not
-    vectorised (122 us for 512 x 512 with one thread), uint8's min is (6.5 us)."""
-    if mask.dtype != torch.bool:
-        return bool(mask.all())
-    return mask.numel() == 0 or bool(mask.view(torch.uint8).min())
+from .attention import identity, scaled_dot_product_attention
+from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording
+from .kv_cache import KV, KVCache, LayerCache, cache_is_exact
+from .norms import make_norm
+from .trace import Stack, Trace
 
 
 def _dropout(cfg: TransformerConfig) -> Callable[[torch.Tensor], torch.Tensor]:
     """nn.Dropout when the config asks for it; without dropout a plain identity (one
     module call less at every site: ~20 per pass)."""
-    return nn.Dropout(cfg.dropout) if cfg.dropout > 0 else _identity
-
-
-# ---- normalisation -----------------------------------------------------------------------
-class LayerNorm(nn.Module):
-    """(x - mean) / sqrt(var + eps) · w + b  (Ba et al. 2016), per position.
-
-    The output comes from PyTorch's own layer_norm kernel, so loaded BERT/GPT-2 models
-    match Hugging Face bitwise; `hook_scale` records sqrt(var + eps) beside it for
-    reading (replacing it does not change the output)."""
-
-    def __init__(self, d: int, eps: float) -> None:
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
-        self.bias = nn.Parameter(torch.zeros(d))
-        self.hook_scale = HookPoint()       # [b, pos, 1]
-        self.hook_normalized = HookPoint()  # [b, pos, d]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
-        out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
-        self.hook_scale(rstd.reciprocal())
-        return self.hook_normalized(out)
-
-
-class RMSNorm(nn.Module):
-    """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring.
-    Same operations, in the same order, as LLaMA's reference implementation."""
-
-    def __init__(self, d: int, eps: float) -> None:
-        super().__init__()
-        self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
-        self.hook_scale = HookPoint()       # [b, pos, 1]
-        self.hook_normalized = HookPoint()  # [b, pos, d]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
-        self.hook_scale(ms.sqrt())
-        return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
-
-
-class DyT(nn.Module):
-    """Dynamic Tanh, w · tanh(α x) + b (Zhu et al. 2025, "Transformers without
-    Normalization"): an element-wise squashing with a learned α, no statistics."""
-
-    def __init__(self, d: int, alpha: float) -> None:
-        super().__init__()
-        self.alpha = nn.Parameter(torch.tensor(float(alpha)))
-        self.weight = nn.Parameter(torch.ones(d))
-        self.bias = nn.Parameter(torch.zeros(d))
-        self.hook_normalized = HookPoint()  # [b, pos, d]
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
-
-
-def make_norm(cfg: TransformerConfig) -> nn.Module:
-    if cfg.norm == "layernorm":
-        return LayerNorm(cfg.d_model, cfg.norm_eps)
-    if cfg.norm == "rmsnorm":
-        return RMSNorm(cfg.d_model, cfg.norm_eps)
-    return DyT(cfg.d_model, cfg.dyt_alpha)
-
-
-# ---- the KV cache (incremental decoding) ------------------------------------------------
-@dataclass
-class KV:
-    """Keys and values one attention layer has already computed: [b, pos, kv_head, dh]
-    each (RoPE keys stored rotated; GQA/MQA store only the kv heads, before repeating)."""
-
-    k: torch.Tensor | None = None
-    v: torch.Tensor | None = None
-
-    def extend(self, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Append the new rows; return all rows (past + new)."""
-        self.k = k if self.k is None else torch.cat([self.k, k], dim=1)
-        self.v = v if self.v is None else torch.cat([self.v, v], dim=1)
-        return self.k, self.v
-
-    @property
-    def nbytes(self) -> int:
-        return sum(t.numel() * t.element_size() for t in (self.k, self.v) if t is not None)
-
-
-@dataclass
-class LayerCache:
-    self_attn: KV = field(default_factory=KV)   # grows by one row per generated token
-    cross_attn: KV = field(default_factory=KV)  # encoder-decoder: the source's K/V, computed once
-
-
-@dataclass
-class KVCache:
-    """`past_key_values`: what a decoder keeps between generation steps so that a step
-    runs only the new token. `forward(new_ids, cache=c)` reads and extends it in place.
-    Encoder-decoder: `memory` is the encoder output (the encoder runs once)."""
-
-    layers: list[LayerCache]
-    memory: torch.Tensor | None = None          # [b, src, d]
-    memory_valid: torch.Tensor | None = None    # [b, src] bool or None
-
-    @classmethod
-    def empty(cls, cfg: TransformerConfig) -> "KVCache":
-        return cls([LayerCache() for _ in range(cfg.n_layers)])
-
-    @property
-    def length(self) -> int:
-        """Positions cached so far (the next token's position)."""
-        k = self.layers[0].self_attn.k
-        return 0 if k is None else k.shape[1]
-
-    def reorder(self, index: torch.Tensor) -> None:
-        """Keep batch rows `index` (beam search: each surviving beam takes its parent's cache)."""
-        for layer in self.layers:
-            for kv in (layer.self_attn, layer.cross_attn):
-                if kv.k is not None:
-                    kv.k, kv.v = kv.k.index_select(0, index), kv.v.index_select(0, index)
-        if self.memory is not None:
-            self.memory = self.memory.index_select(0, index)
-        if self.memory_valid is not None:
-            self.memory_valid = self.memory_valid.index_select(0, index)
-
-
-def cache_is_exact(spec: MaskSpec) -> bool:
-    """Whether extending a cache equals recomputing: the mask of n+1 tokens must contain
-    the mask of n tokens (earlier rows never change). BigBird's random keys are drawn for
-    the whole length, and a global token counted from the end (-1) moves as text grows."""
-    if spec.kind == "bigbird":
-        return False
-    if spec.kind == "longformer":
-        return all(g >= 0 for g in spec.global_tokens)
-    return True
+    return nn.Dropout(cfg.dropout) if cfg.dropout > 0 else identity
 
 
 # ---- attention and feed-forward ----------------------------------------------------------
@@ -329,7 +95,7 @@ class Attention(nn.Module):
         return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
 
 
-_ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
+ACTIVATION_FNS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "relu": F.relu,
     "gelu": F.gelu,                                           # exact, erf form (BERT)
     "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),     # GPT-2's "gelu_new"
@@ -347,7 +113,7 @@ class MLP(nn.Module):
             self.W_gate = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
         self.W_in = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
         self.W_out = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
-        self.act = F.silu if self.gated else _ACTIVATIONS[cfg.activation]
+        self.act = F.silu if self.gated else ACTIVATION_FNS[cfg.activation]
         self.hook_pre = HookPoint()             # [b, pos, ff] before the activation (gate, if gated)
         if self.gated:
             self.hook_pre_linear = HookPoint()  # [b, pos, ff] the ungated branch
@@ -437,7 +203,7 @@ class _StackMixin:
         if cfg.norm_position == "pre":
             self.ln_final = make_norm(cfg)
 
-    def _positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0):
+    def positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0):
         """(additive PE [n, d] or None, score bias [head, n, offset + n] or None, rope
         cos/sin or None) for the positions offset..offset+n-1 (offset > 0: a decoding step
         with `offset` tokens already in the KV cache)."""
@@ -467,19 +233,19 @@ class _StackMixin:
         if cfg.n_token_types:
             types = torch.zeros_like(tok_emb[..., 0], dtype=torch.long) if token_type_ids is None else token_type_ids
             x = x + self.hook_type_embed(self.type_embed(types))
-        pe, bias, rope = self._positions(cfg, n, x, offset)
+        pe, bias, rope = self.positions(cfg, n, x, offset)
         if pe is not None:
             x = x + self.hook_pos_embed(pe[None].expand(b, -1, -1))
         if cfg.embed_norm:
             x = self.ln_embed(x)
         x = self.drop_embed(x)
         if cache is None:
-            mask = _self_mask(cfg, n, self.is_decoder, valid, x.device)
+            mask = M.stack_mask(cfg.attention, n, self.is_decoder, valid, x.device)
         else:   # the new rows of the mask over every position so far: [1, 1, n, offset + n]
             mask = M.self_attention_mask(cfg.attention, offset + n, self.is_decoder, x.device)[offset:][None, None]
         memory_mask = None
         if memory is not None:
-            memory_mask = _key_mask(n, memory.shape[1], memory_valid, x.device)
+            memory_mask = M.cross_mask(n, memory.shape[1], memory_valid, x.device)
         for i, block in enumerate(self.blocks):
             x = block(x, mask, bias, rope, memory, memory_mask, None if cache is None else cache.layers[i])
         if cfg.norm_position == "pre":
@@ -487,29 +253,7 @@ class _StackMixin:
         return x
 
 
-def _key_mask(n_q: int, n_k: int, valid: torch.Tensor | None, device: torch.device) -> torch.Tensor:
-    """Cross-attention mask [b or 1, 1, q, k]: every target position sees every real source token."""
-    if valid is None:
-        return torch.ones(1, 1, n_q, n_k, dtype=torch.bool, device=device)
-    return M.padding(valid, n_q)[:, None]
-
-
-def _self_mask(cfg: TransformerConfig, n: int, decoder: bool, valid: torch.Tensor | None,
-               device: torch.device) -> torch.Tensor:
-    """Self-attention mask [b or 1, 1, q, k]: the configured pattern (& causal in a
-    decoder) & padding. Padding queries keep the unpadded pattern so their rows are never
-    empty; their outputs are meaningless and ignored."""
-    pattern = M.self_attention_mask(cfg.attention, n, decoder, device)            # [q, k]
-    if valid is None:
-        M.check_rows(pattern)
-        return pattern[None, None]
-    padded = pattern & M.padding(valid, n)                                        # [b, q, k]
-    mask = torch.where(valid[:, :, None], padded, pattern)                        # pad queries: unpadded row
-    M.check_rows(mask)
-    return mask[:, None]
-
-
-class Stack(_StackMixin, nn.Module):
+class TransformerStack(_StackMixin, nn.Module):
     """One side of an encoder-decoder model."""
 
     def __init__(self, cfg: TransformerConfig, decoder: bool) -> None:
@@ -529,8 +273,8 @@ class Transformer(_StackMixin, nn.Module):
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)       # W_E [vocab, d]
         if cfg.arch == "encoder-decoder":
-            self.encoder = Stack(cfg, decoder=False)
-            self.decoder = Stack(cfg, decoder=True)
+            self.encoder = TransformerStack(cfg, decoder=False)
+            self.decoder = TransformerStack(cfg, decoder=True)
         else:
             self._build_stack(cfg, decoder=cfg.arch == "decoder")
         if cfg.output == "logits":
@@ -548,6 +292,12 @@ class Transformer(_StackMixin, nn.Module):
     @property
     def n_params(self) -> int:
         return sum(p.numel() for p in self.parameters())
+
+    def stack_module(self, stack: Stack | str | None = None) -> nn.Module:
+        """The module holding one stack's blocks and position parameters: the model itself,
+        or its encoder / decoder (cross-attention lives in the decoder)."""
+        s = Stack.resolve(stack, self.cfg.arch)
+        return self if s.module is None else getattr(self, s.module)
 
     def hook_names(self) -> list[str]:
         """Every hook point's name (registration order; a Trace lists execution order)."""

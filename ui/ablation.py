@@ -16,12 +16,14 @@ import streamlit as st
 import torch
 
 import viz_core as vz
-from models import ablation as A
+from lab import ablation as A
 from models.config import NORMS
 
+from . import serving
 from .i18n import t
-from .loaders import _lock, encode, load_model
-from .shell import Selection, md_escape
+from .markup import md_escape
+from .serving import encode, load_model, run_held
+from .shell import Selection
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -47,11 +49,10 @@ def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[
         tgt = encode(tok, model, target or text)
         kw, tokens = {"tgt_ids": tgt.ids}, tgt.tokens
     rebuilt = _rebuilt(key, device, drop_positional, norm if norm != model.cfg.norm else None)
+    n = len(enc.ids)
     with torch.inference_mode():
-        with _lock(model):
-            base = model(enc.ids, **kw)
-        with _lock(rebuilt.model), A.applied(model, ab, rebuilt) as m:
-            out = m(enc.ids, **kw)
+        base = run_held(model, lambda m: m(enc.ids, **kw), n)
+        out = run_held(rebuilt.model, lambda _m: _ablated(model, ab, rebuilt, lambda m: m(enc.ids, **kw)), n)
     logits = model.cfg.output == "logits"
     change = A.output_change(base, out, logits)
     res = {"tokens": list(tokens), "logits": logits, "missing": rebuilt.missing, "dropped": rebuilt.dropped,
@@ -62,47 +63,29 @@ def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[
     return res
 
 
-def toy_task(key: str) -> str | None:
-    """The task a shipped toy checkpoint, or a model this session trained on a toy task at
-    its default length, was trained on (its card), else None."""
-    if key.startswith("trained:"):
-        from models.tasks import TASKS, get_task
-
-        from .trained import find
-
-        holder = find(key)
-        card = holder.card if holder is not None else {}
-        name = card.get("task")
-        if name in TASKS and card.get("train_len") == get_task(name).train_len:
-            return name
-        return None
-    if not key.startswith("toy:"):
-        return None
-    try:
-        from models.checkpoint import CHECKPOINT_DIR, read_checkpoint_info
-
-        return read_checkpoint_info(CHECKPOINT_DIR / f"{key[len('toy:'):]}.json").get("meta", {}).get("task")
-    except (OSError, ValueError):
-        return None
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
 def task_accuracy(key: str, device: str, heads: tuple[tuple[int, int], ...], drop_positional: bool,
                   remove_mask: bool, norm: str | None, n: int = 128) -> tuple[float, float]:
     """Exact-sequence accuracy on the checkpoint's own task (models.tasks), without and
     with the ablation, on the same n seeded examples."""
-    from models.tasks import get_task
+    from models.training.tasks import get_task
 
-    task = get_task(toy_task(key))
+    task = get_task(serving.task_of(key))
     model, _ = load_model(key, device)
     ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
     rebuilt = _rebuilt(key, device, drop_positional, norm if norm != model.cfg.norm else None)
     with torch.inference_mode():
-        with _lock(model):
-            base = task.evaluate(model, n=n)
-        with _lock(rebuilt.model), A.applied(model, ab, rebuilt) as m:
-            ablated = task.evaluate(m, n=n)
+        base = run_held(model, lambda m: task.evaluate(m, n=n), task.train_len)
+        ablated = run_held(rebuilt.model, lambda _m: _ablated(model, ab, rebuilt, lambda m: task.evaluate(m, n=n)),
+                           task.train_len)
     return float(base), float(ablated)
+
+
+def _ablated(model, ab: A.Ablation, rebuilt: A.Rebuilt, fn):
+    """fn(the ablated model): the rebuilt model (or the original, for hook-only ablations)
+    with the ablation's hooks in place."""
+    with A.applied(model, ab, rebuilt) as m:
+        return fn(m)
 
 
 def _head_label(layer: int, head: int) -> str:
@@ -153,7 +136,7 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         notes.append(t("abl_missing", names=", ".join(res["missing"][:6]) + (" …" if len(res["missing"]) > 6 else "")))
     for n in notes:
         st.caption(md_escape(n))
-    task = toy_task(sel.model_key)
+    task = serving.task_of(sel.model_key)
     if task:
         try:
             base, ablated = task_accuracy(sel.model_key, sel.device, ab.heads, ab.drop_positional, ab.remove_mask,

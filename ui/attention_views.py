@@ -14,12 +14,15 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from models.memory import format_formula
+from lab import attention as LA
+from lab.memory import format_formula
+from models.trace import Stack
 
+from . import compare, serving
 from .i18n import FORMULAS, t
-from . import compare, loaders
-from .loaders import AttentionData, config_json, stacks_of, trace_npz
-from .shell import Selection, choice, index_slider, md_escape, set_choice, show_notices
+from .markup import md_escape
+from .serving import AttentionData, config_json, trace_npz
+from .shell import Selection, choice, index_slider, set_choice, show_notices
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
@@ -37,7 +40,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
     """The row of view controls; returns view, stack, layer, head, combine."""
     view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
                   labels={v: t(f"view_{v}") for v in VIEWS})
-    stacks = stacks_of(arch)
+    stacks = [s.value for s in Stack.attention_maps(arch)]
     c1, c2, c3, c4 = st.columns([3, 2, 2, 4])
     with c1:
         if len(stacks) > 1:
@@ -58,17 +61,13 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
 
 def tokens_of(data: AttentionData, stack: str) -> tuple[list[str], list[str]]:
     """(query tokens, key tokens) of one attention map."""
-    if stack in ("self", "encoder"):
-        return data.tokens, data.tokens
-    if stack == "decoder":
-        return data.tgt_tokens, data.tgt_tokens
-    return data.tgt_tokens, data.tokens
+    return data.tokens_of(stack)
 
 
 def shown_matrix(data: AttentionData, c: dict) -> np.ndarray:
     """The [q, k] map the head view shows: one head, or the mean/max over heads."""
     layer = data.patterns[c["stack"]][c["layer"]]                     # [H, q, k]
-    return layer[c["head"]] if c["combine"] == "one" else vz.aggregate_heads(layer, c["combine"])
+    return layer[c["head"]] if c["combine"] == "one" else LA.aggregate_heads(layer, c["combine"])
 
 
 def _with_mask(p: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -96,6 +95,14 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
 
 
 # ---- the heads view --------------------------------------------------------------------
+@st.cache_data(max_entries=16, show_spinner=False)
+def model_view_figure(key: str, device: str, text: str, target: str, stack: str):
+    """All heads of one stack as one image (built once per text: ~50 ms at 64 tokens,
+    ~0.6 s at 512); the selected tile is outlined afterwards with viz_core.mark_tile."""
+    return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack])
+
+
+
 def _on_tile() -> None:
     cells = vz.selected_customdata(st.session_state.get("model_view"))
     if cells:
@@ -111,7 +118,7 @@ def _on_cell() -> None:
 
 def heads_view(data: AttentionData, c: dict, sel: Selection) -> None:
     st.markdown(f"**{t('model_view_title')}**")
-    fig = loaders.model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
+    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
     if c["combine"] == "one":
         vz.mark_tile(fig, c["layer"], c["head"])
     st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
@@ -212,7 +219,7 @@ def metric_names(tokens: list[str]) -> dict[str, str]:
 
 def metrics_view(data: AttentionData, c: dict, sel: Selection) -> None:
     _, k_tok = tokens_of(data, c["stack"])
-    raw = loaders.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
+    raw = serving.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
     names = metric_names([vz.visible_label(k) for k in k_tok])
     metrics = {names[m]: raw[m] for m in METRICS}
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
@@ -220,7 +227,7 @@ def metrics_view(data: AttentionData, c: dict, sel: Selection) -> None:
     fig = vz.head_metrics_chart(metrics, metric, selected=(c["layer"], c["head"]), terms=terms())
     st.plotly_chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
                     width="stretch")
-    rows = vz.metrics_table(raw)
+    rows = LA.metrics_table(raw)
     st.session_state["_metrics_rows"] = rows
     table = pd.DataFrame(rows).rename(columns={m: names[m] for m in METRICS})
     table = table.rename(columns={"layer": t("layer"), "head": t("head")})
@@ -237,7 +244,7 @@ def rollout_view(data: AttentionData, c: dict, sel: Selection) -> None:
         st.info(t("rollout_not_self"))
         return
     q_tok, _ = tokens_of(data, c["stack"])
-    roll = loaders.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
+    roll = serving.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
     upto = c["layer"]
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
                           clickable=False, terms=terms(), square=False)
@@ -275,8 +282,9 @@ def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
         cols[2].download_button(t("export_config"), config_json(sel.model_key, sel.device), f"{stem}_config.json",
                                 "application/json", key="dl_json")
-        model, _ = loaders.load_model(sel.model_key, sel.device)
-        st.caption(t("export_caption", n=len(model.hook_names())) + " " + t("export_png"))
+        model, _ = serving.load_model(sel.model_key, sel.device)
+        n_names = len(model.hook_names())
+        st.caption(t("export_caption", n=n_names) + " " + t("export_png"))
 
 
 def memory_caption(data: AttentionData, cfg) -> None:

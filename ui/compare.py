@@ -12,10 +12,12 @@ import streamlit as st
 
 import viz_core as vz
 
+from lab import attention as LA
+
 from .i18n import t
-from .internals import internals
-from .loaders import attention_data
-from .shell import Selection, bound, md_escape
+from .markup import md_escape
+from .serving import attention_data, internals
+from .shell import Selection, bound
 
 HEIGHT = 420
 
@@ -93,12 +95,6 @@ def residual_ab(sel: Selection) -> None:
     st.caption(t("ab_resid_caption"))
 
 
-def _qk(d, stack: str) -> tuple[list[str], list[str]]:
-    if stack in ("self", "encoder"):
-        return d.tokens, d.tokens
-    return (d.tgt_tokens, d.tgt_tokens) if stack == "decoder" else (d.tgt_tokens, d.tokens)
-
-
 def attention_ab(sel: Selection, c: dict) -> None:
     """One head (or the mean/max over heads, as chosen) for A and B, and A - B."""
     b_text = text_b(sel)
@@ -107,13 +103,13 @@ def attention_ab(sel: Selection, c: dict) -> None:
     da = attention_data(sel.model_key, sel.device, sel.text, sel.target)
     db = attention_data(sel.model_key, sel.device, b_text, sel.target)
     stack, layer = c["stack"], c["layer"]
-    (q_tok, k_tok), (qb, kb) = _qk(da, stack), _qk(db, stack)
+    (q_tok, k_tok), (qb, kb) = da.tokens_of(stack), db.tokens_of(stack)
     if _aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and _aligned(q_tok, qb) is None):
         return
 
     def shown(d) -> np.ndarray:
         m = d.patterns[stack][layer]
-        m = m[c["head"]] if c["combine"] == "one" else vz.aggregate_heads(m, c["combine"])
+        m = m[c["head"]] if c["combine"] == "one" else LA.aggregate_heads(m, c["combine"])
         return np.where(d.masks[stack], m, np.nan).astype(np.float32)
 
     pa, pb = shown(da), shown(db)

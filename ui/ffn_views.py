@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from models import ffn as F
+from lab import ffn as F
 
 from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
-from .internals import InternalsData, neuron_projection, parameters
+from .serving import InternalsData, neuron_projection, parameters
 from .shell import Selection, bound, choice, index_slider, show_notices
 
 VIEWS = ("activations", "function", "size", "compare", "ablation")

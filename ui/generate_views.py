@@ -17,17 +17,19 @@ import streamlit as st
 
 import viz_core as vz
 import viz_core.generation as vg
-from models import generate as G
-from models.hooks import Trace
+from lab import generation as G
+from lab import kv as KV
+from models.trace import Stack, Trace, act_name
 
+from . import serving
 from .i18n import FORMULAS, t
-from .loaders import MAX_CHARS, _lock, load_model
-from .shell import Selection, bound, choice, md_escape, show_notices
+from .markup import md_escape
+from .serving import MAX_CHARS, load_model, run_held
+from .shell import Selection, bound, choice, show_notices
 
 STRATEGIES = G.STRATEGIES
 MAX_NEW = 64
 PLAY_SECONDS = 0.9
-RECORD = ["*attn.hook_pattern"]            # per step: self- and cross-attention rows
 COMPARE = (("greedy", G.Settings()), ("T=0.7, k=40", G.Settings("sample", temperature=0.7, top_k=40)),
            ("T=1.0", G.Settings("sample", temperature=1.0)), ("T=1.5", G.Settings("sample", temperature=1.5)))
 
@@ -69,7 +71,7 @@ def token_texts(tok, ids) -> list[str]:
 def decoder_choice() -> str | None:
     """A generating model to offer instead of an encoder: a trained toy decoder, else
     the GPT-2-style preset."""
-    from models import zoo
+    from models.weights import zoo
 
     entries = [e for e in zoo.catalogue() if e.available and e.config is not None]
     toys = [e.key for e in entries if e.kind == "toy" and e.config.arch == "decoder"]
@@ -86,7 +88,7 @@ def encoder_only(sel: Selection) -> None:
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
     key = decoder_choice()
     if key is not None:
-        from models import zoo
+        from models.weights import zoo
 
         st.button(t("gen_switch_decoder", model=md_escape(zoo.get(key).label)), on_click=_switch_model, args=(key,),
                   key="gen_switch", type="primary")
@@ -94,19 +96,14 @@ def encoder_only(sel: Selection) -> None:
 
 def task_prompt(model_key: str, arch: str) -> str | None:
     """The example prompt of a trained toy task (its probe, up to where the answer starts)."""
-    if not model_key.startswith("toy:"):
+    task_name = serving.task_of(model_key)
+    if task_name is None:
         return None
+    from models.training import tasks
+
     try:
-        from models import tasks
-    except ImportError:
-        return None
-    card = next((c for c in tasks.shipped() if c.get("key") == model_key), None)
-    if card is None:
-        return None
-    try:
-        task = tasks.get_task(card["task"])
-        ex = task.probe()
-    except (ValueError, KeyError):
+        ex = tasks.get_task(task_name).probe()
+    except ValueError:
         return None
     tokens = list(ex.tokens) if arch == "encoder-decoder" else list(ex.tokens[: ex.answer.start + 1])
     return "".join(tk for tk in tokens if tk not in ("<bos>", "<eos>", "<pad>"))
@@ -199,8 +196,9 @@ def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | No
     eos = G.eos_id(tok)
     try:
         if settings.strategy == "beam":
-            with st.spinner(t("gen_running_beam")), _lock(model):
-                run.result = G.beam_search(model, prompt, settings, source=src, eos=eos)
+            with st.spinner(t("gen_running_beam")):
+                run.result = run_held(model, lambda m: G.beam_search(m, prompt, settings, source=src, eos=eos),
+                                      len(prompt) + settings.max_new_tokens)
         else:
             _stream(model, run, settings, src, eos)
     except ValueError as e:
@@ -219,10 +217,10 @@ def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
         stop_col, bar_col = st.columns([1, 5])
         stop_col.button(t("gen_stop"), on_click=_request_stop, key="gen_stop_btn", icon=":material/stop:")
         bar = bar_col.progress(0.0, text=t("gen_progress", i=0, n=settings.max_new_tokens))
-    steps = G.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=RECORD)
-    while True:
-        with _lock(model):                                  # one step at a time: other sessions interleave
-            step = next(steps, None)
+    names = [act_name("pattern", None, s) for s in Stack.attention_maps(model.cfg.arch) if s is not Stack.ENCODER]
+    steps = G.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=names)
+    while True:                                             # one step at a time: other sessions interleave
+        step = run_held(model, lambda _m: next(steps, None), len(run.prompt_ids) + len(run.steps) + 1)
         if step is None:
             break
         run.steps.append(_light(step))
@@ -242,11 +240,6 @@ def _light(step: G.Step) -> G.Step:
 
 
 # ---- views -----------------------------------------------------------------------------------
-def _attn_name(arch: str, layer: int, cross: bool = False) -> str:
-    prefix = "decoder." if arch == "encoder-decoder" else ""
-    return f"{prefix}blocks.{layer}.{'cross_attn' if cross else 'attn'}.hook_pattern"
-
-
 def output_markdown(tokens: list[str], n_prompt: int, marks: np.ndarray, current: int | None) -> str:
     """The sequence as markdown: prompt grey, generated tokens plain, repeated n-grams
     orange, the current step's token red. Every token escaped."""
@@ -366,7 +359,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
                     + _why(s, run.settings))
     with right:
         layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_layer") if cfg.n_layers > 1 else 0
-        row = s.trace.numpy(_attn_name(cfg.arch, layer))[0, :, -1]            # [head, context]
+        row = s.trace.get("pattern", layer, Stack.output(cfg.arch)).float().numpy()[0, :, -1]   # [head, context]
         ctx = tokens[: s.position]
         fig = vz.head_heatmap(row, [f"H{h}" for h in range(row.shape[0])], ctx, clickable=False, square=False,
                               title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
@@ -405,9 +398,8 @@ def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None,
     rows = []
     for name, base in COMPARE:
         settings = G.Settings(base.strategy, n_new, base.temperature, base.top_k, base.top_p, 0)
-        with _lock(model):
-            res = G.generate(model, list(prompt), settings, source=list(source) if source else None,
-                             eos=G.eos_id(tok), names=[])
+        res = run_held(model, lambda m: G.generate(m, list(prompt), settings, source=list(source) if source else None,
+                                                   eos=G.eos_id(tok), names=[]), len(prompt) + n_new)
         rows.append({"setting": name, "rate": f"{G.repetition_rate(res.ids, n, start=len(prompt)):.0%}",
                      "text": vz.visible_label(tok.decode(res.new_ids), 200)})
     return rows
@@ -440,7 +432,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         real = s.cache_bytes
         rows = s.cache_rows or rows
     else:
-        real = [G.kv_cache_bytes(cfg, rows) // cfg.n_layers] * cfg.n_layers if run.settings.use_cache else [0]
+        real = [KV.kv_cache_bytes(cfg, rows).total // cfg.n_layers] * cfg.n_layers if run.settings.use_cache else [0]
     if not run.settings.use_cache:
         st.info(t("gen_cache_off"))
     st.markdown(t("gen_cache_explain", n=rows, kv=cfg.kv_heads, heads=cfg.n_heads, kind=cfg.attention_kind,
@@ -458,14 +450,14 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         "K": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
         "V": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
         t("gen_col_bytes"): [f"{b / 1024:.1f} KiB" for b in real] if run.steps else
-        [f"{width * G.kv_cache_bytes(cfg, rows) / cfg.n_layers / 1024:.1f} KiB"] * cfg.n_layers,
+        [f"{width * KV.kv_cache_bytes(cfg, rows).total / cfg.n_layers / 1024:.1f} KiB"] * cfg.n_layers,
     })
     st.dataframe(table, hide_index=True, key="gen_cache_table")
     if run.settings.strategy == "beam":
         st.caption(t("gen_cache_beam", width=width))
     if run.source_tokens is not None:
         n_src = len(run.source_tokens)
-        st.caption(t("gen_cache_cross", n=n_src, kib=G.kv_cache_bytes(cfg, n_src) / 1024))
+        st.caption(t("gen_cache_cross", n=n_src, kib=KV.kv_cache_bytes(cfg, n_src).total / 1024))
     # MHA / GQA / MQA for this model's shape
     divisors = [d for d in range(cfg.n_heads, 0, -1) if cfg.n_heads % d == 0]
     upto = max(cfg.max_len, rows)
@@ -475,16 +467,16 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         kind = "MHA" if d == cfg.n_heads else ("MQA" if d == 1 else "GQA")
         name = f"{kind}, {d} kv" if kind != "MQA" else "MQA, 1 kv"
         names[d] = name
-        series[name] = np.array([G.kv_cache_bytes(cfg, int(p), d) for p in positions])
+        series[name] = np.array([KV.kv_cache_bytes(cfg, int(p), d).total for p in positions])
     st.plotly_chart(vg.kv_memory_chart(positions, series, current=names[cfg.kv_heads], at=rows,
                                        terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
                     key="gen_cache_memory", width="stretch")
-    mha, mqa = G.kv_cache_bytes(cfg, rows, cfg.n_heads), G.kv_cache_bytes(cfg, rows, 1)
-    st.markdown(t("gen_cache_compare", n=rows, this=G.kv_cache_bytes(cfg, rows) / 1024, mha=mha / 1024,
+    mha, mqa = KV.kv_cache_bytes(cfg, rows, cfg.n_heads).total, KV.kv_cache_bytes(cfg, rows, 1).total
+    st.markdown(t("gen_cache_compare", n=rows, this=KV.kv_cache_bytes(cfg, rows).total / 1024, mha=mha / 1024,
                   mqa=mqa / 1024, kind=cfg.attention_kind))
     st.markdown(f"**{t('gen_paged_title')}**")
     block = st.select_slider(t("gen_block_size"), [2, 4, 8, 16, 32], 4, key="gen_block")
-    blocks, empty = G.paged_blocks(rows, block)
+    blocks, empty = KV.paged_blocks(rows, block)
     physical = paged_physical(blocks, rows)
     st.plotly_chart(vg.paged_view(tokens, block, physical, terms={"block": t("gen_term_block"),
                                                                    "slot": t("gen_term_slot")}),
@@ -511,8 +503,8 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
         opts = ["mean"] + [str(h) for h in range(cfg.n_heads)]
         head = st.selectbox(t("head"), opts, key="gen_cross_head",
                             format_func=lambda o: t("combine_mean") if o == "mean" else f"H{o}")
-    name = _attn_name(cfg.arch, layer, cross=True)
-    rows = np.stack([st_.trace.numpy(name)[0, :, -1] for st_ in run.steps[: s.index + 1]])    # [step, head, src]
+    rows = np.stack([st_.trace.get("pattern", layer, Stack.CROSS).float().numpy()[0, :, -1]
+                     for st_ in run.steps[: s.index + 1]])                                        # [step, head, src]
     m = rows.mean(axis=1) if head == "mean" else rows[:, int(head)]
     q_labels = [f"{vz.visible_label(tokens[st_.position - 1], 12)} → {vz.visible_label(tokens[st_.position], 12)}"
                 for st_ in run.steps[: s.index + 1]]

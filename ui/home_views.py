@@ -4,11 +4,12 @@ from __future__ import annotations
 import streamlit as st
 
 import viz_core as vz
-from models import zoo
+from models.weights import zoo
 
-from .i18n import describe_entry, t
-from .loaders import encode
-from .shell import Selection, md_escape
+from .i18n import t
+from .markup import md_escape
+from .serving import encode
+from .shell import Selection, describe_entry
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
 
@@ -78,6 +79,6 @@ def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
     header = [t("col_model"), t("col_kind"), t("col_available"), t("col_details")]
     rows = [[e.label, t(f"kind_{e.kind}"), "✓" if e.available else "✗",
-             describe_entry(e.key, e.description) if e.available else e.reason]
+             describe_entry(e) if e.available else e.reason]
             for e in zoo.catalogue()]
     st.markdown(markdown_table(header, rows))

@@ -5,8 +5,6 @@
 """
 from __future__ import annotations
 
-import functools
-
 import streamlit as st
 
 # the language widget's options: fixed labels (they are what the URL stores)
@@ -233,32 +231,6 @@ STRINGS: dict[str, dict[str, str]] = {
 def lang() -> str:
     """Current language code ('en' or 'zh'), from the sidebar's bound widget."""
     return LANGUAGES.get(st.session_state.get("lang", "English"), "en")
-
-
-def describe_entry(key: str, fallback: str) -> str:
-    """A catalogue entry's description in the UI language (models/zoo.py has English;
-    a shipped toy checkpoint is described from its card)."""
-    if f"desc_{key}" in STRINGS:
-        return t(f"desc_{key}")
-    card = _toy_card(key[len("toy:"):]) if key.startswith("toy:") else None
-    if card and f"tr_task_{card.get('task')}" in STRINGS:
-        try:
-            return t("desc_toy", task=t(f"tr_task_{card['task']}"), pe=card["positional"],
-                     post=t("desc_toy_post") if card.get("norm_position") == "post" else "",
-                     steps=card["steps"], n=card["train_len"], acc=f"{card['accuracy']:.1%}")
-        except (KeyError, TypeError, ValueError):
-            pass
-    return fallback
-
-
-@functools.lru_cache(maxsize=64)
-def _toy_card(stem: str) -> dict | None:
-    from models.checkpoint import CHECKPOINT_DIR, read_checkpoint_info
-
-    try:
-        return read_checkpoint_info(CHECKPOINT_DIR / f"{stem}.json").get("meta")
-    except ValueError:
-        return None
 
 
 def t(key: str, **fmt: object) -> str:

@@ -13,13 +13,15 @@ import streamlit as st
 import torch
 
 import viz_core as vz
-from models import attention_lab as AL
+from lab import masking as MK
+from lab import variants as V
 from models import masks as M
 from viz_core import masks as vm
 
-from . import loaders
+from . import serving
 from .i18n import FORMULAS, lang, t
-from .shell import Selection, choice, index_slider, md_escape
+from .markup import md_escape
+from .shell import Selection, choice, index_slider
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024)
@@ -43,8 +45,8 @@ def terms() -> dict[str, str]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
     """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
-    model, tok = loaders.load_model(key, device)
-    enc = loaders.encode(tok, model, (target or text) if stack == "decoder" else text)
+    model, tok = serving.load_model(key, device)
+    enc = serving.encode(tok, model, (target or text) if stack == "decoder" else text)
     return enc.tokens[:MAX_TOKENS], len(enc.tokens)
 
 
@@ -186,53 +188,19 @@ def empty_note(mask: np.ndarray) -> None:
 
 
 # ---- the model with the mask ---------------------------------------------------------------------
-def _prefix(stack: str) -> str:
-    return "" if stack == "self" else stack + "."
-
-
 @st.cache_data(max_entries=12, show_spinner=False)
-def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_json: str) -> dict:
+def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_json: str) -> MK.MaskedRun:
     """The model run twice on the (cut) text: with the composed mask (empty rows keep
-    themselves) and with its own mask. Numpy slices of what the views show."""
-    model, tok = loaders.load_model(key, device)
-    cfg = model.cfg
-    src = loaders.encode(tok, model, text)
-    ids = src.ids[:MAX_TOKENS]
+    themselves) and with its own mask (lab.masking.masked_run, through the run gate)."""
+    model, tok = serving.load_model(key, device)
+    ids = serving.encode(tok, model, text).ids[:MAX_TOKENS]
     tgt_ids = None
-    if cfg.arch == "encoder-decoder":
-        tgt_ids = loaders.encode(tok, model, target or text).ids[:MAX_TOKENS]
-    n = len(tgt_ids if stack == "decoder" else ids)
-    composed = M.compose(n, json.loads(parts_json))
-    used = M.keep_self(composed)
-    p = _prefix(stack)
-    st_arg = None if stack == "self" else stack
-    names = [f"{p}blocks.*.attn.hook_{h}" for h in ("scores", "pattern", "mask", "z", "q", "k", "v", "rot_q", "rot_k")]
-    names.append(f"{p}blocks.*.hook_attn_out")
-
-    def attempt(m, _n: int):
-        return (AL.run_with_mask(m, ids, used, tgt_ids=tgt_ids, stack=st_arg, names=names)[1],
-                m.run_with_cache(ids, tgt_ids, names=names)[1])
-
-    # out of memory on a GPU: the CPU copy of the model (ui/loaders.run_with_fallback)
-    (tr, own), *_ = loaders.run_with_fallback(key, device, n, attempt, shorter=False)
-    L = cfg.n_layers
-
-    def stackof(trace, hook: str) -> np.ndarray:
-        return np.stack([trace.numpy(f"{p}blocks.{i}.{hook}", batch=0) for i in range(L)])
-
-    qk = "rot_" if cfg.positional == "rope" else ""
-    trained = AL.trained_mask(cfg, n, st_arg).numpy()
-    return {
-        "composed": composed.numpy(), "used": used.numpy(), "trained": trained,
-        "recorded_mask": np.broadcast_to(tr.numpy(f"{p}blocks.0.attn.hook_mask", batch=0)[0], (n, n)).copy(),
-        "scores": stackof(tr, "attn.hook_scores"), "patterns": stackof(tr, "attn.hook_pattern"),
-        "change": np.linalg.norm(stackof(tr, "hook_attn_out") - stackof(own, "hook_attn_out"), axis=-1),
-        "own_q": stackof(own, f"attn.hook_{qk}q"), "own_k": stackof(own, f"attn.hook_{qk}k"),
-        "own_v": stackof(own, "attn.hook_v"), "own_z": stackof(own, "attn.hook_z"),
-        "own_patterns": stackof(own, "attn.hook_pattern"),
-        "own_mask": np.broadcast_to(own.numpy(f"{p}blocks.0.attn.hook_mask", batch=0)[0], (n, n)).copy(),
-        "decoder": cfg.arch == "decoder" or stack == "decoder", "kind": cfg.attention.kind,
-    }
+    if model.cfg.arch == "encoder-decoder":
+        tgt_ids = serving.encode(tok, model, target or text).ids[:MAX_TOKENS]
+    parts = json.loads(parts_json)
+    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
+    return serving.run(key, device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
+                       len(tgt_ids if stack == "decoder" else ids))
 
 
 def layer_head(n_layers: int, n_heads: int) -> tuple[int, int]:
@@ -245,30 +213,30 @@ def layer_head(n_layers: int, n_heads: int) -> tuple[int, int]:
 
 
 def trained_note(run: dict) -> None:
-    composed, trained = run["used"], run["trained"]
+    composed, trained = run.used, run.trained
     changed = int((composed != trained).sum())
     if changed == 0:
         st.success(t("mk_same_as_trained"), icon=":material/check:")
         return
-    st.info(t("mk_differs", trained=run["kind"] + (" + causal" if run["decoder"] and run["kind"] != "prefix" else ""),
+    st.info(t("mk_differs", trained=run.kind + (" + causal" if run.decoder and run.kind != "prefix" else ""),
               n=changed, total=composed.size), icon=":material/warning:")
-    if run["decoder"]:
+    if run.decoder:
         future = int(np.triu(composed, 1).sum())
         if future:
             st.warning(t("mk_sees_future", n=future), icon=":material/fast_forward:")
 
 
-def compose_view(run: dict, tokens: list[str], parts: list[dict], model_label: str, layer: int, head: int) -> None:
+def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_label: str, layer: int, head: int) -> None:
     """The composed mask, its numbers, and the model computing with it."""
     if not parts:
         st.caption(t("mk_none"))
     left, right = st.columns([3, 2], gap="large")
     with left:
-        show_mask(run["composed"], tokens, t("mk_composed"), "mk_composed")
+        show_mask(run.composed, tokens, t("mk_composed"), "mk_composed")
     with right:
-        stats_line(run["composed"])
-        empty_note(run["composed"])
-        st.plotly_chart(vm.per_query_bars(run["composed"].sum(-1), tokens, terms=terms()), key="mk_per_query",
+        stats_line(run.composed)
+        empty_note(run.composed)
+        st.plotly_chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=terms()), key="mk_per_query",
                         width="stretch")
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
@@ -277,11 +245,11 @@ def compose_view(run: dict, tokens: list[str], parts: list[dict], model_label: s
     applied_view(run, tokens, layer, head)
 
 
-def applied_view(run: dict, tokens: list[str], layer: int, head: int) -> None:
+def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) -> None:
     """scores -> masked scores (−∞) -> softmax -> how the output moved."""
-    scores = run["scores"][layer, head]
-    mask = run["recorded_mask"]
-    pattern = run["patterns"][layer, head]
+    scores = run.scores[layer, head]
+    mask = run.recorded_mask
+    pattern = run.patterns[layer, head]
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(f"**{t('mk_step_scores')}**")
@@ -303,7 +271,7 @@ def applied_view(run: dict, tokens: list[str], layer: int, head: int) -> None:
         st.caption(t("mk_rows_ok", dev=dev) if not (pattern[~mask] != 0).any() else "")
     with c4:
         st.markdown(f"**{t('mk_step_output')}**")
-        change = run["change"]                                                # [L, n]
+        change = run.change                                                   # [L, n]
         fig = vz.head_heatmap(change.astype(np.float32), [f"L{i}" for i in range(change.shape[0])], tokens,
                               clickable=False, cmap="blues", square=False,
                               terms={"query": t("mk_term_layers"), "key": t("mk_term_position"),
@@ -340,24 +308,15 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
 
 # ---- padding ----------------------------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def padded_batch(key: str, device: str, text: str, text2: str, layer: int, head: int) -> dict:
+def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK.PaddedRun:
     """Two texts as one padded batch through the model (single-stack models)."""
-    model, tok = loaders.load_model(key, device)
-    encs = [loaders.encode(tok, model, s) for s in (text, text2)]
-    rows_ids = [e.ids[:MAX_TOKENS] for e in encs]
-    rows_tok = [e.tokens[:MAX_TOKENS] for e in encs]
-    n = max(len(r) for r in rows_ids)
+    model, tok = serving.load_model(key, device)
+    encs = [serving.encode(tok, model, s) for s in (text, text2)]
+    ids = [e.ids[:MAX_TOKENS] for e in encs]
+    tokens = [e.tokens[:MAX_TOKENS] for e in encs]
     pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
-    pad_tok = tok.id_to_token(pad)
-    ids = [r + [pad] * (n - len(r)) for r in rows_ids]
-    valid = [[1] * len(r) + [0] * (n - len(r)) for r in rows_ids]
-    names = [f"blocks.{layer}.attn.hook_mask", f"blocks.{layer}.attn.hook_pattern"]
-    tr, *_ = loaders.run_with_fallback(key, device, n, lambda m, _n: m.run_with_cache(ids, attention_mask=valid,
-                                                                                       names=names)[1], shorter=False)
-    mask = tr.numpy(names[0])[:, 0]                                          # [b or 1, q, k]
-    mask = np.broadcast_to(mask, (2, n, n)).copy()
-    return {"tokens": [r + [pad_tok] * (n - len(r)) for r in rows_tok], "lengths": [len(r) for r in rows_ids],
-            "mask": mask, "pattern": tr.numpy(names[1])[:, head], "n": n}
+    return serving.run(key, device, lambda m, _n: MK.padded_run(m, ids, tokens, pad, tok.id_to_token(pad), layer),
+                       max(len(r) for r in ids))
 
 
 def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
@@ -370,26 +329,26 @@ def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
         st.info(t("mk_empty_text2"), icon=":material/edit:")
         return
     try:
-        data = padded_batch(sel.model_key, sel.device, sel.text, text2, layer, head)
+        data = padded_batch(sel.model_key, sel.device, sel.text, text2, layer)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=md_escape(str(e))))
         return
     cols = st.columns(2)
     for i, col in enumerate(cols):
         with col:
-            n_real = data["lengths"][i]
-            st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data['n'] - n_real)}**")
-            st.plotly_chart(vm.mask_figure(data["mask"][i], data["tokens"][i],
+            n_real = data.lengths[i]
+            st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data.n - n_real)}**")
+            st.plotly_chart(vm.mask_figure(data.mask[i], data.tokens[i],
                                            title=t("mk_row_mask", i=i + 1, layer=layer), terms=terms()),
                             key=f"mk_pad_mask_{i}", width="stretch")
-            p = data["pattern"][i]
-            shown = np.where(data["mask"][i], p, np.nan).astype(np.float32)
-            st.plotly_chart(vz.head_heatmap(shown, data["tokens"][i], data["tokens"][i], clickable=False,
+            p = data.pattern[i, head]
+            shown = np.where(data.mask[i], p, np.nan).astype(np.float32)
+            st.plotly_chart(vz.head_heatmap(shown, data.tokens[i], data.tokens[i], clickable=False,
                                             title=t("mk_row_pattern", i=i + 1, layer=layer, head=head),
                                             terms={"query": t("term_query"), "key": t("term_key"),
                                                    "masked": t("mk_term_blocked"), "weight": t("term_weight")}),
                             key=f"mk_pad_pattern_{i}", width="stretch")
-            if n_real < data["n"]:
+            if n_real < data.n:
                 st.caption(t("mk_pad_weights", w=float(p[:n_real, n_real:].max())) + " " + t("mk_pad_queries"))
 
 
@@ -458,25 +417,25 @@ def _tall(fig):
     return fig
 
 
-def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: int) -> None:
+def variants_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int, n_heads: int) -> None:
     st.markdown(t("mk_variants_intro"))
-    G = run["own_k"].shape[2]
+    G = run.own_k.shape[2]
     g = head // (n_heads // G)
-    q = torch.from_numpy(run["own_q"][layer, :, head]).double()
-    k = torch.from_numpy(run["own_k"][layer, :, g]).double()
-    v = torch.from_numpy(run["own_v"][layer, :, g]).double()
-    mask = run["own_mask"]
+    q = torch.from_numpy(run.own_q[layer, :, head]).double()
+    k = torch.from_numpy(run.own_k[layer, :, g]).double()
+    v = torch.from_numpy(run.own_v[layer, :, g]).double()
+    mask = run.own_mask
     c1, c2 = st.columns(2)
     with c1:
-        causal = st.toggle(t("mk_linear_causal"), value=bool(run["decoder"]), key="mk_linear_causal")
+        causal = st.toggle(t("mk_linear_causal"), value=bool(run.decoder), key="mk_linear_causal")
     with c2:
-        default_gamma = float(AL.retention_gammas(n_heads)[head])
+        default_gamma = float(V.retention_gammas(n_heads)[head])
         gamma = st.slider(t("mk_gamma"), 0.5, 1.0, round(default_gamma, 3), step=0.001, key="mk_gamma",
                           format="%.3f")
     # softmax: the model's own weights and head output (with its position bias, if any)
-    soft_w, soft_out = run["own_patterns"][layer, head], torch.from_numpy(run["own_z"][layer, :, head]).double()
-    lin_out, lin_w = AL.linear_attention(q, k, v, causal=causal)
-    ret_out, ret_w = AL.retention(q, k, v, gamma)
+    soft_w, soft_out = run.own_patterns[layer, head], torch.from_numpy(run.own_z[layer, :, head]).double()
+    lin_out, lin_w = V.linear_attention(q, k, v, causal=causal)
+    ret_out, ret_w = V.retention(q, k, v, gamma)
     words = {"query": t("term_query"), "key": t("term_key"), "masked": t("mk_term_blocked"), "weight": t("term_weight")}
     top = st.columns(2)
     with top[0]:
@@ -500,7 +459,7 @@ def variants_view(run: dict, tokens: list[str], layer: int, head: int, n_heads: 
 
     with bottom[1]:
         similarity_table(tokens, cos(lin_out, soft_out), cos(ret_out, soft_out))
-    rec_err = float((AL.retention_recurrent(q, k, v, gamma) - ret_out).abs().max())
+    rec_err = float((V.retention_recurrent(q, k, v, gamma) - ret_out).abs().max())
     st.caption(t("mk_v_recurrent", d=q.shape[-1], err=rec_err))
     st.latex(FORMULAS["mk_linear"])
     st.latex(FORMULAS["mk_retention"])
@@ -513,7 +472,7 @@ def similarity_table(tokens: list[str], linear: np.ndarray, retention: np.ndarra
                  hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))
 
 
-def run_or_explain(sel: Selection, stack: str, parts_json: str) -> dict:
+def run_or_explain(sel: Selection, stack: str, parts_json: str) -> MK.MaskedRun:
     """The masked run, or a sentence (never a traceback) when the model cannot read the text."""
     try:
         return masked_run(sel.model_key, sel.device, sel.text, sel.target, stack, parts_json)

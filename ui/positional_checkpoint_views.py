@@ -12,41 +12,34 @@ import pandas as pd
 import streamlit as st
 
 import viz_core.positional as vp
-from models import pe_experiments as E
+from lab import positional as E
 
-from . import loaders
+from models.config import POSITIONALS
+from models.training import tasks
+
+from . import serving
 from .i18n import STRINGS, t
-from .shell import bound, choice, md_escape
+from .markup import md_escape
+from .serving import run_held
+from .shell import bound, choice
 
-SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
 FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
 DEVICE = "cpu"
-
-
-def _tasks_module():
-    try:
-        from models import tasks
-    except ImportError:               # the training lab's tasks are not installed in this checkout
-        return None
-    return tasks
 
 
 @st.cache_data(ttl=60, show_spinner=False)
 def scheme_checkpoints() -> dict[str, dict[str, dict]]:
     """{task: {scheme: card}} for tasks with a checkpoint per scheme (at least two)."""
-    tasks = _tasks_module()
-    if tasks is None:
-        return {}
     out: dict[str, dict[str, dict]] = {}
     for card in tasks.shipped():
         task, pe = card.get("task"), card.get("positional")
-        if card.get("key") == f"toy:{task}-{pe}" and pe in SCHEMES:
+        if card.get("key") == f"toy:{task}-{pe}" and pe in POSITIONALS:
             out.setdefault(task, {})[pe] = card
-    return {task: {s: cards[s] for s in SCHEMES if s in cards} for task, cards in out.items() if len(cards) >= 2}
+    return {task: {s: cards[s] for s in POSITIONALS if s in cards} for task, cards in out.items() if len(cards) >= 2}
 
 
 def get_task(name: str):
-    return _tasks_module().get_task(name)
+    return tasks.get_task(name)
 
 
 def label(s: str) -> str:
@@ -63,7 +56,7 @@ def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
 
 
 def _model(key: str):
-    model, _ = loaders.load_model(key, DEVICE)
+    model, _ = serving.load_model(key, DEVICE)
     return model
 
 
@@ -73,8 +66,7 @@ def probe_attention(key: str, task_name: str, length: int) -> tuple[np.ndarray, 
     """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length."""
     model = _model(key)
     ex = get_task(task_name).probe(length)
-    with loaders._lock(model):
-        pattern, mask = E.attention_maps(model, ex.ids)
+    pattern, mask = run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
     return pattern, mask, list(ex.tokens)
 
 
@@ -83,8 +75,7 @@ def permutation(key: str, task_name: str, seed: int) -> E.PermutationResult:
     model = _model(key)
     ex = get_task(task_name).probe()
     perm = E.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
-    with loaders._lock(model):
-        return E.permutation_test(model, ex.ids, perm)
+    return run_held(model, lambda m: E.permutation_test(m, ex.ids, perm), len(ex.ids))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -93,8 +84,7 @@ def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
     task = get_task(task_name)
     ex = task.probe()
     filler_id = task.tokenizer.encode(filler).ids[-1]
-    with loaders._lock(model):
-        return E.shift_test(model, ex.ids, k, filler_id)
+    return run_held(model, lambda m: E.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -102,8 +92,9 @@ def extrapolation(key: str, task_name: str, n: int, tokens: bool) -> list[dict]:
     """Accuracy per length factor; the per-token accuracy (a second pass over the same
     examples) only when asked for."""
     model = _model(key)
-    with loaders._lock(model):
-        return E.extrapolation(get_task(task_name), model, FACTORS, n=n, tokens=tokens)
+    task = get_task(task_name)
+    return run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
+                    int(task.train_len * max(FACTORS)))
 
 
 def _fits(key: str, task_name: str, length_tokens: int) -> bool:

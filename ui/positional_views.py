@@ -3,7 +3,7 @@
 Numbers come from models/positional.py (the functions the model itself calls) or from a
 model's weights (learned tables, T5 bias tables, the toy checkpoints); figures come from
 viz_core.positional. Computations are cached by plain values (`st.cache_data`), models
-by `ui.loaders` (`st.cache_resource`).
+by the run gate (`ui/serving`, `st.cache_resource`).
 """
 from __future__ import annotations
 
@@ -15,15 +15,18 @@ import torch
 
 import viz_core.positional as vp
 from models import positional as P
-from models import zoo
+from lab import positional as E
+from models.config import POSITIONALS
+from models.training.tasks import get_task
+from models.weights import zoo
 
-from . import loaders
+from . import serving
 from .i18n import FORMULAS, t
-from .shell import bound, choice, md_escape, show_notices
+from .markup import md_escape
+from .shell import bound, choice, show_notices
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
 CHECKPOINT_SECTIONS = ("attention", "extrapolation", "shifttest")
-SCHEMES = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
 MAX_LEN, MAX_DIM = 1024, 1024
 GRID_CAP = 64            # positions shown in the per-head small multiples
@@ -56,19 +59,12 @@ def _is_random(key: str) -> bool:
     return key.startswith("custom:")
 
 
-def _stack_module(model, stack: str):
-    """The module that owns the position parameters of a stack."""
-    if model.cfg.arch == "encoder-decoder":
-        return model.encoder if stack == "encoder" else model.decoder
-    return model
-
-
 @st.cache_data(max_entries=8, show_spinner=False)
 def learned_table(key: str, n: int) -> tuple[np.ndarray, int]:
     """The first n rows of a model's learned table [n, d] (NaN rows past its end) and
     the number of rows the table has."""
-    model, _ = loaders.load_model(key, DEVICE)
-    weight = _stack_module(model, "encoder").pos_embed.weight.detach().float().cpu().numpy()   # [max_len, d]
+    model, _ = serving.load_model(key, DEVICE)
+    weight = model.stack_module("encoder").pos_embed.weight.detach().float().cpu().numpy()   # [max_len, d]
     rows = weight.shape[0]
     out = np.full((n, weight.shape[1]), np.nan, dtype=np.float32)
     out[: min(n, rows)] = weight[:n]
@@ -79,26 +75,18 @@ def learned_table(key: str, n: int) -> tuple[np.ndarray, int]:
 def trained_rows(key: str) -> int | None:
     """Positions a shipped toy checkpoint saw in training (its task's longest training
     example), or None when unknown (pretrained tables saw every row)."""
-    if not key.startswith("toy:"):
+    entry = serving.entry(key)
+    if entry is None or entry.kind != "toy" or entry.task is None:
         return None
-    from . import positional_checkpoint_views as cv
-    from models import pe_experiments as E
-
-    tasks = cv._tasks_module()
-    if tasks is None:
-        return None
-    for card in tasks.shipped():
-        if card.get("key") == key and card.get("task") in tasks.TASKS:
-            task = tasks.get_task(card["task"])
-            return E.positions_used(task, int(card.get("train_len") or task.train_len))
-    return None
+    task = get_task(entry.task)
+    return E.positions_used(task, int(entry.card.get("train_len") or task.train_len))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def relative_table(key: str, stack: str) -> tuple[np.ndarray, bool, int]:
     """(T5 bias table [buckets, heads], bidirectional, max_distance) of a model's stack."""
-    model, _ = loaders.load_model(key, DEVICE)
-    mod = _stack_module(model, stack)
+    model, _ = serving.load_model(key, DEVICE)
+    mod = model.stack_module(stack)
     return (mod.rel_bias.weight.detach().float().cpu().numpy(), not mod.is_decoder,
             model.cfg.relative_max_distance)
 
@@ -200,7 +188,7 @@ def _learned_source() -> str | None:
 
 
 def tables_section() -> None:
-    schemes = st.multiselect(t("pe_schemes"), list(SCHEMES), default=list(DEFAULT_SCHEMES), key="pe_schemes",
+    schemes = st.multiselect(t("pe_schemes"), list(POSITIONALS), default=list(DEFAULT_SCHEMES), key="pe_schemes",
                              format_func=scheme_label)
     n, d, base = size_controls()
     if not schemes:

@@ -8,15 +8,16 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from models import residual as R
-from models import zoo
+from lab import residual as R
+from models.trace import record_names
+from models.weights import zoo
 
 from . import compare
 from .ablation import ablation_panel
 from .i18n import FORMULAS, t
-from .internals import InternalsData, probe_text
-from .loaders import _lock, encode, load_model
-from .shell import Selection, choice, md_escape, show_notices
+from .markup import md_escape
+from .serving import INTERNALS, InternalsData, encode, load_model, run_held
+from .shell import Selection, choice, show_notices, task_example
 
 VIEWS = ("stream", "norms", "prepost", "lens", "compare", "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
@@ -76,7 +77,7 @@ def stream_view(data: InternalsData, cfg) -> None:
 def norms_view(data: InternalsData, cfg) -> None:
     ns = data.norms
     st.markdown(t("res_norms_intro", kind=cfg.norm, where=t(f"res_where_{cfg.norm_position}")))
-    names = [short_name(n) for n in ns.names]
+    names = ns.labels
     series = {t("res_in_std"): (names, np.sqrt(ns.in_var).mean(1)),
               t("res_out_std"): (names, np.sqrt(ns.out_var).mean(1))}
     if cfg.norm == "rmsnorm":      # LayerNorm's scale is the input std (+eps): the same line
@@ -99,16 +100,10 @@ def norms_view(data: InternalsData, cfg) -> None:
     st.latex(FORMULAS[f"norm_{cfg.norm}"])
 
 
-def short_name(module: str) -> str:
-    """'decoder.blocks.3.ln2' -> 'dec L3 ln2' (chart labels)."""
-    return (module.replace("decoder.", "dec ").replace("encoder.", "enc ").replace("blocks.", "L")
-            .replace(".", " "))
-
-
 # ---- pre-LN vs post-LN -------------------------------------------------------------------------
 def _pair_keys() -> tuple[str, str, bool]:
     """The shipped pre/post twins when available, else two random GPT-2-style twins."""
-    from models.checkpoint import CHECKPOINT_DIR
+    from models.weights.checkpoint import CHECKPOINT_DIR
 
     stems = [k[len("toy:"):] for k in PAIR]
     if all((CHECKPOINT_DIR / f"{s}.json").is_file() and (CHECKPOINT_DIR / f"{s}.safetensors").is_file()
@@ -132,9 +127,8 @@ def stream_growth(key: str, device: str, text: str, post_twin: bool) -> dict:
     enc = encode(tok, model, text)
     if not enc.ids:
         raise ValueError("The text is empty.")
-    with _lock(model):
-        _, trace = model.run_with_cache(enc.ids, names=["*hook_resid_*", "*hook_*_out", "*hook_embed",
-                                                        "*hook_pos_embed", "*hook_normalized", "*hook_scale"])
+    names = record_names(model.cfg, INTERNALS)
+    _, trace = run_held(model, lambda m: m.run_with_cache(enc.ids, names=names), len(enc.ids))
     dec = R.decomposition(model, trace)
     ns = R.norm_stats(model, trace)
     steps = ["embed"] + [f"L{i}" for i in range(model.cfg.n_layers)]
@@ -152,7 +146,7 @@ def prepost_view(sel: Selection) -> None:
     pre_key, post_key, shipped = _pair_keys()
     text = sel.text
     if shipped:
-        text = probe_text(pre_key) or sel.text
+        text = (task_example(pre_key) or (sel.text,))[0]
         st.caption(t("res_pair_shipped", text=md_escape(text)))
     else:
         st.info(t("res_pair_random"), icon=":material/casino:")

@@ -9,14 +9,14 @@ fall back to the default silently; `bound()` notices it and the page says so.
 """
 from __future__ import annotations
 
-import html
-import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
-from .i18n import LANGUAGES, describe_entry, lang, t
+from . import serving
+from .i18n import LANGUAGES, STRINGS, lang, t
+from .markup import md_code, md_escape
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
 _NOTICES = "_url_notices"
@@ -113,16 +113,13 @@ class Selection:
 
 def sidebar() -> Selection:
     """The shared sidebar (language, model, text, device). Runs in app.py before pages."""
-    from models import zoo
-
     from models.device import available_devices
+    from models.weights import zoo
 
-    from . import trained
+    from .serving import trained
 
     catalogue = zoo.catalogue()                      # reads each entry's config once per run
-    mine = [zoo.Entry(h.key, h.label, "trained", h.card.get("description", ""), True, config=h.config)
-            for h in trained.session_models()]
-    entries = [e for e in catalogue if e.available] + mine
+    entries = trained.entries(catalogue)
     labels = {e.key: e.label for e in entries}
     wanted = trained.take_selection()
     if wanted in labels:
@@ -151,9 +148,25 @@ def sidebar() -> Selection:
     return sel
 
 
+def describe_entry(entry) -> str:
+    """A catalogue entry's description in the UI language (models/weights/zoo.py has
+    English; a shipped toy checkpoint is described from its card)."""
+    if f"desc_{entry.key}" in STRINGS:
+        return t(f"desc_{entry.key}")
+    card = entry.card
+    if entry.kind == "toy" and f"tr_task_{entry.task}" in STRINGS:
+        try:
+            return t("desc_toy", task=t(f"tr_task_{card['task']}"), pe=card["positional"],
+                     post=t("desc_toy_post") if card.get("norm_position") == "post" else "",
+                     steps=card["steps"], n=card["train_len"], acc=f"{card['accuracy']:.1%}")
+        except (KeyError, TypeError, ValueError):
+            pass
+    return entry.description
+
+
 def describe(entry: Any) -> str:
     """A catalogue entry's description in the UI language (markdown-safe)."""
-    return md_escape(describe_entry(entry.key, entry.description))
+    return md_escape(describe_entry(entry))
 
 
 def current() -> Selection:
@@ -164,19 +177,119 @@ def current() -> Selection:
     return sel
 
 
-def md_code(text: str) -> str:
-    """Any text as a markdown code span, shown exactly as typed: no markdown, HTML or
-    autolinks are processed inside, and the fence is longer than any run of backticks
-    in the text so the text cannot close it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    return f"{fence} {text} {fence}"
+# ---- what a page needs before it can draw -----------------------------------------------------
+def require_model(sel: Selection):
+    """(model, tokenizer) of the selection; shows progress on the first load and stops
+    the page with a message (never a traceback) when it cannot load."""
+    try:
+        if serving.is_loaded(sel.model_key, sel.device):
+            return serving.load_model(sel.model_key, sel.device)
+        with st.status(t("loading_model", model=sel.model_label), expanded=False) as status:
+            progress = st.progress(10)
+            model, tok = serving.load_model(sel.model_key, sel.device)
+            progress.progress(100)
+            status.update(label=t("loaded_model", model=sel.model_label), state="complete")
+        return model, tok
+    except (ValueError, OSError, RuntimeError) as e:
+        st.error(t("load_failed", model=sel.model_label, error=md_escape(str(e))))
+        st.stop()
 
 
-def md_escape(text: str) -> str:
-    """Token or user text made safe for st.markdown: HTML-escaped and with markdown
-    syntax characters backslash-escaped, so it shows literally."""
-    out = text
-    for ch in "\\`*_{}[]()#+-.!|~$":          # backslash first, so later escapes are not doubled
-        out = out.replace(ch, "\\" + ch)
-    return html.escape(out, quote=False)        # < > & as entities: raw HTML never reaches the page
+def require_text(sel: Selection) -> None:
+    """Empty or whitespace-only text: a friendly prompt, not an error."""
+    if not sel.text.strip():
+        show_notices()
+        st.info(t("empty_text"), icon=":material/edit:")
+        st.stop()
+
+
+def require_data(sel: Selection, load):
+    """`load(model_key, device, text, target)` (a cached recorded pass whose result has
+    tokens, truncated, n_tokens_before, unk_fraction and run), with the notes every page
+    shows: memory (budget cut, out-of-memory fallback), truncation, many unknown tokens,
+    random weights. Stops the page with a message (never a traceback) when it cannot run."""
+    data = run_or_stop(load, sel)
+    if data.truncated:
+        st.info(t("truncated", n=data.n_tokens_before, kept=data.run.n_asked if data.run else len(data.tokens)),
+                icon=":material/content_cut:")
+    if data.unk_fraction >= 0.2:
+        st.warning(t("many_unk", pct=data.unk_fraction), icon=":material/help:")
+    if sel.random_weights:
+        st.caption(t("random_weights").capitalize())
+    return data
+
+
+def require_attention(sel: Selection) -> serving.AttentionData:
+    """The cached attention patterns of the selection, with the usual notes."""
+    return require_data(sel, serving.attention_data)
+
+
+def run_or_stop(loader, sel: Selection):
+    """`loader(model, device, text, target)` (a cached recorded pass), its memory notes
+    shown (budget cut, out-of-memory fallback); a pass that cannot run stops the page with
+    a message, never a traceback."""
+    try:
+        data = loader(sel.model_key, sel.device, sel.text, sel.target)
+    except serving.TraceBudgetError as e:
+        st.error(t("mem_budget_refused", need=f"{e.need / 1e6:,.0f}", budget=f"{e.budget / 1e6:,.0f}"),
+                 icon=":material/memory:")
+        st.stop()
+    except serving.OutOfMemory as e:
+        st.error(t("mem_out_of_memory", n=e.n), icon=":material/memory:")
+        st.stop()
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=md_escape(str(e))))
+        st.stop()
+    show_run_notes(data.run, sel.device)
+    return data
+
+
+def show_run_notes(info: serving.RunInfo | None, device: str) -> None:
+    """What the memory budget or an out-of-memory error changed about this pass."""
+    if info is None:
+        return
+    if info.budget_cut:
+        st.warning(t("mem_budget_cut", n=info.n_asked, need=f"{info.need_bytes / 1e6:,.0f}",
+                     budget=f"{info.budget_bytes / 1e6:,.0f}", kept=info.n_kept), icon=":material/memory:")
+    if info.fallback is not None and info.device != device:
+        st.warning(t("mem_fallback_cpu", device=md_escape(device.upper())), icon=":material/memory:")
+    if info.fallback == "shorter":
+        st.warning(t("mem_fallback_shorter", n=info.n_asked, kept=info.n_kept), icon=":material/memory:")
+
+
+def require_internals(sel: Selection) -> serving.InternalsData:
+    """The cached FFN / residual-stream data of the selection, with the usual notes."""
+    return require_data(sel, serving.internals)
+
+
+def task_example(key: str) -> tuple[str, str | None] | None:
+    """(text, decoder text or None) of the fixed example of the toy task a model reads
+    (models.training.tasks), e.g. "abcd=dcba" for reverse. None for other models."""
+    task = serving.task_of(key)
+    if not task:
+        return None
+    try:
+        from models.training.tasks import get_task
+
+        ex = get_task(task).probe()
+        return ex.text, ex.tgt_text
+    except (ImportError, ValueError):
+        return None
+
+
+def _use_text(text: str, target: str | None) -> None:
+    st.session_state["text"] = text
+    if target is not None:
+        st.session_state["target"] = target
+
+
+def task_example_button(sel: Selection) -> None:
+    """For a toy checkpoint: a button that puts its task's example in the sidebar (the
+    sidebar's example sentence is mostly unknown characters to a toy vocabulary). Call it
+    outside fragments, so that the sidebar reruns too."""
+    ex = task_example(sel.model_key)
+    if ex is None or (ex[0] == sel.text and (ex[1] is None or ex[1] == sel.target)):
+        return
+    shown = ex[0] if ex[1] is None else f"{ex[0]} → {ex[1]}"
+    st.button(t("use_task_example", text=md_code(shown)), key="use_task_example", on_click=_use_text, args=ex,
+              icon=":material/science:")

@@ -21,12 +21,13 @@ import streamlit as st
 
 import viz_core as vz
 from models.config import ACTIVATIONS, NORMS, POSITIONALS
-from models.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task
-from models.training import TrainRun, TrainSettings, check_fits, train
+from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task
+from models.training.trainer import TrainRun, TrainSettings, check_fits, train
 
-from . import trained
 from .i18n import t
-from .shell import current, md_code, md_escape
+from .markup import md_code, md_escape
+from .serving import run_held, trained
+from .shell import current
 
 MAX_PARALLEL = 2                       # training threads in the whole server
 MAX_UPLOAD_MB = 20                     # checkpoint zip
@@ -71,7 +72,8 @@ def _worker(rec: Record, device: str) -> None:
         before = torch.get_num_threads()
         torch.set_num_threads(1)
         try:
-            train(rec.run.task, rec.run.config, rec.run.settings, device=device, stop=rec.stop, run=rec.run)
+            train(rec.run.task, rec.run.config, rec.run.settings, device=device, stop=rec.stop, run=rec.run,
+                  gate=run_held)
         except Exception as e:  # noqa: BLE001 - a background thread must leave a message, not die silently
             rec.run.state, rec.run.error = "failed", f"{type(e).__name__}: {e}"
         finally:
@@ -303,7 +305,7 @@ def finished(rec: Record) -> None:
 
 def checkpoint_zip(model, tokenizer, meta: dict, stem: str) -> bytes:
     """A checkpoint (safetensors + JSON) as one zip, for the download button."""
-    from models.checkpoint import save_checkpoint
+    from models.weights.checkpoint import save_checkpoint
 
     with tempfile.TemporaryDirectory() as tmp:
         json_path = save_checkpoint(model, tokenizer, Path(tmp) / stem, meta)
@@ -326,7 +328,7 @@ def download(rec: Record) -> None:
 
 def read_checkpoint_zip(data: bytes):
     """(model, tokenizer, meta) from an uploaded zip; ValueError with a sentence otherwise."""
-    from models.checkpoint import load_checkpoint
+    from models.weights.checkpoint import load_checkpoint
 
     if len(data) > MAX_UPLOAD_MB * 2**20:
         raise ValueError(t("tr_upload_too_big", mb=len(data) // 2**20, limit=MAX_UPLOAD_MB))

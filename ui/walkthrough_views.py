@@ -1,7 +1,7 @@
 """Streamlit glue for the Q/K/V walk-through: one head, one query, every number.
 
-The arithmetic is models.attention_lab.walk_head (recomputed from the layer's weights,
-checked against the model's hook_attn_out); figures come from viz_core.
+The arithmetic is lab.walkthrough.walk_head (recomputed from the layer's weights,
+checked against the model's own attention output); figures come from viz_core.
 """
 from __future__ import annotations
 
@@ -12,14 +12,16 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from models import attention_lab as AL
-from models.attention_lab import HeadWalk
+from lab import kv as KV
+from lab import walkthrough as W
+from lab.walkthrough import HeadWalk
 from viz_core import masks as vm
 from viz_core.attention import HIGHLIGHT
 
-from . import loaders
+from . import serving
 from .i18n import FORMULAS, t
-from .shell import Selection, choice, index_slider, md_escape
+from .markup import md_escape
+from .shell import Selection, choice, index_slider
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
@@ -38,17 +40,10 @@ def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
                             format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
 
 
-def _stack_args(stack: str) -> tuple[str | None, bool]:
-    """('self' | 'encoder' | 'decoder' | 'cross') -> (stack for attention_lab, cross)."""
-    if stack == "cross":
-        return "decoder", True
-    return (None if stack == "self" else stack), False
-
-
 def _encodings(key: str, device: str, text: str, target: str):
-    model, tok = loaders.load_model(key, device)
-    src = loaders.encode(tok, model, text)
-    tgt = loaders.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    model, tok = serving.load_model(key, device)
+    src = serving.encode(tok, model, text)
+    tgt = serving.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
     return model, src, tgt
 
 
@@ -67,16 +62,15 @@ def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, 
          ) -> HeadWalk:
     """Record the layer's attention input, mask, pattern and output, then walk one head."""
     model, src, tgt = _encodings(key, device, text, target)
-    st_arg, cross = _stack_args(stack)
-    names = AL.walk_names(model.cfg, layer, st_arg, cross)
+    names = W.walk_names(model.cfg, layer, stack)
     kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
 
     def attempt(m, _n: int) -> HeadWalk:
         _, trace = m.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
-        return AL.walk_head(m, trace, layer, head, query, stack=st_arg, cross=cross)
+        return W.walk_head(m, trace, layer, head, query, stack=stack)
 
-    # out of memory on a GPU: the CPU copy of the model (ui/loaders.run_with_fallback)
-    return loaders.run_with_fallback(key, device, len(src.ids[:MAX_TOKENS]), attempt, shorter=False)[0]
+    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
+    return serving.run(key, device, attempt, len(src.ids[:MAX_TOKENS]))
 
 
 def controls(sel: Selection, cfg) -> dict:
@@ -115,7 +109,7 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
     if w.rope:
         st.caption(t("wt_rope"))
     if cfg.kv_heads != cfg.n_heads:
-        shared = [h for h, g in enumerate(AL.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
+        shared = [h for h, g in enumerate(KV.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
         st.caption(t("wt_gqa", head=w.head, kv=w.kv_head, shared=", ".join(map(str, shared))))
     q = w.q_rot if w.rope else w.q_all
     k = w.k_rot if w.rope else w.k_all
@@ -177,7 +171,7 @@ def output_section(w: HeadWalk, cfg) -> None:
     fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
     st.plotly_chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
-    hook = "hook_cross_attn_out" if w.cross else "hook_attn_out"
+    hook = w.checked_against.rsplit(".", 1)[-1]          # the last part of the name (the hook point)
     st.plotly_chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
                                       t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
                                      terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
@@ -213,7 +207,7 @@ def walk_json(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> str:
 
 
 def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: int) -> None:
-    nv = AL.neuron_view(w, key)
+    nv = W.neuron_view(w, key)
     st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(q_tokens[w.query])}"),
                    k=md_escape(f"{key}·{vz.visible_label(k_tokens[key])}")))
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
@@ -230,7 +224,7 @@ def kv_section(cfg) -> None:
     st.markdown(t("wt_kv_text", kind=cfg.attention_kind, H=cfg.n_heads, G=cfg.kv_heads))
     if cfg.arch == "encoder":
         st.caption(t("wt_kv_encoder"))
-    st.plotly_chart(vm.kv_sharing_figure(AL.kv_groups(cfg.n_heads, cfg.kv_heads),
+    st.plotly_chart(vm.kv_sharing_figure(KV.kv_groups(cfg.n_heads, cfg.kv_heads),
                                          terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
                     key="wt_kv_diagram", width="stretch")
     c1, c2 = st.columns(2)
@@ -241,15 +235,15 @@ def kv_section(cfg) -> None:
         nbytes = int(st.radio(t("wt_kv_bytes"), [2, 4], index=0, horizontal=True, key="wt_kv_bytes",
                               format_func=lambda b: {2: "2 (fp16/bf16)", 4: "4 (fp32)"}[b]))
     rows, bars, this = [], {}, None
-    for g in AL.kv_head_options(cfg.n_heads):
-        kb = AL.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
-        kind = "MHA" if g == cfg.n_heads else "MQA" if g == 1 else "GQA"
+    for g in KV.kv_head_options(cfg.n_heads):
+        kb = KV.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
+        kind = KV.attention_kind(cfg.n_heads, g)
         name = f"{kind} ({g})" + (f" {t('wt_kv_this')}" if g == cfg.kv_heads else "")
         if g == cfg.kv_heads:
             this = name
-        rows.append({t("wt_kv_col_kind"): name, t("wt_kv_col_kv"): g, t("wt_kv_col_token"): f"{kb['per_token']:,} B",
-                     t("wt_kv_col_total"): f"{kb['total'] / 2**20:,.2f} MiB"})
-        bars[name] = kb["total"] / 2**20
+        rows.append({t("wt_kv_col_kind"): name, t("wt_kv_col_kv"): g, t("wt_kv_col_token"): f"{kb.per_token:,} B",
+                     t("wt_kv_col_total"): f"{kb.total / 2**20:,.2f} MiB"})
+        bars[name] = kb.total / 2**20
     left, right = st.columns([1, 1])
     with left:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")

@@ -1,20 +1,10 @@
-"""Pure figure builders and attention analysis for Glassbox.
+"""Pure figure builders for Glassbox.
 
-numpy arrays + token strings in, plotly figures (or numpy results) out.
+numpy arrays + token strings in, plotly figures out (the numbers about attention
+patterns, such as head metrics and rollout, are in `lab.attention`).
 No torch, no streamlit: everything here runs in a test or a notebook.
 """
 
-from .analysis import (
-    aggregate_heads,
-    attention_to,
-    entropy,
-    head_entropy,
-    head_metrics,
-    mean_attention_distance,
-    metrics_table,
-    rollout,
-    sparsity,
-)
 from .attention import (
     head_heatmap,
     head_metrics_chart,
@@ -31,8 +21,6 @@ from .events import selected_customdata
 from .labels import escape_labels, position_labels, visible_label
 
 __all__ = [
-    "aggregate_heads", "attention_to", "entropy", "head_entropy", "head_metrics",
-    "mean_attention_distance", "metrics_table", "rollout", "sparsity",
     "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
     "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",

@@ -173,7 +173,7 @@ def test_home_page_shows_the_tokens_of_the_default_text():
 
 
 def test_home_catalogue_is_one_table_listing_every_model():
-    from models import zoo
+    from models.weights import zoo
 
     at = open_app(page=None)
     tables = [m.value for m in at.markdown if m.value.startswith("| ")]

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from models import zoo
-from models import generate as G
+from models.weights import zoo
+from lab import generation as G
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "app_pages/generate.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.tasks import get_task
+from models.training.tasks import get_task
 from tests.app.test_app import decode, everything_rendered, open_app, points, rerun, select, spec
 
 FFN, RESIDUAL, ATTENTION = "app_pages/ffn.py", "app_pages/residual.py", "app_pages/attention.py"

@@ -247,12 +247,13 @@ def test_walkthrough_download_holds_every_number():
     import json
 
     from ui.walkthrough_views import walk_json
-    from models import attention_lab as AL, zoo
+    from lab import walkthrough as W
+    from models.weights import zoo
 
     model, tok = zoo.load("custom:gpt")
     enc = tok.encode(TEXT)
     _, trace = model.run_with_cache(enc.ids)
-    w = AL.walk_head(model, trace, 1, 2, 3)
+    w = W.walk_head(model, trace, 1, 2, 3)
     doc = json.loads(walk_json(w, enc.tokens, enc.tokens))
     assert doc["query_tokens"] == enc.tokens and doc["layer"] == 1
     assert doc["masked"][4:] == [None] * (len(enc.ids) - 4)       # −∞ is null
@@ -290,7 +291,8 @@ def test_global_token_picker_shows_tokens_as_typed():
 
 @pytest.mark.parametrize("key", ["toy:reverse-rope", "toy:copy-alibi", "toy:spell"])
 def test_shipped_toy_checkpoints_on_both_pages(key):
-    from models import tasks, zoo
+    from models.training import tasks
+    from models.weights import zoo
 
     entry = zoo.get(key)
     card = next(c for c in tasks.shipped() if c["key"] == key)

@@ -181,8 +181,8 @@ def test_checkpoint_sections_are_offered():
 
 
 def test_attention_side_by_side_and_permutation():
-    from models import tasks
-    from models import zoo
+    from models.training import tasks
+    from models.weights import zoo
 
     at = checkpoint_lab("attention")
     grid = spec(at, "pe_attn_grid")
@@ -221,7 +221,8 @@ def test_extrapolation_table_and_chart():
     assert all(v.endswith("%") for v in df[df.iloc[:, 0] == "ALiBi"].iloc[0].tolist()[1:])
     assert any("table ends at" in i.value for i in at.info)
     # the numbers are Task.evaluate's on the shipped checkpoint
-    from models import tasks, zoo
+    from models.training import tasks
+    from models.weights import zoo
 
     model, _ = zoo.load("toy:copy-rope")
     rope = df[df.iloc[:, 0] == "RoPE"].iloc[0].tolist()
@@ -265,7 +266,7 @@ def test_extreme_controls_still_draw(query):
 
 
 def test_learned_table_of_a_checkpoint_says_which_rows_were_trained():
-    from models import tasks
+    from models.training import tasks
 
     at = lab()
     at.selectbox(key="pe_learned_src").set_value("toy:copy-learned")
@@ -278,7 +279,7 @@ def test_learned_table_of_a_checkpoint_says_which_rows_were_trained():
 
 
 def test_relative_bias_of_a_trained_checkpoint_is_its_weights():
-    from models import zoo
+    from models.weights import zoo
 
     at = section(lab(), "bias")
     at.selectbox(key="pe_rel_src").set_value("toy:copy-relative")

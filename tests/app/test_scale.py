@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.app.test_app import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, heatmap_z, open_app, spec
 
-from ui import loaders
+from ui import serving as loaders
 
 
 def _captions(at) -> str:

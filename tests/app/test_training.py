@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from models.checkpoint import CHECKPOINT_DIR
+from models.weights.checkpoint import CHECKPOINT_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAINING = "app_pages/training.py"
@@ -137,8 +137,8 @@ def _zip(files: dict[str, bytes]) -> bytes:
 
 
 def test_checkpoint_zip_round_trip_and_bad_uploads():
-    from models.checkpoint import load_checkpoint
-    from models.training import same_weights
+    from models.weights.checkpoint import load_checkpoint
+    from models.training.trainer import same_weights
     from ui.training_views import checkpoint_zip, read_checkpoint_zip
 
     model, tok, meta = load_checkpoint(CHECKPOINT_DIR / "reverse-rope.json")

@@ -1,10 +1,10 @@
-"""The server's own script-run times on /_stcore/metrics (ui/run_stats.py, app.py)."""
+"""The server's own script-run times on /_stcore/metrics (ui/serving/run_stats.py, app.py)."""
 from __future__ import annotations
 
 import urllib.request
 
 from tests.e2e.conftest import open_app
-from ui.run_stats import parse_metrics
+from ui.serving.run_stats import parse_metrics
 
 
 def _metrics(base_url: str) -> tuple[str, dict]:

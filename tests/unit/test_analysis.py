@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from viz_core.analysis import (
+from lab.attention import (
     METRIC_INFO,
     aggregate_heads,
     attention_to,

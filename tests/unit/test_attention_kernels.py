@@ -8,7 +8,7 @@ import contextlib
 import pytest
 import torch
 
-import models.transformer as T
+import models.attention as T
 from models import MaskSpec, Transformer, TransformerConfig
 from models.hooks import HookPoint
 
@@ -62,7 +62,7 @@ def test_per_head_equals_whole_tensor_bitwise(case, n_threads):
     if "bias" in case:
         bias = -torch.arange(N).float().view(1, 1, 1, N) * torch.rand(1, 5, 1, 1)
     with threads(n_threads), torch.inference_mode():
-        assert T._per_head(q, k, v, bias, (T._identity,) * 3, T._identity)
+        assert T.per_head_applies(q, k, v, bias, (T.identity,) * 3, T.identity)
         z, p = T.scaled_dot_product_attention(q, k, v, mask, bias)
         with whole_tensor_only():
             z0, p0 = T.scaled_dot_product_attention(q, k, v, mask, bias)
@@ -153,14 +153,14 @@ def test_recording_hooks_are_passive_and_user_hooks_are_not():
 def test_autograd_and_dropout_take_the_whole_tensor_path():
     q, k, v = qkv()
     q.requires_grad_(True)
-    assert not T._per_head(q, k, v, None, (T._identity,) * 3, T._identity)
+    assert not T.per_head_applies(q, k, v, None, (T.identity,) * 3, T.identity)
     with torch.no_grad():
-        assert T._per_head(q, k, v, None, (T._identity,) * 3, T._identity)
+        assert T.per_head_applies(q, k, v, None, (T.identity,) * 3, T.identity)
     drop = torch.nn.Dropout(0.1)
     with torch.no_grad():
-        assert not T._per_head(q, k, v, None, (T._identity,) * 3, drop.train())
-        assert T._per_head(q, k, v, None, (T._identity,) * 3, drop.eval())
-    assert not T._per_head(q.detach().half(), k.half(), v.half(), None, (T._identity,) * 3, T._identity)
+        assert not T.per_head_applies(q, k, v, None, (T.identity,) * 3, drop.train())
+        assert T.per_head_applies(q, k, v, None, (T.identity,) * 3, drop.eval())
+    assert not T.per_head_applies(q.detach().half(), k.half(), v.half(), None, (T.identity,) * 3, T.identity)
 
     # a training step on a long input: same gradients as the whole-tensor path
     model = _model().train()
@@ -174,11 +174,11 @@ def test_autograd_and_dropout_take_the_whole_tensor_path():
 
 
 def test_hides_nothing_reads_bool_masks_as_bytes():
-    assert T._hides_nothing(torch.ones(1, 1, 300, 300, dtype=torch.bool))
+    assert T.hides_nothing(torch.ones(1, 1, 300, 300, dtype=torch.bool))
     m = torch.ones(1, 1, 300, 300, dtype=torch.bool)
     m[0, 0, 299, 0] = False
-    assert not T._hides_nothing(m)
-    assert not T._hides_nothing(torch.ones(300, 300, dtype=torch.bool).tril()[None, None])
-    assert T._hides_nothing(torch.ones(4, 4, dtype=torch.bool).t()[:, :2])     # a strided view
-    assert T._hides_nothing(torch.ones(0, dtype=torch.bool))
-    assert not T._hides_nothing(torch.tensor([1.0, 0.0]))                     # not bool: plain .all()
+    assert not T.hides_nothing(m)
+    assert not T.hides_nothing(torch.ones(300, 300, dtype=torch.bool).tril()[None, None])
+    assert T.hides_nothing(torch.ones(4, 4, dtype=torch.bool).t()[:, :2])     # a strided view
+    assert T.hides_nothing(torch.ones(0, dtype=torch.bool))
+    assert not T.hides_nothing(torch.tensor([1.0, 0.0]))                     # not bool: plain .all()

@@ -6,8 +6,9 @@ import pytest
 import torch
 
 from models import MaskSpec, Transformer, TransformerConfig
-from models import generate as G
-from models.transformer import KVCache, cache_is_exact
+from lab import generation as G
+from lab import kv as KV
+from models.kv_cache import KVCache, cache_is_exact
 
 POSITIONALS = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
 
@@ -240,7 +241,7 @@ def test_repetition_marks_repeated_ngrams():
 
 def test_kv_cache_bytes_and_paged_blocks():
     cfg = TransformerConfig(d_model=64, n_layers=2, n_heads=4, n_kv_heads=2)
-    assert G.kv_cache_bytes(cfg, 10) == 2 * 2 * 2 * 16 * 10 * 4
-    assert G.kv_cache_bytes(cfg, 10, n_kv_heads=1) * 4 == G.kv_cache_bytes(cfg, 10, n_kv_heads=4)
-    assert G.paged_blocks(10, 4) == (3, 2)
-    assert G.paged_blocks(8, 4) == (2, 0)
+    assert KV.kv_cache_bytes(cfg, 10).total == 2 * 2 * 2 * 16 * 10 * 4
+    assert KV.kv_cache_bytes(cfg, 10, n_kv_heads=1).total * 4 == KV.kv_cache_bytes(cfg, 10, n_kv_heads=4).total
+    assert KV.paged_blocks(10, 4) == (3, 2)
+    assert KV.paged_blocks(8, 4) == (2, 0)

@@ -11,10 +11,10 @@ import pytest
 import torch
 
 import viz_core as vz
-from models import MaskSpec, Transformer, TransformerConfig
-from models import ablation as A
-from models import ffn as F
-from models import residual as R
+from models import MaskSpec, Stack, Transformer, TransformerConfig
+from lab import ablation as A
+from lab import ffn as F
+from lab import residual as R
 
 IDS = [3, 1, 4, 1, 5, 9, 2, 6]
 
@@ -66,12 +66,12 @@ def test_embedding_plus_contributions_is_the_final_stream(kw):
     for stack in stacks:
         dec = R.decomposition(model, trace, stack)
         assert dec.additive
-        _, p = R.stack_of(model, stack)
-        final = trace[f"{p}blocks.{model.cfg.n_layers - 1}.hook_resid_post"][0].numpy()
+        s = R.stack_of(model, stack)
+        final = trace.get("resid_post", model.cfg.n_layers - 1, s, batch=0).numpy()
         np.testing.assert_allclose(dec.components.sum(0), final, atol=1e-5, rtol=0)
         # the stream grows: the check is not 0 == 0
         assert np.abs(final - dec.components[0]).max() > 0.1
-        n_sub = 3 if p == "decoder." else 2
+        n_sub = 3 if s is Stack.DECODER else 2
         assert len(dec.labels) == 1 + n_sub * model.cfg.n_layers
 
 
@@ -104,9 +104,10 @@ def test_norm_inputs_reproduce_every_norm(kw):
         per_layer = 3 if stack == "decoder" else 2
         expected = model.cfg.n_layers * per_layer + (model.cfg.norm_position == "pre") + model.cfg.embed_norm
         assert len(items) == expected
-        for name, x, y in items:
+        for site in items:
             with torch.no_grad():
-                torch.testing.assert_close(model.get_submodule(name)(x), y, atol=1e-5, rtol=1e-5)
+                torch.testing.assert_close(model.get_submodule(site.module)(site.input), site.output, atol=1e-5,
+                                           rtol=1e-5)
 
 
 @pytest.mark.parametrize("norm", ["layernorm", "rmsnorm", "dyt"])
@@ -179,8 +180,8 @@ def test_logit_lens_needs_an_unembedding():
 
 def test_stack_of():
     model = make(arch="encoder-decoder")
-    assert R.stack_of(model)[1] == "decoder."
-    assert R.stack_of(model, "encoder")[1] == "encoder."
+    assert R.stack_of(model) is Stack.DECODER
+    assert R.stack_of(model, "encoder") is Stack.ENCODER
     with pytest.raises(ValueError, match="encoder-decoder"):
         R.stack_of(model, "self")
     with pytest.raises(ValueError, match="Unknown stack"):
@@ -194,7 +195,7 @@ def test_stack_of():
 def test_ffn_activations_and_key_value_sum(act):
     model = make(activation=act)
     _, trace = run(model)
-    pre, post = F.activations(trace, model.cfg.n_layers)
+    pre, post = F.activations(trace)
     assert pre.shape == post.shape == (3, len(IDS), 64)
     if act == "swiglu":
         lin = trace["blocks.1.mlp.hook_pre_linear"][0].numpy()

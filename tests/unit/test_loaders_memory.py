@@ -1,4 +1,4 @@
-"""The memory budget and the out-of-memory fallback of ui/loaders.py (no server: the
+"""The memory budget and the out-of-memory fallback of the run gate, ui/serving/gate.py (no server: the
 cached loaders run in Streamlit's bare mode)."""
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from models import Transformer, TransformerConfig
-from ui import loaders
+from ui import serving as loaders
+from ui.serving import gate
 
 ATTN = ["*.hook_pattern", "*.hook_mask"]
 
@@ -49,11 +50,11 @@ def test_a_model_too_big_for_one_token_is_refused():
 
 def test_a_text_over_the_budget_is_cut_with_the_numbers(monkeypatch):
     text = "the cat sat on the mat " * 20
-    full = loaders._attention_data("minilm", "cpu", text, "", 10 ** 9)
+    full = loaders.attention_data("minilm", "cpu", text, "", 10 ** 9)
     n = len(full.tokens)
     model, _ = loaders.load_model("minilm", "cpu")
     budget = loaders.pass_bytes(model, n // 2, None, ATTN)
-    cut = loaders._attention_data("minilm", "cpu", text, "", budget)
+    cut = loaders.attention_data("minilm", "cpu", text, "", budget)
     assert full.run.n_kept == n and not full.run.budget_cut
     assert cut.run.budget_cut and cut.run.n_asked == n and cut.run.n_kept == len(cut.tokens) == n // 2
     assert cut.run.need_bytes == full.run.need_bytes > budget
@@ -72,7 +73,7 @@ class _Fake:
 
 def test_gpu_out_of_memory_falls_back_to_the_cpu(monkeypatch):
     models = {"cuda": _Fake("cuda"), "cpu": _Fake("cpu")}
-    monkeypatch.setattr(loaders, "load_model", lambda key, device: (models[device], None))
+    monkeypatch.setattr(gate, "load_model", lambda key, device: (models[device], None))
     calls = []
 
     def attempt(model, n):
@@ -86,7 +87,7 @@ def test_gpu_out_of_memory_falls_back_to_the_cpu(monkeypatch):
 
 
 def test_out_of_memory_on_the_cpu_tries_shorter_inputs(monkeypatch):
-    monkeypatch.setattr(loaders, "load_model", lambda key, device: (_Fake(device), None))
+    monkeypatch.setattr(gate, "load_model", lambda key, device: (_Fake(device), None))
 
     def attempt(model, n):
         if n > 30:
@@ -120,7 +121,8 @@ def test_simulated_oom_in_the_forward_gives_a_shorter_real_trace(monkeypatch):
         return real(self, ids, *args, **kw)
 
     monkeypatch.setattr(Transformer, "forward", forward)
-    ran, tok, enc, _, trace, info = loaders._record("custom:gpt", "cpu", text, "", ATTN, 10 ** 9)
+    rec = loaders.record("custom:gpt", "cpu", text, "", ATTN, 10 ** 9)
+    ran, tok, enc, trace, info = rec.model, rec.tokenizer, rec.source, rec.trace, rec.info
     assert ran is model and info.fallback == "shorter" and info.device == "cpu"
     assert info.n_kept == n // 2 and info.n_asked == n
     assert enc.tokens == loaders.encode(tok, model, text).tokens[: info.n_kept]
@@ -130,7 +132,7 @@ def test_simulated_oom_in_the_forward_gives_a_shorter_real_trace(monkeypatch):
 def test_layerwise_head_metrics_equal_the_all_layers_ones():
     import numpy as np
 
-    import viz_core as vz
+    from lab import attention as LA
 
     rng = np.random.default_rng(0)
     p = rng.random((3, 2, 9, 9)).astype(np.float32)
@@ -138,8 +140,8 @@ def test_layerwise_head_metrics_equal_the_all_layers_ones():
     p = np.where(mask, p, 0)
     p /= p.sum(-1, keepdims=True)
     tokens = [str(i) for i in range(9)]
-    once = vz.head_metrics(p, tokens, mask=np.broadcast_to(mask, p.shape))
-    per_layer = loaders.layerwise_head_metrics(p, tokens, mask)
+    once = LA.head_metrics(p, tokens, mask=np.broadcast_to(mask, p.shape))
+    per_layer = LA.layerwise_head_metrics(p, tokens, mask)
     assert set(once) == set(per_layer)
     for name in once:
         np.testing.assert_allclose(per_layer[name], once[name], rtol=1e-12, atol=0)

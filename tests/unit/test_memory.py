@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from models import Transformer, TransformerConfig
-from models.memory import (attention_map_bytes, estimate_trace_bytes, format_formula, max_tokens_within,
+from lab.memory import (attention_map_bytes, estimate_trace_bytes, format_formula, max_tokens_within,
                            working_bytes)
 
 CONFIGS = [

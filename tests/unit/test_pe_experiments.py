@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from models import Transformer, TransformerConfig
-from models import pe_experiments as E
+from lab import positional as E
 
 IDS = [1, 5, 6, 7, 8, 3, 9, 2, 6, 4]
 

@@ -10,8 +10,8 @@ transformers.logging.set_verbosity_error()
 from transformers import (AutoModel, BertConfig, BertModel, GPT2Config, GPT2LMHeadModel,  # noqa: E402
                           LlamaConfig, LlamaForCausalLM)
 
-from models import pretrained  # noqa: E402
-from models.pretrained import CheckpointError, load  # noqa: E402
+from models.weights import pretrained  # noqa: E402
+from models.weights.pretrained import CheckpointError, load  # noqa: E402
 
 TOL = 1e-5
 

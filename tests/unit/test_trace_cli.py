@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "models.trace", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "cli.trace", *args], cwd=ROOT, capture_output=True, text=True)
 
 
 def test_cli_writes_every_tensor_with_tokens_and_config(tmp_path):

@@ -8,11 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from models import zoo
-from models.checkpoint import CHECKPOINT_DIR, load_checkpoint
-from models.tasks import IGNORE, TASKS, char_lm_task, get_task, shipped
-from models.train import SHIPPED, main as train_main
-from models.training import TrainRun, TrainSettings, check_fits, same_weights, train
+from models.weights import zoo
+from models.weights.checkpoint import CHECKPOINT_DIR, load_checkpoint
+from models.training.tasks import IGNORE, TASKS, char_lm_task, get_task, shipped
+from cli.train import main as train_main
+from models.training.recipes import SHIPPED
+from models.training.trainer import TrainRun, TrainSettings, check_fits, same_weights, train
 
 
 # ---- tasks -----------------------------------------------------------------------------------

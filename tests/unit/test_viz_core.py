@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import viz_core as vc
+from lab import attention as LA
 from viz_core.attention import CLICK_TRACE
 from viz_core.colors import NAN_RGB, colormap_lut, plotly_colorscale, to_rgb
 from viz_core.labels import escape_labels, position_labels
@@ -371,7 +372,7 @@ def test_query_bars_sorted_top_k_and_disambiguated():
 
 
 def test_head_metrics_chart_click_layer_and_errors():
-    metrics = vc.head_metrics(softmax((3, 4, 6, 6)))
+    metrics = LA.head_metrics(softmax((3, 4, 6, 6)))
     fig = vc.head_metrics_chart(metrics, "entropy")
     assert spec(fig)["data"][0]["z"]["dtype"] == "f4"
     assert click_customdata(fig) == [[l, h] for l in range(3) for h in range(4)]

@@ -3,8 +3,8 @@ import json
 import pytest
 import torch
 
-from models import zoo
-from models.checkpoint import load_checkpoint, read_checkpoint_info, save_checkpoint
+from models.weights import zoo
+from models.weights.checkpoint import load_checkpoint, read_checkpoint_info, save_checkpoint
 from models.tokenizer import CharTokenizer
 
 

@@ -1,0 +1,136 @@
+"""Masks applied to a real model: the arithmetic behind the masks page.
+
+- `run_with_mask`: the model itself computes with another self-attention mask (a hook
+  replaces every layer's mask), so the scores, patterns and outputs shown are the
+  model's own.
+- `masked_run`: that run beside the model's own, reduced to the numpy arrays the page
+  shows (`MaskedRun`).
+- `padded_run`: two texts as one padded batch, to see what padding hides.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import torch
+
+from models import masks as M
+from models.config import TransformerConfig
+from models.hooks import Names, hooks
+from models.trace import ATTENTION_KINDS, Stack, Trace, act_name, as_numpy, record_names
+from models.transformer import Transformer
+
+
+def trained_mask(cfg: TransformerConfig, n: int, stack: Stack | str | None = None) -> torch.Tensor:
+    """The self-attention pattern [n, n] the model uses on its own (before padding)."""
+    s = Stack.resolve(stack, cfg.arch)
+    return M.self_attention_mask(cfg.attention, n, cfg.arch == "decoder" or s.is_decoder)
+
+
+def run_with_mask(
+    model: Transformer,
+    ids: Sequence[int] | torch.Tensor,
+    mask: torch.Tensor,
+    *,
+    tgt_ids: Sequence[int] | torch.Tensor | None = None,
+    stack: Stack | str | None = None,
+    names: Names = None,
+    tokens: list[str] | None = None,
+    tgt_tokens: list[str] | None = None,
+) -> tuple[torch.Tensor, Trace]:
+    """Run the model with `mask` [q, k] (True = may attend) as the self-attention mask of
+    every layer of one stack, and record the pass. A hook replaces each layer's mask, so
+    the model's own code computes the masked scores and the softmax; the recorded mask
+    is the mask used. A query row with nothing to attend to is refused (use
+    `masks.keep_self` first): its softmax would be 0/0 = NaN."""
+    mask = torch.as_tensor(mask).bool()
+    if mask.dim() != 2 or mask.shape[0] != mask.shape[1]:
+        raise ValueError(f"The mask must be a square [q, k] matrix, got shape {tuple(mask.shape)}.")
+    M.check_rows(mask, "composed mask")
+    s = Stack.resolve(stack, model.cfg.arch)
+    if s.cross:
+        raise ValueError("A composed mask replaces a self-attention mask: choose stack 'encoder' or 'decoder'.")
+    mask = mask.to(model.device)
+
+    def replace(value: torch.Tensor, name: str) -> torch.Tensor:
+        if value.shape[-2:] != mask.shape:
+            raise ValueError(f"The mask is {mask.shape[0]}×{mask.shape[1]} but the text has "
+                             f"{value.shape[-2]} tokens.")
+        return mask.expand(value.shape)
+
+    with hooks(model, [(act_name("mask", None, s), replace)]):
+        return model.run_with_cache(ids, tgt_ids, names=names, tokens=tokens, tgt_tokens=tgt_tokens)
+
+
+@dataclass
+class MaskedRun:
+    """One stack run with a composed mask and with its own, as numpy (batch row 0).
+    n = tokens of that stack, L = layers, H = heads, G = kv heads, dh = d_head."""
+
+    composed: np.ndarray          # [n, n] bool: the composed pattern
+    used: np.ndarray              # [n, n] bool: composed, an empty row keeping only itself
+    trained: np.ndarray           # [n, n] bool: the pattern the model uses on its own
+    recorded_mask: np.ndarray     # [n, n] bool: the mask the model computed with (as recorded)
+    scores: np.ndarray            # [L, H, n, n] scaled scores (+ position bias) of the masked run
+    patterns: np.ndarray          # [L, H, n, n] its softmax
+    change: np.ndarray            # [L, n] ‖attention output (masked) − attention output (own)‖
+    own_q: np.ndarray             # [L, n, H, dh] the own run's queries (after RoPE, if any)
+    own_k: np.ndarray             # [L, n, G, dh]
+    own_v: np.ndarray             # [L, n, G, dh]
+    own_z: np.ndarray             # [L, n, H, dh] pattern · V per head
+    own_patterns: np.ndarray      # [L, H, n, n]
+    own_mask: np.ndarray          # [n, n] bool
+    decoder: bool                 # the stack is causal on its own
+    kind: str                     # the config's attention pattern (full, local, ...)
+
+
+def masked_run(model: Transformer, ids: Sequence[int], parts: Sequence[dict], *,
+               tgt_ids: Sequence[int] | None = None, stack: Stack | str | None = None) -> MaskedRun:
+    """The model run twice on the same tokens: with the mask composed from `parts`
+    (`masks.compose`; an empty row attends to itself only) and with its own mask."""
+    cfg = model.cfg
+    s = Stack.resolve(stack, cfg.arch)
+    n = len(tgt_ids if s is Stack.DECODER else ids)
+    composed = M.compose(n, parts)
+    used = M.keep_self(composed)
+    names = record_names(cfg, [*ATTENTION_KINDS, "attn_out"], [s])
+    _, tr = run_with_mask(model, ids, used, tgt_ids=tgt_ids, stack=s, names=names)
+    _, own = model.run_with_cache(ids, tgt_ids, names=names)
+    qk = "rot_" if cfg.positional == "rope" else ""
+    return MaskedRun(
+        composed=composed.numpy(), used=used.numpy(), trained=trained_mask(cfg, n, s).numpy(),
+        recorded_mask=as_numpy(tr.mask(s)), scores=as_numpy(tr.stacked("scores", s)),
+        patterns=as_numpy(tr.stacked("pattern", s)),
+        change=np.linalg.norm(as_numpy(tr.stacked("attn_out", s)) - as_numpy(own.stacked("attn_out", s)), axis=-1),
+        own_q=as_numpy(own.stacked(f"{qk}q", s)), own_k=as_numpy(own.stacked(f"{qk}k", s)),
+        own_v=as_numpy(own.stacked("v", s)), own_z=as_numpy(own.stacked("z", s)),
+        own_patterns=as_numpy(own.stacked("pattern", s)), own_mask=as_numpy(own.mask(s)),
+        decoder=cfg.arch == "decoder" or s.is_decoder, kind=cfg.attention.kind,
+    )
+
+
+@dataclass
+class PaddedRun:
+    """Two token sequences run as one batch, the shorter padded at the end."""
+
+    tokens: list[list[str]]       # per row, padding tokens included
+    lengths: list[int]            # real tokens per row
+    mask: np.ndarray              # [2, n, n] bool: each row's attention mask in `layer`
+    pattern: np.ndarray           # [2, H, n, n] each row's attention in `layer`
+    n: int                        # the padded length
+
+
+def padded_run(model: Transformer, rows_ids: Sequence[Sequence[int]], rows_tokens: Sequence[Sequence[str]],
+               pad_id: int, pad_token: str, layer: int) -> PaddedRun:
+    """Run sequences of different lengths as one batch with an attention mask (1 =
+    token, 0 = padding), recording one layer's mask and pattern (single-stack models)."""
+    if model.cfg.arch == "encoder-decoder":
+        raise ValueError("The padded batch is shown for single-stack models (an encoder or a decoder).")
+    n = max(len(r) for r in rows_ids)
+    ids = [list(r) + [pad_id] * (n - len(r)) for r in rows_ids]
+    valid = [[1] * len(r) + [0] * (n - len(r)) for r in rows_ids]
+    _, tr = model.run_with_cache(ids, attention_mask=valid, names=[act_name("mask", layer), act_name("pattern", layer)])
+    mask = np.stack([as_numpy(tr.mask(layer=layer, batch=b)) for b in range(len(ids))])
+    return PaddedRun([list(t) + [pad_token] * (n - len(t)) for t in rows_tokens], [len(r) for r in rows_ids],
+                     mask, as_numpy(tr.get("pattern", layer)), n)

@@ -1,0 +1,66 @@
+"""Attention without softmax, on the same q, k, v as the model's softmax attention:
+linear attention (Katharopoulos et al. 2020, "Transformers are RNNs") and retention
+(Sun et al. 2023, RetNet), whose parallel form equals a recurrence with a fixed-size
+state."""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from models import masks as M
+
+
+def elu_feature(x: torch.Tensor) -> torch.Tensor:
+    """φ(x) = elu(x) + 1 > 0, the feature map of Katharopoulos et al. (2020)."""
+    return F.elu(x) + 1
+
+
+def linear_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                     causal: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
+    """Linear attention: out_i = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_j φ(k_j).
+    The sums are computed once (O(n·d²) instead of O(n²·d)); the weights [n, m] it
+    implies, φ(q_i)·φ(k_j) / Σ_j, are returned to be shown beside softmax's."""
+    fq, fk = elu_feature(q), elu_feature(k)                         # [n, d], [m, d]
+    if causal:
+        kv = torch.cumsum(fk[:, :, None] * v[:, None, :], dim=0)     # [n, d, dv] prefix sums
+        z = torch.cumsum(fk, dim=0)                                  # [n, d]
+        out = torch.einsum("nd,nde->ne", fq, kv) / (fq * z).sum(-1, keepdim=True)
+    else:
+        kv = fk.T @ v                                                # [d, dv]: one summary of all keys
+        out = fq @ kv / (fq @ fk.sum(0))[:, None]
+    w = fq @ fk.T
+    if causal:
+        w = w * M.causal(q.shape[0], device=q.device).to(w.dtype)
+    return out, w / w.sum(-1, keepdim=True)
+
+
+def retention_gammas(n_heads: int) -> torch.Tensor:
+    """RetNet's per-head decay rates γ_h = 1 - 2^(-5-h) (Sun et al. 2023, §2.2)."""
+    return 1 - 2.0 ** (-5 - torch.arange(n_heads, dtype=torch.float64))
+
+
+def decay_matrix(n: int, gamma: float) -> torch.Tensor:
+    """RetNet's D [n, n]: D_ij = γ^(i-j) for j <= i, else 0 (causal, exponentially fading)."""
+    if not 0 < gamma <= 1:
+        raise ValueError(f"The decay γ must be in (0, 1] (got {gamma}).")
+    d = M.distance(n, n).double()
+    return torch.where(d >= 0, gamma ** d.clamp(min=0), torch.zeros((), dtype=torch.float64))
+
+
+def retention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, gamma: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """Retention, parallel form: (q kᵀ ⊙ D) v, no softmax (Sun et al. 2023, Eq. 5).
+    Returns (out [n, dv], the weight matrix q kᵀ ⊙ D [n, n], which can be negative)."""
+    w = (q @ k.T).double() * decay_matrix(q.shape[0], gamma).to(q.device)
+    return w @ v.double(), w
+
+
+def retention_recurrent(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, gamma: float) -> torch.Tensor:
+    """The same retention as an RNN: S_n = γ S_(n-1) + k_nᵀ v_n, out_n = q_n S_n
+    (Eq. 4): a fixed-size state instead of a cache that grows with the text."""
+    q, k, v = q.double(), k.double(), v.double()
+    state = torch.zeros(q.shape[-1], v.shape[-1], dtype=torch.float64, device=q.device)
+    outs = []
+    for i in range(q.shape[0]):
+        state = gamma * state + k[i][:, None] * v[i][None, :]
+        outs.append(q[i] @ state)
+    return torch.stack(outs)

@@ -1,0 +1,126 @@
+"""The attention function: softmax(Q Kᵀ / √d_k + bias) V, always on the explicit path
+(no fused kernel), so the score and probability matrices exist and can be recorded.
+
+Which code computes an attention weight depends on the input:
+- `scaled_dot_product_attention` (the whole-tensor path): every batch row and head at
+  once. Used on GPUs, in float16/bfloat16, with autograd or dropout, below 256 x 256
+  scores, and whenever a hook may change a value (interventions, `run_with_hooks`).
+- `attend_per_head` (the per-head CPU path): float32 on the CPU, no autograd, 256 x 256
+  scores or more, and only recording hooks. Same kernels on the same values in another
+  order, so its numbers are bitwise those of the whole-tensor path
+  (tests/unit/test_attention_kernels.py); it is faster because one head's block stays in
+  the core's cache.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+from torch import nn
+
+from .hooks import HookPoint
+
+
+def identity(x: torch.Tensor) -> torch.Tensor:
+    return x
+
+
+def scaled_dot_product_attention(
+    q: torch.Tensor,
+    k: torch.Tensor,
+    v: torch.Tensor,
+    mask: torch.Tensor | None = None,
+    bias: torch.Tensor | None = None,
+    *,
+    on_scores: Callable[[torch.Tensor], torch.Tensor] = identity,
+    on_mask: Callable[[torch.Tensor], torch.Tensor] = identity,
+    on_pattern: Callable[[torch.Tensor], torch.Tensor] = identity,
+    dropout: Callable[[torch.Tensor], torch.Tensor] = identity,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k + bias) V  (Vaswani et al. 2017, Eq. 1).
+
+    q: [b, head, q, dh], k and v: [b, head, k, dh] (K/V already repeated for GQA),
+    mask: bool, broadcastable to [b, head, q, k], True = may attend; bias: additive
+    position bias broadcastable to the scores (ALiBi, T5). The `on_*` callables are the
+    hook points of the calling module (identity here). Returns (z [b, head, q, dh],
+    pattern [b, head, q, k]).
+    """
+    scale = q.shape[-1] ** -0.5
+    if per_head_applies(q, k, v, bias, (on_scores, on_mask, on_pattern), dropout):
+        return attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern)
+    scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)               # [b, head, q, k]
+    if bias is not None:
+        scores = scores + bias
+    scores = on_scores(scores)
+    if mask is not None:
+        mask = on_mask(mask)
+        if not hides_nothing(mask):                                         # skip the copy when nothing is hidden
+            scores = scores.masked_fill(~mask, float("-inf"))                # exp(-inf) = exactly 0
+    pattern = on_pattern(scores.softmax(dim=-1, dtype=torch.float32).to(q.dtype))  # rows sum to 1
+    z = torch.matmul(dropout(pattern), v)                                    # [b, head, q, dh]
+    return z, pattern
+
+
+# Long inputs on the CPU are computed a few heads at a time. One head's [q, k] block
+# (1 MiB at 512 tokens) stays in the core's L2 cache from Q·Kᵀ through scale, bias,
+# mask, softmax and pattern·V, where the whole-tensor path sends the layer's 12 MiB
+# (MiniLM) through L3/RAM four times. Heads go in groups of one per torch thread, so
+# each thread works on its own head. Measured at 512 tokens (MiniLM's 12 x 32 heads,
+# a layer): 1 thread 9.6 -> 8.6-8.8 ms on a quiet machine and 22 -> 9 ms while
+# another process used it; 2 threads 4.9 -> 4.5 ms. (The fused SDPA kernel, which
+# records nothing: 6.2 / 3.4 ms.) Same kernels on the same values, so the numbers are
+# bitwise those of the whole-tensor path (tests/unit/test_attention_kernels.py). Below
+# 256 x 256 scores the loop's per-op overhead costs more than the cache saves.
+PER_HEAD_MIN_SCORES = 256 * 256
+
+
+def per_head_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: torch.Tensor | None,
+              points: tuple[Callable, ...], dropout: Callable) -> bool:
+    """Whether the per-head path computes exactly what the whole-tensor path would:
+    float32 on the CPU, no autograd, no active dropout, and hook points that only read
+    (recording), since they are shown the finished scores/mask/pattern afterwards."""
+    if q.device.type != "cpu" or q.dtype != torch.float32 or q.shape[-2] * k.shape[-2] < PER_HEAD_MIN_SCORES:
+        return False
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in (q, k, v, bias)):
+        return False
+    if not (dropout is identity or (isinstance(dropout, nn.Dropout) and (not dropout.training or dropout.p == 0))):
+        return False
+    return all(f is identity or (isinstance(f, HookPoint) and f.passive) for f in points)
+
+
+def attend_per_head(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, bias: torch.Tensor | None,
+    scale: float, on_scores: Callable, on_mask: Callable, on_pattern: Callable,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """`scaled_dot_product_attention` computed a group of heads at a time (see above);
+    the hook points are shown the finished tensors afterwards."""
+    b, h, n_q, _ = q.shape
+    n_k = k.shape[-2]
+    scores = q.new_empty(b, h, n_q, n_k)
+    pattern = torch.empty_like(scores)
+    z = q.new_empty(b, h, n_q, v.shape[-1])
+    k_t = k.transpose(-1, -2)
+    bias = None if bias is None else bias.expand(b, h, n_q, n_k)
+    hidden = None if mask is None or hides_nothing(mask) else (~mask).expand(b, h, n_q, n_k)
+    step = max(1, torch.get_num_threads())
+    for i in range(b):
+        for j in range(0, h, step):
+            heads = slice(j, j + step)
+            s = torch.matmul(q[i, heads], k_t[i, heads], out=scores[i, heads]).mul_(scale)
+            if bias is not None:
+                s.add_(bias[i, heads])
+            if hidden is not None:
+                s = s.masked_fill(hidden[i, heads], float("-inf"))
+            torch.matmul(torch.softmax(s, -1, out=pattern[i, heads]), v[i, heads], out=z[i, heads])
+    on_scores(scores)                     # passive hooks: they record, they cannot change
+    if mask is not None:
+        on_mask(mask)
+    return z, on_pattern(pattern)
+
+
+def hides_nothing(mask: torch.Tensor) -> bool:
+    """mask.all() for a bool mask, read as bytes: torch's bool reduction is not
+    vectorised (122 us for 512 x 512 with one thread), uint8's min is (6.5 us)."""
+    if mask.dtype != torch.bool:
+        return bool(mask.all())
+    return mask.numel() == 0 or bool(mask.view(torch.uint8).min())

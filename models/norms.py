@@ -1,0 +1,72 @@
+"""The normalisations a block can use: LayerNorm (BERT, GPT-2), RMSNorm (LLaMA, T5) and
+DyT (no statistics at all). Each records what it divides by (`hook_scale`) and its
+output (`hook_normalized`); `make_norm(cfg)` picks the one the config names."""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from .config import TransformerConfig
+from .hooks import HookPoint
+
+
+class LayerNorm(nn.Module):
+    """(x - mean) / sqrt(var + eps) · w + b  (Ba et al. 2016), per position.
+
+    The output comes from PyTorch's own layer_norm kernel, so loaded BERT/GPT-2 models
+    match Hugging Face bitwise; `hook_scale` records sqrt(var + eps) beside it for
+    reading (replacing it does not change the output)."""
+
+    def __init__(self, d: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
+        self.hook_scale = HookPoint()       # [b, pos, 1]
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
+        out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
+        self.hook_scale(rstd.reciprocal())
+        return self.hook_normalized(out)
+
+
+class RMSNorm(nn.Module):
+    """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring.
+    Same operations, in the same order, as LLaMA's reference implementation."""
+
+    def __init__(self, d: int, eps: float) -> None:
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(d))
+        self.hook_scale = HookPoint()       # [b, pos, 1]
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
+        self.hook_scale(ms.sqrt())
+        return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
+
+
+class DyT(nn.Module):
+    """Dynamic Tanh, w · tanh(α x) + b (Zhu et al. 2025, "Transformers without
+    Normalization"): an element-wise squashing with a learned α, no statistics."""
+
+    def __init__(self, d: int, alpha: float) -> None:
+        super().__init__()
+        self.alpha = nn.Parameter(torch.tensor(float(alpha)))
+        self.weight = nn.Parameter(torch.ones(d))
+        self.bias = nn.Parameter(torch.zeros(d))
+        self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
+
+
+def make_norm(cfg: TransformerConfig) -> nn.Module:
+    if cfg.norm == "layernorm":
+        return LayerNorm(cfg.d_model, cfg.norm_eps)
+    if cfg.norm == "rmsnorm":
+        return RMSNorm(cfg.d_model, cfg.norm_eps)
+    return DyT(cfg.d_model, cfg.dyt_alpha)

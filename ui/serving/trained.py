@@ -1,0 +1,133 @@
+"""Models a browser session trained or uploaded: they join that session's model picker.
+
+Each model gets a key "trained:<random id>". The model itself lives in the session's
+state (so it goes away with the session, and another session cannot list it); a
+process-wide weak map lets the cached loaders find it by key, so every page (attention,
+PE, FFN, …) inspects it exactly like a catalogue model. The id is random, so a link with
+one session's key shows a notice in another session, never that session's model.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from models.config import TransformerConfig
+from models.training.tasks import TASKS, get_task
+from models.tokenizer import Tokenizer
+from models.transformer import Transformer
+from models.weights import zoo
+
+_STATE = "_trained_models"
+_SELECT = "_select_model_next"
+_registry: "weakref.WeakValueDictionary[str, Holder]" = weakref.WeakValueDictionary()
+_guard = threading.Lock()
+
+
+@dataclass(eq=False)
+class Holder:
+    """A trained model, its tokenizer and card; per-device copies made on demand."""
+
+    key: str
+    label: str
+    model: Transformer
+    tokenizer: Tokenizer
+    card: dict[str, Any]
+    copies: dict[str, Transformer] = field(default_factory=dict)
+
+    @property
+    def config(self) -> TransformerConfig:
+        return self.model.cfg
+
+    @property
+    def entry(self) -> zoo.Entry:
+        """This model as a catalogue entry. Its card keeps the task only when it was
+        trained at that task's default length (the task's example and accuracy apply)."""
+        card = dict(self.card)
+        task = card.get("task")
+        if task not in TASKS or card.get("train_len") != get_task(task).train_len:
+            card.pop("task", None)
+        return zoo.Entry(self.key, self.label, "trained", card.get("description", ""), True, config=self.config,
+                         card=card)
+
+    def on(self, device: str) -> Transformer:
+        from models.device import pick_device
+
+        dev = str(pick_device(device))
+        if str(self.model.device) == dev:
+            return self.model
+        if dev not in self.copies:
+            import copy
+
+            self.copies[dev] = copy.deepcopy(self.model).to(dev).eval()
+        return self.copies[dev]
+
+
+def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, Any]) -> str:
+    """Put a model in this session's picker; returns its key."""
+    key = f"trained:{secrets.token_hex(6)}"
+    holders: list[Holder] = st.session_state.setdefault(_STATE, [])
+    n = len(holders) + 1
+    holder = Holder(key, f"{label} (#{n})", model.eval(), tokenizer, card)
+    holders.append(holder)
+    with _guard:
+        _registry[key] = holder
+    return key
+
+
+def select_next(key: str) -> None:
+    """Have the sidebar's model picker choose `key` in the next run (a widget's value can
+    only be set before it is drawn; the sidebar is drawn before the pages)."""
+    st.session_state[_SELECT] = key
+
+
+def take_selection() -> str | None:
+    """The key asked for by `select_next`, once (the sidebar calls this)."""
+    return st.session_state.pop(_SELECT, None)
+
+
+def session_models() -> list[Holder]:
+    """This session's trained and uploaded models, oldest first."""
+    return list(st.session_state.get(_STATE, []))
+
+
+def find(key: str) -> Holder | None:
+    with _guard:
+        return _registry.get(key)
+
+
+def load(key: str, device: str) -> tuple[Transformer, Tokenizer]:
+    holder = find(key)
+    if holder is None:
+        raise ValueError("This trained model is not in this browser session any more (a model trained in another "
+                         "tab or before a server restart). Train it again or upload its checkpoint.")
+    return holder.on(device), holder.tokenizer
+
+
+def entries(catalogue: list[zoo.Entry] | None = None) -> list[zoo.Entry]:
+    """What the model picker offers: the available catalogue entries, then this
+    session's own models."""
+    catalogue = zoo.catalogue() if catalogue is None else catalogue
+    return [e for e in catalogue if e.available] + [h.entry for h in session_models()]
+
+
+def entry(key: str) -> zoo.Entry | None:
+    """The entry of a catalogue key or of one of this session's models (None if unknown)."""
+    if key.startswith("trained:"):
+        holder = find(key)
+        return holder.entry if holder is not None else None
+    try:
+        return zoo.get(key)
+    except ValueError:
+        return None
+
+
+def task_of(key: str) -> str | None:
+    """The toy task a model reads (a shipped checkpoint, or a model this session trained
+    on a task at its default length), else None."""
+    e = entry(key)
+    return e.task if e is not None else None
