@@ -11,8 +11,8 @@ import streamlit as st
 import viz_core as vz
 from lab import ffn as F
 
-from . import compare
-from .ablation import ablation_panel
+from .widgets import compare
+from .widgets.ablation import ablation_panel
 from .i18n import FORMULAS, t
 from .serving import InternalsData, neuron_projection, parameters
 from .shell import Selection, bound, choice, index_slider, show_notices

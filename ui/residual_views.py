@@ -12,8 +12,8 @@ from lab import residual as R
 from models.trace import record_names
 from models.weights import zoo
 
-from . import compare
-from .ablation import ablation_panel
+from .widgets import compare
+from .widgets.ablation import ablation_panel
 from .i18n import FORMULAS, t
 from .markup import md_escape
 from .serving import INTERNALS, InternalsData, encode, load_model, run_held

@@ -14,10 +14,10 @@ import viz_core as vz
 
 from lab import attention as LA
 
-from .i18n import t
-from .markup import md_escape
-from .serving import attention_data, internals
-from .shell import Selection, bound
+from ..i18n import t
+from ..markup import md_escape
+from ..serving import attention_data, internals
+from ..shell import Selection, bound
 
 HEIGHT = 420
 
@@ -95,25 +95,24 @@ def residual_ab(sel: Selection) -> None:
     st.caption(t("ab_resid_caption"))
 
 
-def attention_ab(sel: Selection, c: dict) -> None:
-    """One head (or the mean/max over heads, as chosen) for A and B, and A - B."""
+def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str) -> None:
+    """One head (or the mean/max over heads: combine 'mean' | 'max') for A and B, and A - B."""
     b_text = text_b(sel)
     if b_text is None:
         return
     da = attention_data(sel.model_key, sel.device, sel.text, sel.target)
     db = attention_data(sel.model_key, sel.device, b_text, sel.target)
-    stack, layer = c["stack"], c["layer"]
     (q_tok, k_tok), (qb, kb) = da.tokens_of(stack), db.tokens_of(stack)
     if _aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and _aligned(q_tok, qb) is None):
         return
 
     def shown(d) -> np.ndarray:
         m = d.patterns[stack][layer]
-        m = m[c["head"]] if c["combine"] == "one" else LA.aggregate_heads(m, c["combine"])
+        m = m[head] if combine == "one" else LA.aggregate_heads(m, combine)
         return np.where(d.masks[stack], m, np.nan).astype(np.float32)
 
     pa, pb = shown(da), shown(db)
-    what = t("head_what", head=c["head"]) if c["combine"] == "one" else t(f"combine_{c['combine']}")
+    what = t("head_what", head=head) if combine == "one" else t(f"combine_{combine}")
     terms = {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
     figs = [vz.head_heatmap(pa, q_tok, k_tok, title=f"{_ab_title('a')} · L{layer} {what}", clickable=False,
                             terms=terms, square=False),

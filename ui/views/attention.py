@@ -1,13 +1,16 @@
-"""Streamlit glue for the attention page: controls, the views, the detail panel, export.
+"""The attention explorer: every head of every layer, one head up close, lines, head
+metrics, rollout, A/B and export.
 
-Everything numeric comes from the cached `AttentionData` (numpy); figures come from
-viz_core. Clicks are stored in session state by `on_select` callbacks (a click changes
-the figure, which resets the chart's own selection on the rerun).
+Everything numeric comes from the cached `AttentionData` (ui/serving/cache.py: the
+model's recorded patterns); figures come from viz_core. Clicks are stored in session
+state by `on_select` callbacks (a click changes the figure, which resets the chart's
+own selection on the rerun).
 """
 from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -18,11 +21,13 @@ from lab import attention as LA
 from lab.memory import format_formula
 from models.trace import Stack
 
-from . import compare, serving
-from .i18n import FORMULAS, t
-from .markup import md_escape
-from .serving import AttentionData, config_json, trace_npz
-from .shell import Selection, choice, index_slider, set_choice, show_notices
+from .. import serving
+from ..i18n import FORMULAS, t
+from ..markup import md_escape
+from ..serving import AttentionData, config_json, trace_npz
+from ..shell import Selection, choice, index_slider, require_attention, require_model, require_text, set_choice, \
+    show_notices
+from ..widgets import compare
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
@@ -36,8 +41,31 @@ def terms() -> dict[str, str]:
     return {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
 
 
-def controls(n_layers: int, n_heads: int, arch: str) -> dict:
-    """The row of view controls; returns view, stack, layer, head, combine."""
+@dataclass(frozen=True)
+class Controls:
+    """What the row of controls chose."""
+
+    view: str          # heads | lines | metrics | rollout | compare
+    stack: str         # self | encoder | decoder | cross
+    layer: int
+    head: int
+    combine: str       # one | mean | max (the head view and A/B)
+
+
+def render(sel: Selection) -> None:
+    """The attention page."""
+    st.title(t("attn_title"))
+    model, _ = require_model(sel)
+    require_text(sel)
+    data = require_attention(sel)
+    # controls and views are one fragment: switching head, layer or view reruns only them
+    explorer(data, sel, model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
+    memory_caption(data, model.cfg)
+    explanations()
+
+
+def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
+    """The row of view controls."""
     view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
                   labels={v: t(f"view_{v}") for v in VIEWS})
     stacks = [s.value for s in Stack.attention_maps(arch)]
@@ -56,18 +84,13 @@ def controls(n_layers: int, n_heads: int, arch: str) -> dict:
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
                          labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view not in ("heads", "compare"))
-    return {"view": view, "stack": stack, "layer": layer, "head": head, "combine": combine}
+    return Controls(view, stack, layer, head, combine)
 
 
-def tokens_of(data: AttentionData, stack: str) -> tuple[list[str], list[str]]:
-    """(query tokens, key tokens) of one attention map."""
-    return data.tokens_of(stack)
-
-
-def shown_matrix(data: AttentionData, c: dict) -> np.ndarray:
+def shown_matrix(data: AttentionData, c: Controls) -> np.ndarray:
     """The [q, k] map the head view shows: one head, or the mean/max over heads."""
-    layer = data.patterns[c["stack"]][c["layer"]]                     # [H, q, k]
-    return layer[c["head"]] if c["combine"] == "one" else LA.aggregate_heads(layer, c["combine"])
+    layer = data.patterns[c.stack][c.layer]                           # [H, q, k]
+    return layer[c.head] if c.combine == "one" else LA.aggregate_heads(layer, c.combine)
 
 
 def _with_mask(p: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -81,14 +104,14 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
     a head switch or a click reruns this part only (not the sidebar, not the model)."""
     c = controls(n_layers, n_heads, arch)
     show_notices()
-    if c["view"] == "heads":
+    if c.view == "heads":
         heads_view(data, c, sel)
-    elif c["view"] == "lines":
+    elif c.view == "lines":
         lines_view(data, c)
-    elif c["view"] == "metrics":
+    elif c.view == "metrics":
         metrics_view(data, c, sel)
-    elif c["view"] == "compare":
-        compare.attention_ab(sel, c)
+    elif c.view == "compare":
+        compare.attention_ab(sel, c.stack, c.layer, c.head, c.combine)
     else:
         rollout_view(data, c, sel)
     export_section(data, c, sel)
@@ -116,28 +139,28 @@ def _on_cell() -> None:
         st.session_state["cell"] = (cells[0][:2], st.session_state.get("_cell_sig"))
 
 
-def heads_view(data: AttentionData, c: dict, sel: Selection) -> None:
+def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     st.markdown(f"**{t('model_view_title')}**")
-    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
-    if c["combine"] == "one":
-        vz.mark_tile(fig, c["layer"], c["head"])
+    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c.stack)
+    if c.combine == "one":
+        vz.mark_tile(fig, c.layer, c.head)
     st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
     st.caption(t("model_view_caption"))
     head_panel(data, c, sel)
 
 
-def _title(c: dict) -> str:
-    what = t("head_what", head=c["head"]) if c["combine"] == "one" else t(f"combine_{c['combine']}")
-    return t("head_title", layer=c["layer"], what=what)
+def _title(c: Controls) -> str:
+    what = t("head_what", head=c.head) if c.combine == "one" else t(f"combine_{c.combine}")
+    return t("head_title", layer=c.layer, what=what)
 
 
 @st.fragment
-def head_panel(data: AttentionData, c: dict, sel: Selection) -> None:
+def head_panel(data: AttentionData, c: Controls, sel: Selection) -> None:
     """One head as a heatmap; a click on a cell opens that query's detail beside it.
     A fragment: clicking reruns only this panel."""
-    q_tok, k_tok = tokens_of(data, c["stack"])
-    shown = _with_mask(shown_matrix(data, c), data.masks[c["stack"]])
-    sig = (sel.model_key, sel.text, sel.target, c["stack"])
+    q_tok, k_tok = data.tokens_of(c.stack)
+    shown = _with_mask(shown_matrix(data, c), data.masks[c.stack])
+    sig = (sel.model_key, sel.text, sel.target, c.stack)
     st.session_state["_cell_sig"] = sig
     stored = st.session_state.get("cell")
     cell = stored[0] if stored and stored[1] == sig and stored[0][0] < len(q_tok) else None
@@ -169,22 +192,22 @@ def detail_panel(row: np.ndarray, q: int, q_token: str, k_tok: list[str]) -> Non
 
 
 # ---- lines ------------------------------------------------------------------------------
-def lines_view(data: AttentionData, c: dict) -> None:
-    q_tok, k_tok = tokens_of(data, c["stack"])
-    patterns = data.patterns[c["stack"]][c["layer"]]                      # [H, q, k]
+def lines_view(data: AttentionData, c: Controls) -> None:
+    q_tok, k_tok = data.tokens_of(c.stack)
+    patterns = data.patterns[c.stack][c.layer]                      # [H, q, k]
     n = max(len(q_tok), len(k_tok))
     if n > 64:
         st.info(t("lines_too_long", max=64, n=n))
         return
-    heads = st.multiselect(t("lines_heads"), list(range(patterns.shape[0])), default=[c["head"]], key="line_heads")
+    heads = st.multiselect(t("lines_heads"), list(range(patterns.shape[0])), default=[c.head], key="line_heads")
     options = [-1, *range(len(q_tok))]
     labels = vz.position_labels(q_tok)
     query = int(choice(st.selectbox, t("lines_query"), [str(o) for o in options], param="query", default="-1",
                        url=False, labels={str(i): t("lines_all") if i < 0 else labels[i] for i in options}))
     if not heads:
-        heads = [c["head"]]
+        heads = [c.head]
     fig = vz.line_view(patterns, q_tok, k_tokens=k_tok, head_ids=heads, query=None if query < 0 else query,
-                       title=t("head_title", layer=c["layer"], what=", ".join(f"H{h}" for h in heads)),
+                       title=t("head_title", layer=c.layer, what=", ".join(f"H{h}" for h in heads)),
                        terms=terms())
     st.plotly_chart(fig, key="line_view", width="stretch")
     st.caption(t("ex_lines"))
@@ -217,14 +240,14 @@ def metric_names(tokens: list[str]) -> dict[str, str]:
     return names
 
 
-def metrics_view(data: AttentionData, c: dict, sel: Selection) -> None:
-    _, k_tok = tokens_of(data, c["stack"])
-    raw = serving.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c["stack"])
+def metrics_view(data: AttentionData, c: Controls, sel: Selection) -> None:
+    _, k_tok = data.tokens_of(c.stack)
+    raw = serving.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c.stack)
     names = metric_names([vz.visible_label(k) for k in k_tok])
     metrics = {names[m]: raw[m] for m in METRICS}
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
     metric = names[metric_id]
-    fig = vz.head_metrics_chart(metrics, metric, selected=(c["layer"], c["head"]), terms=terms())
+    fig = vz.head_metrics_chart(metrics, metric, selected=(c.layer, c.head), terms=terms())
     st.plotly_chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
                     width="stretch")
     rows = LA.metrics_table(raw)
@@ -239,13 +262,13 @@ def metrics_view(data: AttentionData, c: dict, sel: Selection) -> None:
 
 
 # ---- rollout -------------------------------------------------------------------------------
-def rollout_view(data: AttentionData, c: dict, sel: Selection) -> None:
-    if c["stack"] == "cross":
+def rollout_view(data: AttentionData, c: Controls, sel: Selection) -> None:
+    if c.stack == "cross":
         st.info(t("rollout_not_self"))
         return
-    q_tok, _ = tokens_of(data, c["stack"])
-    roll = serving.rollout(sel.model_key, sel.device, sel.text, sel.target, c["stack"])   # [L, q, q]
-    upto = c["layer"]
+    q_tok, _ = data.tokens_of(c.stack)
+    roll = serving.rollout(sel.model_key, sel.device, sel.text, sel.target, c.stack)   # [L, q, q]
+    upto = c.layer
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
                           clickable=False, terms=terms(), square=False)
     fig.update_layout(height=HEATMAP_HEIGHT)
@@ -269,14 +292,14 @@ def matrix_csv(matrix: np.ndarray, q_tok: list[str], k_tok: list[str]) -> str:
     return buf.getvalue()
 
 
-def export_section(data: AttentionData, c: dict, sel: Selection) -> None:
-    q_tok, k_tok = tokens_of(data, c["stack"])
+def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
+    q_tok, k_tok = data.tokens_of(c.stack)
     matrix = shown_matrix(data, c)
-    stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c['layer']}"
+    stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c.layer}"
     with st.expander(t("view_export")):
         cols = st.columns(3)
         # built only when clicked: a 512-token map is 2.4 MB of CSV and 0.13 s on every rerun otherwise
-        cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c['combine']}.csv",
+        cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c.combine}.csv",
                                 "text/csv", key="dl_csv")
         cols[1].download_button(t("export_trace"), lambda: trace_npz(sel.model_key, sel.device, sel.text, sel.target),
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")

@@ -1,7 +1,7 @@
 """Ablation toggles for any page: zero heads, drop the positional encoding, remove the
 mask, swap the norm, and the change in the model's output that follows.
 
-    from ui.ablation import ablation_panel
+    from ui.widgets.ablation import ablation_panel
     ablation_panel(sel)            # controls + the effect on the selected model and text
 
 The work is models.ablation (real hooks and config changes); this module holds the
@@ -19,11 +19,11 @@ import viz_core as vz
 from lab import ablation as A
 from models.config import NORMS
 
-from . import serving
-from .i18n import t
-from .markup import md_escape
-from .serving import encode, load_model, run_held
-from .shell import Selection
+from .. import serving
+from ..i18n import t
+from ..markup import md_escape
+from ..serving import encode, load_model, run_held
+from ..shell import Selection
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -1,0 +1,1 @@
+"""One module per page; each exposes render(sel). Controls are frozen dataclasses."""

@@ -1,0 +1,1 @@
+"""Panels several pages share: A/B comparison (compare), ablation toggles (ablation)."""
