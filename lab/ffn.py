@@ -21,6 +21,10 @@ from models.transformer import ACTIVATION_FNS, Transformer
 from .residual import stack_of
 
 
+# what activations() reads (record these: act_name kinds)
+KINDS = ("mlp_pre", "mlp_pre_linear", "mlp_post")
+
+
 def activations(trace: Trace, stack: Stack | str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(pre, post) activations of every layer's FFN, batch row 0: [layer, pos, d_ff] float32.
     pre is the input of the activation function (the gate's input for SwiGLU); post is what

@@ -19,8 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.trace import Stack, Trace, act_name
+from models.trace import Stack, Trace, act_name, record_names
 from models.transformer import Transformer
+
+
+# what decomposition, norm_stats and logit_lens read (record these: act_name kinds)
+KINDS = ("embed", "pos_embed", "type_embed", "resid_pre", "resid_mid", "resid_post", "attn_out", "mlp_out",
+         "ln1.normalized", "ln1.scale", "ln2.normalized", "ln2.scale", "ln_embed.normalized", "ln_embed.scale",
+         "ln_final.normalized", "ln_final.scale")
 
 
 def stack_of(model: Transformer, stack: Stack | str | None = None) -> Stack:
@@ -251,3 +257,41 @@ def logit_lens(model: Transformer, trace: Trace, stack: Stack | str | None = Non
         final_tok.append(pr.gather(-1, winner[:, None])[:, 0])
     return Lens(["embed"] + [f"L{i}" for i in range(n)], torch.stack(ids).cpu().numpy(), _np(torch.stack(probs)),
                 _np(torch.stack(final_tok)), _np(final_probs))
+
+
+# ---- the stream's growth layer by layer (Pre-LN vs Post-LN) ----------------------------------
+@dataclass
+class StreamGrowth:
+    """How the stream's norm grows through one model on one input (batch row 0)."""
+
+    steps: list[str]                 # "embed", "L0", "L1", ...: entering block 0, leaving each block
+    per_token: np.ndarray            # [steps, pos] ‖x‖ per position
+    norm_position: str               # pre | post
+    unnormed: np.ndarray | None      # post-LN: mean ‖x + f(x)‖ entering each block's ln2 [layers]
+
+    @property
+    def stream(self) -> np.ndarray:
+        """[steps] the mean over positions."""
+        return self.per_token.mean(1)
+
+    def growth(self, start: int = 0) -> float:
+        """‖last step‖ / ‖step `start`‖ (mean over positions); NaN when the start is 0."""
+        s = self.stream
+        return float(s[-1] / s[start]) if s[start] else float("nan")
+
+
+@torch.no_grad()
+def stream_growth(model: Transformer, ids) -> StreamGrowth:
+    """Run the model on `ids` and measure the stream's norm entering each block and
+    leaving the last one; for post-LN also the un-normalised sum x + f(x) that each
+    ln2 receives (what the norm keeps from growing)."""
+    _, trace = model.run_with_cache(ids, names=record_names(model.cfg, KINDS, [stack_of(model)]))
+    dec = decomposition(model, trace)
+    idx = [0] + [i for i, lab in enumerate(dec.labels) if lab.endswith("mlp")]
+    per_token = np.linalg.norm(dec.stream[idx], axis=-1)                          # [steps, pos]
+    unnormed = None
+    if model.cfg.norm_position == "post":
+        ln2 = np.stack([_np(site.input) for site in norm_inputs(model, trace) if site.label.endswith("ln2")])
+        unnormed = np.linalg.norm(ln2, axis=-1).mean(1)                            # [layers]
+    return StreamGrowth(["embed"] + [f"L{i}" for i in range(model.cfg.n_layers)], per_token,
+                        model.cfg.norm_position, unnormed)

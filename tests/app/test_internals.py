@@ -255,7 +255,7 @@ def test_hostile_text_is_escaped_everywhere():
 
 
 def test_prepost_without_the_shipped_pair_compares_random_twins(monkeypatch):
-    import ui.residual_views as rv
+    import ui.views.residual as rv
 
     monkeypatch.setattr(rv, "PAIR", ("toy:missing-pre", "toy:missing-post"))
     at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)

@@ -102,9 +102,7 @@ def config_json(key: str, device: str) -> str:
 
 # ---- FFN and residual stream -------------------------------------------------------------------
 # what these pages read (not the attention maps: [L, H, n, n] twice would dominate memory)
-INTERNALS = ["embed", "pos_embed", "type_embed", "resid_pre", "resid_mid", "resid_post", "attn_out", "mlp_out",
-             "mlp_pre", "mlp_pre_linear", "mlp_post", "ln1.normalized", "ln1.scale", "ln2.normalized", "ln2.scale",
-             "ln_embed.normalized", "ln_embed.scale", "ln_final.normalized", "ln_final.scale"]
+INTERNALS = (*R.KINDS, *F.KINDS)
 
 
 @dataclass

@@ -1,8 +1,11 @@
-"""Streamlit glue for the FFN page: activations (tokens x neurons), one neuron up close
-(its activation per token and the tokens its value vector promotes), the activation
-function over its inputs, sparsity per layer, the FFN's share of the parameters, A/B
-and ablations. Numbers come from ui.internals (models.ffn); figures from viz_core."""
+"""The FFN page: activations (tokens x neurons), one neuron up close (its activation per
+token and the tokens its value vector promotes), the activation function over its
+inputs, sparsity per layer, the FFN's share of the parameters, A/B and ablations.
+Numbers come from the cached internals (ui/serving/cache.py, lab/ffn.py); figures from
+viz_core."""
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -11,11 +14,12 @@ import streamlit as st
 import viz_core as vz
 from lab import ffn as F
 
-from .widgets import compare
-from .widgets.ablation import ablation_panel
-from .i18n import FORMULAS, t
-from .serving import InternalsData, neuron_projection, parameters
-from .shell import Selection, bound, choice, index_slider, show_notices
+from ..i18n import FORMULAS, t
+from ..serving import InternalsData, neuron_projection, parameters
+from ..shell import (Selection, bound, choice, index_slider, require_internals, require_model, require_text,
+                     show_notices, task_example_button)
+from ..widgets import compare
+from ..widgets.ablation import ablation_panel
 
 VIEWS = ("activations", "function", "size", "compare", "ablation")
 ORDERS = ("top", "all")
@@ -45,9 +49,26 @@ def _on_cell() -> None:
         st.session_state["neuron"] = int(cells[0][1])
 
 
-@st.fragment
-def page(data: InternalsData, sel: Selection, cfg) -> None:
-    """Controls and the chosen view (a fragment: switching views reruns only this)."""
+@dataclass(frozen=True)
+class Controls:
+    """What the row of controls chose."""
+
+    view: str          # activations | function | size | compare | ablation
+    layer: int
+
+
+def render(sel: Selection) -> None:
+    """The feed-forward page."""
+    st.title(t("ffn_title"))
+    model, _ = require_model(sel)
+    task_example_button(sel)
+    require_text(sel)
+    data = require_internals(sel)
+    st.markdown(t("ffn_intro"))
+    body(data, sel, model.cfg)
+
+
+def controls(cfg) -> Controls:
     view = choice(st.radio, t("view"), VIEWS, param="fview", default="activations", horizontal=True,
                   labels={v: t(f"ffn_view_{v}") for v in VIEWS})
     c1, c2 = st.columns([3, 2])
@@ -56,15 +77,22 @@ def page(data: InternalsData, sel: Selection, cfg) -> None:
     with c2:
         st.caption(t("ffn_shape", d=cfg.d_model, ff=cfg.d_ff, ratio=cfg.d_ff / cfg.d_model,
                      act=cfg.activation))
+    return Controls(view, layer)
+
+
+@st.fragment
+def body(data: InternalsData, sel: Selection, cfg) -> None:
+    """Controls and the chosen view (a fragment: switching views reruns only this)."""
+    c = controls(cfg)
     show_notices()
-    if view == "activations":
-        activations_view(data, sel, cfg, layer)
-    elif view == "function":
-        function_view(data, cfg, layer)
-    elif view == "size":
+    if c.view == "activations":
+        activations_view(data, sel, cfg, c.layer)
+    elif c.view == "function":
+        function_view(data, cfg, c.layer)
+    elif c.view == "size":
         size_view(sel, cfg)
-    elif view == "compare":
-        compare.ffn_ab(sel, layer)
+    elif c.view == "compare":
+        compare.ffn_ab(sel, c.layer)
     else:
         ablation_panel(sel)
 

@@ -1,6 +1,6 @@
-"""Streamlit glue for the residual-stream page: the stream's norm and each sub-layer's
-contribution, the statistics around every norm, Pre-LN vs Post-LN side by side, the
-logit lens, A/B and ablations. Numbers come from ui.internals (models.residual)."""
+"""The residual-stream page: the stream's norm and each sub-layer's contribution, the
+statistics around every norm, Pre-LN vs Post-LN side by side, the logit lens, A/B and
+ablations. Numbers come from the cached internals (ui/serving/cache.py, lab/residual.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,15 +9,16 @@ import streamlit as st
 
 import viz_core as vz
 from lab import residual as R
-from models.trace import record_names
 from models.weights import zoo
 
-from .widgets import compare
-from .widgets.ablation import ablation_panel
-from .i18n import FORMULAS, t
-from .markup import md_escape
-from .serving import INTERNALS, InternalsData, encode, load_model, run_held
-from .shell import Selection, choice, show_notices, task_example
+from .. import serving
+from ..i18n import FORMULAS, t
+from ..markup import md_escape
+from ..serving import InternalsData, encode, load_model, run_held
+from ..shell import (Selection, choice, require_internals, require_model, require_text, show_notices, task_example,
+                     task_example_button)
+from ..widgets import compare
+from ..widgets.ablation import ablation_panel
 
 VIEWS = ("stream", "norms", "prepost", "lens", "compare", "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
@@ -25,8 +26,20 @@ PAIR = ("toy:reverse-sinusoidal", "toy:reverse-sinusoidal-postln")
 FALLBACK = "custom:gpt"
 
 
+def render(sel: Selection) -> None:
+    """The residual-stream page."""
+    st.title(t("res_title"))
+    model, _ = require_model(sel)
+    task_example_button(sel)
+    require_text(sel)
+    data = require_internals(sel)
+    st.markdown(t("res_intro"))
+    body(data, sel, model.cfg)
+
+
 @st.fragment
-def page(data: InternalsData, sel: Selection, cfg) -> None:
+def body(data: InternalsData, sel: Selection, cfg) -> None:
+    """The view choice and the chosen view (a fragment: switching views reruns only this)."""
     view = choice(st.radio, t("view"), VIEWS, param="rview", default="stream", horizontal=True,
                   labels={v: t(f"res_view_{v}") for v in VIEWS})
     show_notices()
@@ -103,11 +116,8 @@ def norms_view(data: InternalsData, cfg) -> None:
 # ---- pre-LN vs post-LN -------------------------------------------------------------------------
 def _pair_keys() -> tuple[str, str, bool]:
     """The shipped pre/post twins when available, else two random GPT-2-style twins."""
-    from models.weights.checkpoint import CHECKPOINT_DIR
-
-    stems = [k[len("toy:"):] for k in PAIR]
-    if all((CHECKPOINT_DIR / f"{s}.json").is_file() and (CHECKPOINT_DIR / f"{s}.safetensors").is_file()
-           for s in stems):
+    entries = [serving.entry(k) for k in PAIR]
+    if all(e is not None and e.available for e in entries):
         return PAIR[0], PAIR[1], True
     return FALLBACK, FALLBACK, False
 
@@ -120,26 +130,13 @@ def _post_twin(key: str, device: str):
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def stream_growth(key: str, device: str, text: str, post_twin: bool) -> dict:
-    """Mean norm over positions of the stream entering each block and leaving the last
-    one, and for post-LN also the un-normalised sum x + f(x) each norm receives."""
+def stream_growth(key: str, device: str, text: str, post_twin: bool) -> tuple[R.StreamGrowth, list[str]]:
+    """(the stream's growth through one model on the text, its tokens)."""
     model, tok = _post_twin(key, device) if post_twin else load_model(key, device)
     enc = encode(tok, model, text)
     if not enc.ids:
         raise ValueError("The text is empty.")
-    names = record_names(model.cfg, INTERNALS)
-    _, trace = run_held(model, lambda m: m.run_with_cache(enc.ids, names=names), len(enc.ids))
-    dec = R.decomposition(model, trace)
-    ns = R.norm_stats(model, trace)
-    steps = ["embed"] + [f"L{i}" for i in range(model.cfg.n_layers)]
-    idx = [0] + [i for i, lab in enumerate(dec.labels) if lab.endswith("mlp")]
-    per_token = np.linalg.norm(dec.stream[idx], axis=-1)                        # [steps, pos]
-    out = {"steps": steps, "stream": per_token.mean(1), "per_token": per_token,
-           "norm": model.cfg.norm_position, "tokens": list(enc.tokens)}
-    if model.cfg.norm_position == "post":
-        ln2 = [i for i, n in enumerate(ns.names) if n.endswith("ln2")]
-        out["unnormed"] = np.linalg.norm(ns.inputs[ln2], axis=-1).mean(1)
-    return out
+    return run_held(model, lambda m: R.stream_growth(m, enc.ids), len(enc.ids)), list(enc.tokens)
 
 
 def prepost_view(sel: Selection) -> None:
@@ -151,14 +148,14 @@ def prepost_view(sel: Selection) -> None:
     else:
         st.info(t("res_pair_random"), icon=":material/casino:")
     try:
-        pre = stream_growth(pre_key, sel.device, text, False)
-        post = stream_growth(post_key, sel.device, text, not shipped)
+        pre, pre_tokens = stream_growth(pre_key, sel.device, text, False)
+        post, post_tokens = stream_growth(post_key, sel.device, text, not shipped)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=md_escape(str(e))))
         return
-    series = {t("res_pre_stream"): (pre["steps"], pre["stream"]), t("res_post_stream"): (post["steps"], post["stream"])}
-    if "unnormed" in post:
-        series[t("res_post_unnormed")] = (post["steps"][1:], post["unnormed"])
+    series = {t("res_pre_stream"): (pre.steps, pre.stream), t("res_post_stream"): (post.steps, post.stream)}
+    if post.unnormed is not None:
+        series[t("res_post_unnormed")] = (post.steps[1:], post.unnormed)
     left, right = st.columns([3, 2])
     with left:
         st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
@@ -168,18 +165,16 @@ def prepost_view(sel: Selection) -> None:
         # N(0, 0.02) embeddings that a post-LN norm blows up to ~√d at once, so there the
         # growth is counted from the first layer's output
         start = 0 if shipped else 1
-        growth_pre = pre["stream"][-1] / pre["stream"][start] if pre["stream"][start] else float("nan")
-        growth_post = post["stream"][-1] / post["stream"][start] if post["stream"][start] else float("nan")
         what = "embed" if shipped else "first"
-        st.metric(t(f"res_growth_pre_{what}"), f"×{growth_pre:.2f}")
-        st.metric(t(f"res_growth_post_{what}"), f"×{growth_post:.2f}")
+        st.metric(t(f"res_growth_pre_{what}"), f"×{pre.growth(start):.2f}")
+        st.metric(t(f"res_growth_post_{what}"), f"×{post.growth(start):.2f}")
     # the two models side by side, token by token, on one colour scale
-    top = float(max(pre["per_token"].max(), post["per_token"].max()))
+    top = float(max(pre.per_token.max(), post.per_token.max()))
     cols = st.columns(2)
-    for col, res, key, name in ((cols[0], pre, "res_pre_map", "res_pre_stream"), (cols[1], post, "res_post_map",
-                                                                                   "res_post_stream")):
+    for col, res, tokens, key, name in ((cols[0], pre, pre_tokens, "res_pre_map", "res_pre_stream"),
+                                        (cols[1], post, post_tokens, "res_post_map", "res_post_stream")):
         with col:
-            st.plotly_chart(vz.value_heatmap(res["per_token"], res["steps"], res["tokens"], title=t(name),
+            st.plotly_chart(vz.value_heatmap(res.per_token, res.steps, tokens, title=t(name),
                                              value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
