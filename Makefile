@@ -42,6 +42,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency
 	$(PY) -m benchmarks.load
+	$(PY) -m benchmarks.gpu
 	@if [ -x "$(BENCH_VENV)/bin/python" ] && "$(BENCH_VENV)/bin/python" -c "import transformer_lens" 2>/dev/null; then \
 		"$(BENCH_VENV)/bin/python" -m benchmarks.vs_transformerlens; \
 	else \
