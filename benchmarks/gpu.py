@@ -171,6 +171,10 @@ def oom_fallback(n: int) -> dict:
     real_load = gate.load_model
     gate.load_model = lambda key, device: (models[torch.device(device).type], None)
     ids = list(range(n))
+    import gc
+
+    gc.collect()
+    torch.cuda.empty_cache()             # blocks PyTorch still caches would serve the pass: give them back
     free, total = torch.cuda.mem_get_info()
     # leave less free GPU memory than the recorded pass needs (all hooks at n tokens)
     need = estimate_trace_bytes(cfg, models["cuda"].hook_names(), n)

@@ -94,11 +94,18 @@ def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | Non
     the model goes on computing with the original). device: where the values are stored;
     None keeps them where they were computed (on a GPU: on the GPU until a view asks
     for them, `Trace.numpy` moves on demand), "cpu" moves each one as it is recorded.
+
+    A GPU value moved to the CPU is copied into page-locked (pinned) memory without
+    waiting (the copy runs on the GPU's stream while the pass goes on); the recording
+    waits for the copies once, when the pass is over. Copies into ordinary pageable
+    memory block the pass at every hook: 208x a plain forward at 2,048 tokens on an
+    H100 (docs/benchmarks.md, "CUDA path").
     """
     if dtype is not None and not dtype.is_floating_point:
         raise ValueError(f"A trace can be stored as a floating-point dtype (float32, float16, bfloat16), not {dtype}.")
     target = torch.device(device) if device is not None else None
     store: dict[str, torch.Tensor] = {}
+    copying: list[torch.device] = []            # CUDA devices with copies to the CPU in flight
     match = name_matcher(names)
     points = [(name, hp) for name, hp in hook_points(model).items() if match(name)]
     # The hooks go straight into each HookPoint's PyTorch forward-hook dict under a key
@@ -112,7 +119,13 @@ def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | Non
             if dtype is not None and value.is_floating_point() and value.dtype != dtype:
                 value = value.to(dtype)
             if target is not None and value.device != target:
-                value = value.to(target)
+                if target.type == "cpu" and value.is_cuda:
+                    pinned = torch.empty(value.shape, dtype=value.dtype, pin_memory=True)
+                    value = pinned.copy_(value, non_blocking=True)
+                    if output.device not in copying:
+                        copying.append(output.device)
+                else:
+                    value = value.to(target)
             store[name] = value
         hook.read_only = True     # returns None: the value goes on unchanged (HookPoint.passive)
         return hook
@@ -124,6 +137,8 @@ def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | Non
     finally:
         for _, hp in points:
             hp._forward_hooks.pop(key, None)
+        for dev in copying:                      # the pinned copies are complete before anyone reads them
+            torch.cuda.synchronize(dev)
 
 
 @contextmanager
