@@ -6,6 +6,7 @@ STRINGS = {
     "view_lines": {"en": "Lines", "zh": "连线"},
     "view_metrics": {"en": "Head metrics", "zh": "头指标"},
     "view_rollout": {"en": "Rollout", "zh": "注意力展开"},
+    "view_compare": {"en": "Compare A/B", "zh": "对比 A/B"},
     "view_export": {"en": "Export", "zh": "导出"},
     "stack": {"en": "Attention", "zh": "注意力类型"},
     "combine": {"en": "Show", "zh": "显示"},

@@ -34,6 +34,8 @@ STRINGS = {
     # ---- page titles (app.py's navigation) ---------------------------------------------------
     "nav_home": {"en": "Overview", "zh": "概览"},
     "nav_attention": {"en": "Attention", "zh": "注意力"},
+    "nav_ffn": {"en": "Feed-forward (FFN)", "zh": "前馈网络 (FFN)"},
+    "nav_residual": {"en": "Residual stream", "zh": "残差流"},
     # ---- model descriptions (sidebar caption, home catalogue) --------------------------------
     "desc_minilm": {"en": "all-MiniLM-L6-v2: real pretrained BERT weights, bundled, offline",
                     "zh": "all-MiniLM-L6-v2：真实的预训练 BERT 权重，随软件附带，离线可用"},
@@ -51,6 +53,8 @@ STRINGS = {
                           "zh": "没有位置向量：每个头对距离施加线性惩罚（随机权重）"},
     "desc_custom:longformer": {"en": "sliding window of 2 plus a global first token (random weights)",
                                "zh": "宽度为 2 的滑动窗口，加上一个全局的首词元（随机权重）"},
+    # ---- toy tasks: names (model descriptions, training page) and the example button ---------
+    "use_task_example": {"en": "Read the task's example instead: {text}", "zh": "改为读取该任务的示例：{text}"},
     # ---- controls several pages share --------------------------------------------------------
     "view": {"en": "View", "zh": "视图"},
     "stack_self": {"en": "Self-attention", "zh": "自注意力"},
@@ -71,4 +75,7 @@ STRINGS = {
     "term_layer": {"en": "layer", "zh": "层"},
     "term_head": {"en": "head", "zh": "头"},
     "term_weight": {"en": "attention weight", "zh": "注意力权重"},
+    "term_token": {"en": "token", "zh": "词元"},
+    "term_neuron": {"en": "neuron", "zh": "神经元"},
+    "term_activation": {"en": "activation", "zh": "激活值"},
 }
