@@ -57,6 +57,15 @@ STRINGS = {
                              "tokens and the config. Load it with numpy.load or models.Trace.load_npz.",
                        "zh": "完整记录包含每个记录下来的张量（共 {n} 个，以钩子名命名），以及词元和配置。"
                              "可用 numpy.load 或 models.Trace.load_npz 读取。"},
+    # ---- memory of the trace (export view) ---------------------------------------------------
+    "mem_caption": {
+        "en": "Memory of this trace: {trace} MB held ({n} tokens, {kinds}). Attention maps = layers × heads × n² × "
+              "bytes = {formula} per stack; the server's budget per pass is {budget} MB.",
+        "zh": "本次记录（trace）占用内存：{trace} MB（{n} 个词元，{kinds}）。注意力图 = 层数 × 头数 × n² × 每个值的字节数 = "
+              "{formula}（每个注意力栈）；服务器对每次前向计算的内存预算为 {budget} MB。",
+    },
+    "mem_kinds_attention": {"en": "attention maps and masks only, float32",
+                            "zh": "只记录注意力图和掩码，float32"},
     # ---- explanations (markdown; formulas separately) ----------------------------------------
     "ex_attention": {
         "en": "Each token asks a question (its **query** q), every token offers a label (its **key** k) and a "

@@ -34,8 +34,40 @@ STRINGS = {
     # ---- page titles (app.py's navigation) ---------------------------------------------------
     "nav_home": {"en": "Overview", "zh": "概览"},
     "nav_attention": {"en": "Attention", "zh": "注意力"},
+    "nav_positional": {"en": "Positional encodings", "zh": "位置编码"},
+    "nav_masks": {"en": "Masks & variants", "zh": "掩码与注意力变体"},
+    "nav_walkthrough": {"en": "Q/K/V walk-through", "zh": "Q/K/V 逐步演算"},
     "nav_ffn": {"en": "Feed-forward (FFN)", "zh": "前馈网络 (FFN)"},
     "nav_residual": {"en": "Residual stream", "zh": "残差流"},
+    "nav_generate": {"en": "Generation", "zh": "文本生成"},
+    "nav_training": {"en": "Training lab", "zh": "训练实验室"},
+    # ---- memory and out-of-memory notices (ui/serving/) --------------------------------------
+    "mem_budget_cut": {
+        "en": "This text has {n} tokens; recording them would need about {need} MB, more than this server's budget of "
+              "{budget} MB per pass. The views show the first {kept} tokens.",
+        "zh": "这段文本有 {n} 个词元；全部记录大约需要 {need} MB，超过了服务器每次计算 {budget} MB 的内存预算。"
+              "下面的视图只显示前 {kept} 个词元。",
+    },
+    "mem_budget_refused": {
+        "en": "This model is too large for this server's memory budget: even one token needs about {need} MB, and "
+              "the budget is {budget} MB per pass. Pick a smaller model (or ask the server's owner to raise "
+              "GLASSBOX_TRACE_BUDGET_MB).",
+        "zh": "这个模型超出了服务器的内存预算：即使只有一个词元也需要大约 {need} MB，而每次计算的预算是 {budget} MB。"
+              "请选择更小的模型（或请服务器管理员调高 GLASSBOX_TRACE_BUDGET_MB）。",
+    },
+    "mem_fallback_cpu": {
+        "en": "The {device} ran out of memory on this text, so it was run on the CPU instead (slower, same numbers).",
+        "zh": "{device} 处理这段文本时内存不足，因此改在 CPU 上运行（更慢，但结果相同）。",
+    },
+    "mem_fallback_shorter": {
+        "en": "The server ran out of memory on this text: only its first {kept} of {n} tokens were run.",
+        "zh": "服务器处理这段文本时内存不足：只运行了前 {kept} 个词元（共 {n} 个）。",
+    },
+    "mem_out_of_memory": {
+        "en": "The server ran out of memory even on the first {n} tokens of this text. Try a shorter text or a "
+              "smaller model.",
+        "zh": "即使只处理这段文本的前 {n} 个词元，服务器的内存仍然不足。请换一段更短的文本或更小的模型。",
+    },
     # ---- model descriptions (sidebar caption, home catalogue) --------------------------------
     "desc_minilm": {"en": "all-MiniLM-L6-v2: real pretrained BERT weights, bundled, offline",
                     "zh": "all-MiniLM-L6-v2：真实的预训练 BERT 权重，随软件附带，离线可用"},
@@ -53,7 +85,18 @@ STRINGS = {
                           "zh": "没有位置向量：每个头对距离施加线性惩罚（随机权重）"},
     "desc_custom:longformer": {"en": "sliding window of 2 plus a global first token (random weights)",
                                "zh": "宽度为 2 的滑动窗口，加上一个全局的首词元（随机权重）"},
+    "desc_toy": {"en": "{task}, {pe} positions{post}: trained {steps} steps on inputs of {n} symbols; exact-sequence "
+                        "accuracy {acc}.",
+                 "zh": "{task}，位置编码 {pe}{post}：在 {n} 个符号的输入上训练了 {steps} 步；整条序列准确率 {acc}。"},
+    "desc_toy_post": {"en": ", post-LN", "zh": "，后置归一化（post-LN）"},
     # ---- toy tasks: names (model descriptions, training page) and the example button ---------
+    "tr_task_copy": {"en": "Copy", "zh": "复制"},
+    "tr_task_reverse": {"en": "Reverse", "zh": "反转"},
+    "tr_task_sort": {"en": "Sort", "zh": "排序"},
+    "tr_task_induction": {"en": "Induction (repeated sequence)", "zh": "归纳（重复序列）"},
+    "tr_task_brackets": {"en": "Close the brackets", "zh": "补全括号"},
+    "tr_task_spell": {"en": "Spell digits (encoder-decoder)", "zh": "数字转英文单词（编码器-解码器）"},
+    "tr_task_char_lm": {"en": "Character language model (your text)", "zh": "字符级语言模型（你的文本）"},
     "use_task_example": {"en": "Read the task's example instead: {text}", "zh": "改为读取该任务的示例：{text}"},
     # ---- controls several pages share --------------------------------------------------------
     "view": {"en": "View", "zh": "视图"},
