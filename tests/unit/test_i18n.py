@@ -1,7 +1,10 @@
 """Every UI string exists in English and Chinese, with the same placeholders."""
 import string
+from types import ModuleType
 
-from ui.i18n import FORMULAS, STRINGS
+import pytest
+
+from ui.i18n import FORMULAS, STRINGS, merge, string_modules
 
 
 def placeholders(text: str) -> set[str]:
@@ -24,3 +27,34 @@ def test_chinese_strings_are_translated():
 
 def test_formulas_are_latex():
     assert r"\sqrt{d_k}" in FORMULAS["attention"] and r"\sum_k p_{qk}=1" == FORMULAS["rows"]
+
+
+def _module(name: str, **tables: dict) -> ModuleType:
+    module = ModuleType(f"ui.strings.{name}")
+    for table, entries in tables.items():
+        setattr(module, table, entries)
+    return module
+
+
+def test_a_key_defined_twice_is_refused():
+    first = _module("one", STRINGS={"k": {"en": "a", "zh": "甲"}}, FORMULAS={"f": "x"})
+    twice = _module("two", STRINGS={"k": {"en": "b", "zh": "乙"}})
+    with pytest.raises(RuntimeError, match=r"ui/strings/two\.py redefines k"):
+        merge([first, twice])
+    with pytest.raises(RuntimeError, match=r"ui/strings/two\.py redefines f"):
+        merge([first, _module("two", FORMULAS={"f": "y"})])
+
+
+def test_strings_and_formulas_merge_every_module():
+    modules = string_modules()
+    assert {m.__name__.rsplit(".", 1)[-1] for m in modules} >= {
+        "shell", "home", "attention", "positional", "masks", "walkthrough", "ffn", "residual", "generate",
+        "training", "compare", "ablation"}
+    assert sum(len(m.STRINGS) for m in modules) == len(STRINGS)
+    assert sum(len(getattr(m, "FORMULAS", {})) for m in modules) == len(FORMULAS)
+
+
+def test_every_strings_module_says_what_it_serves():
+    for module in string_modules():
+        doc = (module.__doc__ or "").strip()
+        assert doc and "\n" not in doc, module.__name__

@@ -1,7 +1,6 @@
-"""Strings of the generation page (keys prefixed gen_)."""
+"""Strings of the generation page (decoding, beam tree, repetition, KV cache, cross-attention)."""
 
 STRINGS = {
-    "nav_generate": {"en": "Generation", "zh": "文本生成"},
     "gen_title": {"en": "Generation, one token at a time", "zh": "逐个词元地生成"},
     "gen_encoder_only": {
         "en": "**{model}** is an encoder: it reads a whole text at once, every token seeing every other, and it has "

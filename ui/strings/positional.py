@@ -1,7 +1,6 @@
-"""Strings of the positional-encoding lab (pages/positional.py). Keys start with `pe_`."""
+"""Strings of the positional-encoding lab (tables, shift, RoPE, biases, trained checkpoints)."""
 
 STRINGS = {
-    "nav_positional": {"en": "Positional encodings", "zh": "位置编码"},
     "pe_title": {"en": "Positional-encoding lab", "zh": "位置编码实验室"},
     "pe_intro": {
         "en": "Attention by itself does not know the order of the tokens: permute the words and every score "
@@ -219,24 +218,6 @@ STRINGS = {
               "只有（解码器中的）因果掩码能区分位置。"},
     "pe_your_pos": {"en": "pos", "zh": "pos"},
     "pe_your_dim": {"en": "dimension", "zh": "维度"},
-}
-
-FORMULAS = {
-    "pe_sinusoidal": r"PE_{(pos,\,2i)}=\sin\!\left(\frac{pos}{10000^{2i/d}}\right),\qquad "
-                     r"PE_{(pos,\,2i+1)}=\cos\!\left(\frac{pos}{10000^{2i/d}}\right)",
-    "pe_shift": r"\begin{pmatrix}PE_{(pos+k,\,2i)}\\ PE_{(pos+k,\,2i+1)}\end{pmatrix}="
-                r"\begin{pmatrix}\cos k\omega_i & \sin k\omega_i\\ -\sin k\omega_i & \cos k\omega_i\end{pmatrix}"
-                r"\begin{pmatrix}PE_{(pos,\,2i)}\\ PE_{(pos,\,2i+1)}\end{pmatrix},\quad \omega_i=10000^{-2i/d}",
-    "pe_learned": r"x_{pos}=E[\text{token}_{pos}]+P[pos],\qquad P\in\mathbb{R}^{L_{\max}\times d}",
-    "pe_rope": r"f(x,m)_i=\begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}"
-               r"\begin{pmatrix}x_i\\ x_{i+d/2}\end{pmatrix},\quad "
-               r"f(q,m)\cdot f(k,n)=\sum_i \mathrm{Re}\!\left[\tilde q_i\,\overline{\tilde k_i}\,e^{\mathrm{i}(m-n)\theta_i}\right]",
-    "pe_alibi": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}-m_h\,|q-k|,\qquad m_h=2^{-8h/H}\ (h=1..H)",
-    "pe_relative": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}+b_{h}\big[\mathrm{bucket}(k-q)\big]",
-    "pe_none": r"\mathrm{Attn}(P X)=P\,\mathrm{Attn}(X)\quad\text{for any permutation matrix }P\ (\text{no mask})",
-}
-
-STRINGS.update({
     # ---- checkpoint sections -------------------------------------------------------------------
     "pe_task": {"en": "Task", "zh": "任务"},
     "pe_task_copy": {"en": "copy", "zh": "复制"},
@@ -351,4 +332,19 @@ STRINGS.update({
         "zh": "正弦和可学习的位置向量加在输入上，所以把每个词元移动 k 个位置会改变第 0 层的分数。RoPE、ALiBi 和 T5 分桶"
               "只取决于距离，无位置编码则两者都不依赖：它们第 0 层的分数不变（仅有浮点舍入误差）。“行的变化”是"
               "在原始键上重新归一化后各行之间的全变差距离；在更深的层中，每种方案都会有一些变化，因为填充词元的内容进入了残差流。"},
-})
+}
+
+FORMULAS = {
+    "pe_sinusoidal": r"PE_{(pos,\,2i)}=\sin\!\left(\frac{pos}{10000^{2i/d}}\right),\qquad "
+                     r"PE_{(pos,\,2i+1)}=\cos\!\left(\frac{pos}{10000^{2i/d}}\right)",
+    "pe_shift": r"\begin{pmatrix}PE_{(pos+k,\,2i)}\\ PE_{(pos+k,\,2i+1)}\end{pmatrix}="
+                r"\begin{pmatrix}\cos k\omega_i & \sin k\omega_i\\ -\sin k\omega_i & \cos k\omega_i\end{pmatrix}"
+                r"\begin{pmatrix}PE_{(pos,\,2i)}\\ PE_{(pos,\,2i+1)}\end{pmatrix},\quad \omega_i=10000^{-2i/d}",
+    "pe_learned": r"x_{pos}=E[\text{token}_{pos}]+P[pos],\qquad P\in\mathbb{R}^{L_{\max}\times d}",
+    "pe_rope": r"f(x,m)_i=\begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}"
+               r"\begin{pmatrix}x_i\\ x_{i+d/2}\end{pmatrix},\quad "
+               r"f(q,m)\cdot f(k,n)=\sum_i \mathrm{Re}\!\left[\tilde q_i\,\overline{\tilde k_i}\,e^{\mathrm{i}(m-n)\theta_i}\right]",
+    "pe_alibi": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}-m_h\,|q-k|,\qquad m_h=2^{-8h/H}\ (h=1..H)",
+    "pe_relative": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}+b_{h}\big[\mathrm{bucket}(k-q)\big]",
+    "pe_none": r"\mathrm{Attn}(P X)=P\,\mathrm{Attn}(X)\quad\text{for any permutation matrix }P\ (\text{no mask})",
+}

@@ -1,11 +1,6 @@
-"""Strings of the training lab (app_pages/training.py)."""
+"""Strings of the training lab (task, model, live training, checkpoints)."""
 
 STRINGS = {
-    "nav_training": {"en": "Training lab", "zh": "训练实验室"},
-    "desc_toy": {"en": "{task}, {pe} positions{post}: trained {steps} steps on inputs of {n} symbols; exact-sequence "
-                        "accuracy {acc}.",
-                 "zh": "{task}，位置编码 {pe}{post}：在 {n} 个符号的输入上训练了 {steps} 步；整条序列准确率 {acc}。"},
-    "desc_toy_post": {"en": ", post-LN", "zh": "，后置归一化（post-LN）"},
     "tr_title": {"en": "Training lab: watch attention emerge", "zh": "训练实验室：看注意力模式如何形成"},
     "tr_intro": {
         "en": "Train a tiny Transformer on a toy task whose ideal attention pattern is known, and watch its heads "
@@ -15,13 +10,6 @@ STRINGS = {
               "训练好的模型会加入侧边栏的模型列表，其他页面都可以查看它。"},
     "tr_setup": {"en": "Task and model", "zh": "任务与模型"},
     "tr_task": {"en": "Task", "zh": "任务"},
-    "tr_task_copy": {"en": "Copy", "zh": "复制"},
-    "tr_task_reverse": {"en": "Reverse", "zh": "反转"},
-    "tr_task_sort": {"en": "Sort", "zh": "排序"},
-    "tr_task_induction": {"en": "Induction (repeated sequence)", "zh": "归纳（重复序列）"},
-    "tr_task_brackets": {"en": "Close the brackets", "zh": "补全括号"},
-    "tr_task_spell": {"en": "Spell digits (encoder-decoder)", "zh": "数字转英文单词（编码器-解码器）"},
-    "tr_task_char_lm": {"en": "Character language model (your text)", "zh": "字符级语言模型（你的文本）"},
     "tr_task_copy_help": {
         "en": "Input `abcd=` → answer `abcd`. A head learns to look exactly n+1 places back.",
         "zh": "输入 `abcd=` → 答案 `abcd`。某个头学会恰好往回看 n+1 个位置。"},

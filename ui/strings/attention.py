@@ -1,0 +1,118 @@
+"""Strings of the attention explorer (heads, lines, metrics, rollout, export)."""
+
+STRINGS = {
+    "attn_title": {"en": "Attention explorer", "zh": "注意力浏览器"},
+    "view_heads": {"en": "Heads", "zh": "注意力头"},
+    "view_lines": {"en": "Lines", "zh": "连线"},
+    "view_metrics": {"en": "Head metrics", "zh": "头指标"},
+    "view_rollout": {"en": "Rollout", "zh": "注意力展开"},
+    "view_compare": {"en": "Compare A/B", "zh": "对比 A/B"},
+    "view_export": {"en": "Export", "zh": "导出"},
+    "stack": {"en": "Attention", "zh": "注意力类型"},
+    "combine": {"en": "Show", "zh": "显示"},
+    "model_view_title": {"en": "All heads: rows = layers, columns = heads (click one)",
+                         "zh": "全部注意力头：行 = 层，列 = 头（点击选择）"},
+    "model_view_caption": {
+        "en": "Each small map is one head's attention pattern (query rows × key columns), scaled to its own "
+              "maximum. Bright diagonals look at the token itself, vertical stripes at one token such as [CLS] "
+              "or [SEP].",
+        "zh": "每个小图是一个头的注意力模式（行 = 查询，列 = 键），按自身最大值着色。亮的对角线表示关注自身，"
+              "竖条表示所有词元都看向同一个词元（如 [CLS] 或 [SEP]）。"},
+    "head_title": {"en": "Layer {layer}, {what}", "zh": "第 {layer} 层，{what}"},
+    "click_cell": {"en": "Click the dot beside a query token (left of the map; on large maps, any row) to see "
+                         "where that query looks.",
+                   "zh": "点击查询词元旁边的圆点（热力图左侧；大图中点击任意一行），查看该查询关注哪里。"},
+    "detail_title": {"en": "Query {pos}: {tok}", "zh": "查询 {pos}：{tok}"},
+    "detail_topk": {"en": "Top {k} keys", "zh": "权重最高的 {k} 个键"},
+    "col_rank": {"en": "rank", "zh": "排名"},
+    "col_key": {"en": "key", "zh": "键"},
+    "col_pos": {"en": "position", "zh": "位置"},
+    "col_weight": {"en": "weight", "zh": "权重"},
+    "detail_sum": {"en": "The row sums to {s:.6f}; {masked} keys are masked (weight exactly 0).",
+                   "zh": "这一行的和为 {s:.6f}；有 {masked} 个键被掩码（权重恰好为 0）。"},
+    "lines_heads": {"en": "Heads to draw", "zh": "要绘制的头"},
+    "lines_query": {"en": "Only lines from query", "zh": "只显示该查询的连线"},
+    "lines_all": {"en": "all queries", "zh": "全部查询"},
+    "lines_too_long": {"en": "The line view draws up to {max} tokens; this text has {n}. Use the heatmap instead, "
+                             "or shorten the text.",
+                       "zh": "连线视图最多绘制 {max} 个词元；这段文本有 {n} 个。请改用热力图或缩短文本。"},
+    "metric": {"en": "Metric", "zh": "指标"},
+    "metric_entropy": {"en": "entropy (nats)", "zh": "熵（奈特）"},
+    "metric_mean_distance": {"en": "mean attention distance", "zh": "平均注意力距离"},
+    "metric_attn_to_first": {"en": "attention to first token", "zh": "对第一个词元的注意力"},
+    "metric_attn_to_last": {"en": "attention to last token", "zh": "对最后一个词元的注意力"},
+    "metric_sparsity": {"en": "sparsity", "zh": "稀疏度"},
+    "metrics_click": {"en": "Select a row (or click a cell of the chart) to open that head.",
+                      "zh": "选择表格中的一行（或点击图中的格子）以打开该头。"},
+    "rollout_layer": {"en": "Rollout up to layer", "zh": "展开到第几层"},
+    "rollout_not_self": {"en": "Rollout follows one sequence through its own layers; it is not defined for "
+                               "cross-attention.",
+                         "zh": "注意力展开沿着同一序列的各层进行，交叉注意力没有定义。"},
+    "export_matrix": {"en": "Download this matrix (CSV)", "zh": "下载当前矩阵（CSV）"},
+    "export_trace": {"en": "Download the whole trace (NPZ)", "zh": "下载完整记录（NPZ）"},
+    "export_config": {"en": "Download the config (JSON)", "zh": "下载配置（JSON）"},
+    "export_png": {"en": "PNG: use the camera icon in each chart's toolbar.",
+                   "zh": "PNG：点击图表工具栏中的相机图标。"},
+    "export_caption": {"en": "The trace holds every recorded tensor ({n} tensors) under its hook name, plus the "
+                             "tokens and the config. Load it with numpy.load or models.Trace.load_npz.",
+                       "zh": "完整记录包含每个记录下来的张量（共 {n} 个，以钩子名命名），以及词元和配置。"
+                             "可用 numpy.load 或 models.Trace.load_npz 读取。"},
+    # ---- memory of the trace (export view) ---------------------------------------------------
+    "mem_caption": {
+        "en": "Memory of this trace: {trace} MB held ({n} tokens, {kinds}). Attention maps = layers × heads × n² × "
+              "bytes = {formula} per stack; the server's budget per pass is {budget} MB.",
+        "zh": "本次记录（trace）占用内存：{trace} MB（{n} 个词元，{kinds}）。注意力图 = 层数 × 头数 × n² × 每个值的字节数 = "
+              "{formula}（每个注意力栈）；服务器对每次前向计算的内存预算为 {budget} MB。",
+    },
+    "mem_kinds_attention": {"en": "attention maps and masks only, float32",
+                            "zh": "只记录注意力图和掩码，float32"},
+    # ---- explanations (markdown; formulas separately) ----------------------------------------
+    "ex_attention": {
+        "en": "Each token asks a question (its **query** q), every token offers a label (its **key** k) and a "
+              "message (its **value** v). The match q·k, scaled by √d_k, goes through a softmax: each row of the "
+              "map is a probability distribution over the keys, and the token's output is the weighted average "
+              "of the values.",
+        "zh": "每个词元提出一个问题（**查询** q），每个词元给出一个标签（**键** k）和一条信息（**值** v）。"
+              "匹配度 q·k 除以 √d_k 后经过 softmax：注意力图的每一行都是键上的概率分布，词元的输出就是各个值的加权平均。"},
+    "ex_multihead": {
+        "en": "A layer has several **heads**, each with its own projections, so each can look for something "
+              "different. Their outputs are concatenated and mixed by W^O. In grouped-query (GQA) and multi-query "
+              "(MQA) attention several query heads share one key/value head.",
+        "zh": "每层有多个**注意力头**，各自有独立的投影矩阵，因此可以关注不同的东西。各头的输出拼接后由 W^O 混合。"
+              "在分组查询注意力（GQA）和多查询注意力（MQA）中，多个查询头共享同一个键/值头。"},
+    "ex_mask": {
+        "en": "A **mask** removes pairs the model may not use (future tokens in a decoder, padding, sparse "
+              "patterns): their score becomes −∞ before the softmax, so their weight is exactly 0, shown grey.",
+        "zh": "**掩码**去掉模型不能使用的位置对（解码器中的未来词元、填充、稀疏模式）：它们的分数在 softmax 前被设为 −∞，"
+              "因此权重恰好为 0，图中显示为灰色。"},
+    "ex_metrics": {
+        "en": "**Entropy** is low when a head focuses on few keys and high (up to ln n) when it spreads evenly. "
+              "**Mean attention distance** is how far, in tokens, a head looks on average. **Attention to the "
+              "first / last token** measures \"sink\" heads that park their attention on [CLS] or [SEP]. "
+              "**Sparsity** is the share of keys a head does not need to reach 90 % of its weight.",
+        "zh": "**熵**：头只关注少数几个键时熵低，均匀分散时熵高（最大为 ln n）。**平均注意力距离**：头平均看向多远的词元。"
+              "**对第一个/最后一个词元的注意力**：衡量把注意力“停放”在 [CLS] 或 [SEP] 上的“汇聚”头。"
+              "**稀疏度**：达到 90% 权重所不需要的键所占的比例。"},
+    "ex_rollout": {
+        "en": "**Attention rollout** (Abnar & Zuidema, 2020) multiplies the layers' head-averaged maps, each "
+              "mixed half-and-half with the identity for the residual connection, to estimate how much each "
+              "input token contributes to each position after a given layer.",
+        "zh": "**注意力展开**（Abnar 和 Zuidema，2020）把各层按头平均后的注意力图相乘，每层先与单位矩阵各占一半混合"
+              "（代表残差连接），用来估计经过某一层后每个输入词元对每个位置的贡献。"},
+    "ex_lines": {
+        "en": "Each line joins a query (left) to a key (right); its opacity is the attention weight. Several heads "
+              "are drawn in different colours.",
+        "zh": "每条线连接左侧的查询和右侧的键，线的不透明度就是注意力权重。多个头用不同颜色绘制。"},
+    "ex_rows_sum": {"en": "Every row sums to 1:", "zh": "每一行的和为 1："},
+}
+
+FORMULAS = {
+    "attention": r"\mathrm{Attention}(Q,K,V)=\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}}+B\right)V",
+    "multihead": r"\mathrm{MultiHead}(X)=\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)\,W^O,\quad "
+                 r"\mathrm{head}_i=\mathrm{Attention}(XW_i^Q,\,XW_i^K,\,XW_i^V)",
+    "mask": r"s_{qk}=\begin{cases}\dfrac{q\cdot k}{\sqrt{d_k}} & \text{allowed}\\[4pt] -\infty & \text{masked}"
+            r"\end{cases}\quad\Rightarrow\quad p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'}e^{s_{qk'}}}",
+    "rows": r"\sum_k p_{qk}=1",
+    "entropy": r"H_q=-\sum_k p_{qk}\ln p_{qk},\qquad D_q=\sum_k p_{qk}\,|q-k|",
+    "rollout": r"\tilde A_\ell=\tfrac12\bar A_\ell+\tfrac12 I,\qquad R_\ell=\tilde A_\ell\,R_{\ell-1},\quad R_0=I",
+}
