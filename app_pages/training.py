@@ -1,4 +1,5 @@
 """Training lab: train a tiny model live and watch its attention patterns emerge."""
-from ui import training_views as tv
+from ui.shell import current
+from ui.views import training
 
-tv.page()
+training.render(current())

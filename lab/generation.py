@@ -18,23 +18,27 @@ step feeds only the new token; its keys and values are appended to those of the
 earlier positions, so a step costs O(context) instead of O(context²). The output equals
 full recomputation (tests/unit/test_generate.py). Every step's recorded Trace (the new
 token's hooks, e.g. its attention row over the context) is kept in `Step.trace`.
+The app runs these functions inside its run gate (ui/serving/: `run_held`); the one
+that runs several generations, `compare_repetition`, takes the gate as an argument.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 import torch
 
 from models.hooks import Names, recording
 from models.kv_cache import KVCache, cache_is_exact
-from models.trace import Trace
+from models.config import TransformerConfig
+from models.trace import Stack, Trace
 from models.transformer import Transformer
 
 STRATEGIES = ("greedy", "sample", "beam")
 N_CANDIDATES = 10     # candidates kept per step for the probability bars
+Gate = Callable[[Transformer, Callable[[Transformer], Any], int], Any]   # gate(model, attempt, n_tokens)
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,56 @@ def fit_context(ids: list[int], max_len: int, max_new_tokens: int) -> tuple[list
     return list(ids[-room:]), len(ids) - room
 
 
+def token_text(tokenizer, i: int) -> str:
+    """The printable text of one id (byte-level BPE decoded, WordPiece as is)."""
+    if hasattr(tokenizer, "tok") and getattr(tokenizer, "_readable", False):
+        return tokenizer.tok.decode([int(i)], skip_special_tokens=False) or tokenizer.id_to_token(int(i))
+    return tokenizer.id_to_token(int(i))
+
+
+def token_texts(tokenizer, ids: Sequence[int]) -> list[str]:
+    return [token_text(tokenizer, i) for i in ids]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a generation starts from."""
+
+    ids: list[int]                       # decoder prompt (encoder-decoder: the start token)
+    tokens: list[str]
+    source_ids: list[int] | None         # encoder-decoder: the encoder's ids
+    source_tokens: list[str] | None
+    cut: int                             # prompt (or source) tokens cut to fit the context
+
+
+def prepare_prompt(tokenizer, cfg: TransformerConfig, text: str, max_new_tokens: int) -> Prompt:
+    """A decoder's prompt: the text's ids, the oldest cut so that `max_new_tokens` fit. An
+    encoder-decoder's: the text is the source (cut at max_len), the decoder starts alone."""
+    if cfg.arch == "encoder-decoder":
+        enc = tokenizer.encode(text, max_len=cfg.max_len)
+        cut = enc.n_tokens_before_truncation - len(enc) if enc.truncated else 0
+        start = start_id(tokenizer)
+        return Prompt([start], [token_text(tokenizer, start)], list(enc.ids), list(enc.tokens), cut)
+    ids, toks = encode_prompt(tokenizer, text)
+    kept, cut = fit_context(ids, cfg.max_len, max_new_tokens)
+    return Prompt(kept, toks[len(toks) - len(kept):], None, None, cut)
+
+
+def task_prompt(task_name: str | None, arch: str) -> str | None:
+    """The example prompt of a toy task (models/training/tasks.py): its probe up to where
+    the answer starts (encoder-decoder: the whole source). None for no task."""
+    if task_name is None:
+        return None
+    from models.training import tasks
+
+    try:
+        ex = tasks.get_task(task_name).probe()
+    except ValueError:
+        return None
+    tokens = list(ex.tokens) if arch == "encoder-decoder" else list(ex.tokens[: ex.answer.start + 1])
+    return "".join(tk for tk in tokens if tk not in ("<bos>", "<eos>", "<pad>"))
+
+
 # ---- the engine ---------------------------------------------------------------------------
 class _Runner:
     """Feeds a model step by step, with or without the KV cache, recording each step."""
@@ -304,7 +358,7 @@ def beam_search(model: Transformer, prompt: Sequence[int], settings: Settings, *
     stopped_by_eos = False
 
     def normalised(score: float, length: int) -> float:
-        return score / (max(length, 1) ** settings.length_penalty)
+        return normalised_score(score, length, settings.length_penalty)
 
     for step in range(settings.max_new_tokens):
         if model.cfg.positional == "learned" and seqs.shape[1] >= model.cfg.max_len:
@@ -355,6 +409,11 @@ def beam_search(model: Transformer, prompt: Sequence[int], settings: Settings, *
                   stopped_by_eos=ended and stopped_by_eos)
 
 
+def normalised_score(score: float, length: int, length_penalty: float) -> float:
+    """Beam search's ranking of a finished sequence: log P / length^alpha."""
+    return score / (max(length, 1) ** length_penalty)
+
+
 def _path(nodes: list[BeamNode], node: int) -> list[int]:
     out = []
     while node >= 0:
@@ -385,3 +444,54 @@ def repetition_rate(ids: Sequence[int], n: int = 3, start: int = 0) -> float:
     """Share of the tokens from `start` on that repeat an earlier n-gram (0 = none)."""
     marks = repeated_ngrams(ids, n, start)[start:]
     return float(marks.mean()) if marks.size else 0.0
+
+
+@dataclass(frozen=True)
+class RepetitionRow:
+    """One setting of `compare_repetition`."""
+
+    setting: str                # its notation, e.g. "T=0.7, k=40"
+    rate: float                 # repetition_rate of the generated tokens
+    new_ids: list[int]          # what it generated
+
+
+COMPARE = (("greedy", Settings()), ("T=0.7, k=40", Settings("sample", temperature=0.7, top_k=40)),
+           ("T=1.0", Settings("sample", temperature=1.0)), ("T=1.5", Settings("sample", temperature=1.5)))
+
+
+def direct(model: Transformer, attempt: Callable[[Transformer], Any], n_tokens: int) -> Any:
+    """The trivial gate: run `attempt(model)` as it is (a notebook, a test)."""
+    return attempt(model)
+
+
+def compare_repetition(model: Transformer, prompt: Sequence[int], n_new: int, n: int, *,
+                       source: Sequence[int] | None = None, eos: int | None = None,
+                       gate: Gate = direct) -> list[RepetitionRow]:
+    """The same prompt under greedy decoding and a few sampling settings (`COMPARE`, seed
+    0), `n_new` tokens each: how often each repeats an earlier n-gram. Each generation
+    runs as gate(model, attempt, n_tokens)."""
+    prompt = [int(i) for i in prompt]
+    rows = []
+    for name, base in COMPARE:
+        settings = Settings(base.strategy, n_new, base.temperature, base.top_k, base.top_p, 0)
+        res = gate(model, lambda m: generate(m, prompt, settings, source=list(source) if source else None, eos=eos,
+                                             names=[]), len(prompt) + n_new)
+        rows.append(RepetitionRow(name, repetition_rate(res.ids, n, start=len(prompt)), res.new_ids))
+    return rows
+
+
+# ---- what a view reads from the steps -------------------------------------------------------
+def last_rows(step: Step) -> Step:
+    """Keep only the new token's row of each recorded pattern, float32 on the CPU (a kept
+    step then holds layers x heads x context numbers). In place; returns `step`."""
+    if step.trace is None:
+        return step
+    rows = {n: v[:, :, -1:].float().cpu() for n, v in step.trace.items()}
+    step.trace = Trace(rows, step.trace.config)
+    return step
+
+
+def attention_row(step: Step, layer: int, stack: Stack) -> np.ndarray:
+    """[head, context]: the new token's attention in one layer of one stack (cross: the
+    context is the source)."""
+    return step.trace.get("pattern", layer, stack).float().numpy()[0, :, -1]

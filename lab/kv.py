@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from models.config import TransformerConfig
 
 
@@ -58,3 +60,58 @@ def paged_blocks(n_positions: int, block_size: int) -> tuple[int, int]:
         raise ValueError(f"The block size must be at least 1 (got {block_size}).")
     blocks = -(-n_positions // block_size)
     return blocks, blocks * block_size - n_positions
+
+
+@dataclass(frozen=True)
+class PagedLayout:
+    """A sequence's KV cache in PagedAttention blocks."""
+
+    blocks: int               # blocks used
+    empty: int                # slots left empty in the last block
+    physical: list[int]       # where each logical block lies in the shared pool
+
+
+def paged_layout(n_positions: int, block_size: int, seed: int | None = None) -> PagedLayout:
+    """`paged_blocks` plus a placement of the blocks in a pool of max(4 x blocks, 8): an
+    illustration (the allocator hands out whichever blocks are free, so a sequence's
+    blocks are scattered), seeded by `seed` (None: n_positions) so it is stable."""
+    blocks, empty = paged_blocks(n_positions, block_size)
+    rng = np.random.default_rng(n_positions if seed is None else seed)
+    return PagedLayout(blocks, empty, [int(b) for b in rng.permutation(max(4 * blocks, 8))[:blocks]])
+
+
+def kv_label(n_heads: int, n_kv_heads: int) -> str:
+    """'MHA, 8 kv', 'GQA, 2 kv' or 'MQA, 1 kv'."""
+    return f"{attention_kind(n_heads, n_kv_heads)}, {n_kv_heads} kv"
+
+
+def kv_cache_curves(cfg: TransformerConfig, upto: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
+    """(context lengths 1..upto, {kv heads: cache bytes [upto]}) for every valid number of
+    key/value heads of this model's shape, MHA first (n_heads) down to MQA (1)."""
+    positions = np.arange(1, upto + 1)
+    return positions, {d: kv_cache_bytes(cfg, 1, d).per_token * positions
+                       for d in sorted(kv_head_options(cfg.n_heads), reverse=True)}
+
+
+@dataclass(frozen=True)
+class CacheAtStep:
+    """What a decoder's self-attention KV cache holds after one generation step."""
+
+    rows: int                   # positions whose K and V are cached
+    width: int                  # sequences cached side by side (beam search: the beam width)
+    layer_bytes: list[float]    # per layer: measured, else `width` x this model's size
+    shape: tuple[int, ...]      # of K (and of V) in each layer: [width, rows, kv heads, d_head]
+    total: int                  # bytes for one sequence of `rows` positions, this model's kv heads
+    mha: int                    # the same if every query head had its own K/V
+    mqa: int                    # the same with a single K/V head
+
+
+def cache_at_step(cfg: TransformerConfig, rows: int, width: int = 1,
+                  measured: list[int] | None = None) -> CacheAtStep:
+    """The cache after a step: `measured` per-layer bytes (the real tensors, 0 without a
+    cache) when a step reported them, else `width` sequences of `rows` positions."""
+    total = kv_cache_bytes(cfg, rows).total
+    each = [width * total / cfg.n_layers] * cfg.n_layers
+    return CacheAtStep(rows, width, list(measured) if measured is not None else each,
+                       (width, rows, cfg.kv_heads, cfg.head_dim), total, kv_cache_bytes(cfg, rows, cfg.n_heads).total,
+                       kv_cache_bytes(cfg, rows, 1).total)

@@ -4,10 +4,16 @@ A checkpoint `name` is two files side by side:
 - `name.safetensors`: the model's state dict (tied weights stored once);
 - `name.json`: {"format": "glassbox-checkpoint", "version": 1, "config": {...},
   "tokenizer": {...} (see models.tokenizer.tokenizer_from_dict), "meta": {...}}.
+
+For a download or an upload the two files travel as one zip (`checkpoint_zip`,
+`read_checkpoint_zip`).
 """
 from __future__ import annotations
 
+import io
 import json
+import tempfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +25,7 @@ from ..transformer import Transformer
 
 FORMAT, VERSION = "glassbox-checkpoint", 1
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
+MAX_ZIP_MB = 20                        # an uploaded checkpoint zip; its contents may unpack to 4x that
 
 
 def _paths(path: str | Path) -> tuple[Path, Path]:
@@ -94,3 +101,61 @@ def load_checkpoint(path: str | Path, device: str | torch.device | None = "cpu")
 def shipped_checkpoints(folder: Path = CHECKPOINT_DIR) -> list[Path]:
     """JSON files of the checkpoints shipped in models/checkpoints/ (sorted)."""
     return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+# ---- one zip for a download / an upload -------------------------------------------------------
+class CheckpointZipError(ValueError):
+    """A zip that is not a usable checkpoint. The message is an English sentence;
+    `reason` (too_big | not_zip | contents | invalid | no_tokenizer) and `values` (the
+    numbers or the inner error in it) let an app say the same in its own language."""
+
+    def __init__(self, reason: str, message: str, **values: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.values = values
+
+
+def checkpoint_zip(model: Transformer, tokenizer: Tokenizer | None, meta: dict[str, Any], stem: str) -> bytes:
+    """A checkpoint (`stem.safetensors` + `stem.json`) as the bytes of one zip."""
+    with tempfile.TemporaryDirectory() as tmp:
+        json_path = save_checkpoint(model, tokenizer, Path(tmp) / stem, meta)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+            z.write(json_path, json_path.name)
+            z.write(json_path.with_suffix(".safetensors"), f"{stem}.safetensors")
+        return buf.getvalue()
+
+
+def _too_big(n_bytes: int, limit_mb: int) -> CheckpointZipError:
+    mb = n_bytes // 2**20
+    return CheckpointZipError("too_big", f"The checkpoint is {mb} MB; the limit is {limit_mb} MB.", mb=mb,
+                              limit=limit_mb)
+
+
+def read_checkpoint_zip(data: bytes, limit_mb: int = MAX_ZIP_MB) -> tuple[Transformer, Tokenizer, dict]:
+    """(model on the CPU, tokenizer, meta) from the bytes of a zip holding exactly one
+    .json and one .safetensors; CheckpointZipError (a ValueError) with a sentence
+    otherwise. At most `limit_mb` MB zipped and 4x that unpacked."""
+    if len(data) > limit_mb * 2**20:
+        raise _too_big(len(data), limit_mb)
+    try:
+        z = zipfile.ZipFile(io.BytesIO(data))
+        names = [i for i in z.infolist() if not i.is_dir()]
+    except zipfile.BadZipFile:
+        raise CheckpointZipError("not_zip", "That file is not a zip archive.") from None
+    jsons = [i for i in names if i.filename.endswith(".json")]
+    weights = [i for i in names if i.filename.endswith(".safetensors")]
+    if len(jsons) != 1 or len(weights) != 1:
+        raise CheckpointZipError("contents", "The zip must hold exactly one .json and one .safetensors file.")
+    if sum(i.file_size for i in names) > 4 * limit_mb * 2**20:
+        raise _too_big(sum(i.file_size for i in names), limit_mb)
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "upload.json").write_bytes(z.read(jsons[0]))
+        (Path(tmp) / "upload.safetensors").write_bytes(z.read(weights[0]))
+        try:
+            model, tok, meta = load_checkpoint(Path(tmp) / "upload.json", "cpu")
+        except (ValueError, TypeError, KeyError) as e:
+            raise CheckpointZipError("invalid", f"Not a valid Glassbox checkpoint: {e}", error=str(e)) from None
+    if tok is None:
+        raise CheckpointZipError("no_tokenizer", "The checkpoint has no tokenizer, so text cannot be fed to it.")
+    return model, tok, meta

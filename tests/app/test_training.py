@@ -139,7 +139,7 @@ def _zip(files: dict[str, bytes]) -> bytes:
 def test_checkpoint_zip_round_trip_and_bad_uploads():
     from models.weights.checkpoint import load_checkpoint
     from models.training.trainer import same_weights
-    from ui.training_views import checkpoint_zip, read_checkpoint_zip
+    from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 
     model, tok, meta = load_checkpoint(CHECKPOINT_DIR / "reverse-rope.json")
     data = checkpoint_zip(model, tok, meta, "x")

@@ -1,5 +1,5 @@
 """The overview's catalogue is one markdown table whose cells are escaped user text."""
-from ui.home_views import markdown_table
+from ui.views.home import markdown_table
 
 
 def test_markdown_table_escapes_every_cell_and_keeps_its_shape():

@@ -1,20 +1,18 @@
-"""Streamlit glue for the training lab: the settings form, runs in background threads,
-live curves and attention, the step scrubber, and checkpoint download / upload.
+"""The training lab: the settings form, runs in background threads, live curves and
+attention, the step scrubber, and checkpoint download / upload.
 
 A run trains in a daemon thread (`models.training.train`) that fills a `TrainRun` in
 place; the page polls it from a fragment every second while it runs, so widgets stay
 responsive and a Stop button works. Runs live in the session's state, so two browser
 sessions never see each other's runs. At most `MAX_PARALLEL` runs train at once in
 the whole server (others wait for a slot), so a classroom cannot starve the CPU.
+Its probe passes (the attention snapshots) go through the run gate (`ui/serving/`).
+The checkpoint zip is a file format: models/weights/checkpoint.py.
 """
 from __future__ import annotations
 
-import io
-import tempfile
 import threading
-import zipfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -23,14 +21,14 @@ import viz_core as vz
 from models.config import ACTIVATIONS, NORMS, POSITIONALS
 from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task
 from models.training.trainer import TrainRun, TrainSettings, check_fits, train
+from models.weights.checkpoint import MAX_ZIP_MB, CheckpointZipError, checkpoint_zip, read_checkpoint_zip
 
-from .i18n import t
-from .markup import md_code, md_escape
-from .serving import run_held, trained
-from .shell import current
+from ..i18n import t
+from ..markup import md_code, md_escape
+from ..serving import run_held, trained
+from ..shell import Selection
 
 MAX_PARALLEL = 2                       # training threads in the whole server
-MAX_UPLOAD_MB = 20                     # checkpoint zip
 MAX_TEXT_KB = MAX_LM_CHARS // 1000     # char-LM .txt upload
 TASK_IDS = (*TASKS, "char_lm")
 _slots = threading.BoundedSemaphore(MAX_PARALLEL)
@@ -40,6 +38,61 @@ DEFAULT_TEXT = ("To be, or not to be, that is the question: whether 'tis nobler 
                 "and arrows of outrageous fortune, or to take arms against a sea of troubles and by opposing end "
                 "them. To die, to sleep, no more; and by a sleep to say we end the heart-ache and the thousand "
                 "natural shocks that flesh is heir to. ") * 3
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the settings form chose when Start was pressed."""
+
+    task_id: str                       # a toy task (models/training/tasks.py) or char_lm
+    text: str | None                   # char_lm: the training text (None: the upload was refused)
+    length: int                        # training length (char_lm: the context)
+    n_layers: int
+    n_heads: int
+    n_kv_heads: int
+    d_model: int
+    d_ff: int
+    positional: str
+    norm: str
+    norm_position: str                 # pre | post
+    activation: str
+    steps: int
+    lr: float
+    batch_size: int
+    seed: int
+    every: int                         # steps between evaluations and attention snapshots
+
+    def model_kw(self) -> dict:
+        """Keyword arguments of the task's TransformerConfig."""
+        return dict(n_layers=self.n_layers, n_heads=self.n_heads, n_kv_heads=self.n_kv_heads, d_model=self.d_model,
+                    d_ff=self.d_ff, positional=self.positional, norm=self.norm, norm_position=self.norm_position,
+                    activation=self.activation)
+
+    def train_settings(self) -> TrainSettings:
+        return TrainSettings(steps=self.steps, lr=self.lr, batch_size=self.batch_size, seed=self.seed,
+                             eval_every=self.every, snapshot_every=self.every)
+
+
+def render(sel: Selection) -> None:
+    """The training lab page."""
+    st.title(t("tr_title"))
+    st.caption(t("tr_intro"))
+    recs = _records()
+    rec = recs[-1] if recs else None
+    running = rec is not None and not rec.run.finished
+    choices = settings_form(running)
+    if choices is not None:
+        start(choices, sel.device)
+    if rec is not None:
+        st.divider()
+        st.subheader(t("tr_run_title", label=md_escape(rec.label)))
+        if running:
+            st.fragment(live, run_every=1.0)(rec)
+        else:
+            finished(rec)
+    upload()
+    with st.expander(t("tr_how")):
+        st.markdown(t("tr_how_text"))
 
 
 @dataclass(eq=False)
@@ -85,8 +138,8 @@ def _task_label(task_id: str) -> str:
 
 
 # ---- the settings form -----------------------------------------------------------------------
-def settings_form(running: bool) -> None:
-    """Task and architecture choices; Start validates and launches a run."""
+def settings_form(running: bool) -> Choices | None:
+    """Task and architecture choices; the Choices when Start was pressed, else None."""
     st.subheader(t("tr_setup"))
     task_id = st.selectbox(t("tr_task"), TASK_IDS, index=TASK_IDS.index("reverse"), format_func=_task_label,
                            key="tr_task", disabled=running)
@@ -137,39 +190,40 @@ def settings_form(running: bool) -> None:
                                   help=t("tr_snapshot_help"))
         started = st.form_submit_button(t("tr_start"), type="primary", disabled=running,
                                         icon=":material/play_arrow:", key="tr_start")
-    if started:
-        _start(task_id, text, dict(n_layers=int(layers), n_heads=int(heads), n_kv_heads=int(kv), d_model=int(d_model),
-                                   d_ff=int(d_ff), positional=pe, norm=norm, norm_position=norm_pos, activation=act),
-               int(length), dict(steps=int(steps), lr=float(lr), batch_size=int(batch), seed=int(seed),
-                                 eval_every=int(every), snapshot_every=int(every)))
+    if not started:
+        return None
+    return Choices(task_id=task_id, text=text, length=int(length), n_layers=int(layers), n_heads=int(heads),
+                   n_kv_heads=int(kv), d_model=int(d_model), d_ff=int(d_ff), positional=pe, norm=norm,
+                   norm_position=norm_pos, activation=act, steps=int(steps), lr=float(lr), batch_size=int(batch),
+                   seed=int(seed), every=int(every))
 
 
 def _base_task(task_id: str) -> Task | None:
     return None if task_id == "char_lm" else get_task(task_id)
 
 
-def _start(task_id: str, text: str | None, model_kw: dict, length: int, train_kw: dict) -> None:
+def start(c: Choices, device: str) -> None:
     """Validate everything first (a sentence per problem), then launch the thread."""
     try:
-        if task_id == "char_lm":
-            if text is None:
+        if c.task_id == "char_lm":
+            if c.text is None:
                 raise ValueError(t("tr_no_text"))
-            task = char_lm_task(text, length)
+            task = char_lm_task(c.text, c.length)
         else:
-            task = get_task(task_id, train_len=length)
-        if model_kw["n_kv_heads"] > model_kw["n_heads"]:
-            raise ValueError(t("tr_kv_too_many", kv=model_kw["n_kv_heads"], h=model_kw["n_heads"]))
-        cfg = task.default_config(**model_kw)
-        settings = TrainSettings(**train_kw)
+            task = get_task(c.task_id, train_len=c.length)
+        if c.n_kv_heads > c.n_heads:
+            raise ValueError(t("tr_kv_too_many", kv=c.n_kv_heads, h=c.n_heads))
+        cfg = task.default_config(**c.model_kw())
+        settings = c.train_settings()
         check_fits(task, cfg)
     except ValueError as e:
         st.error(t("tr_refused", error=md_escape(str(e))), icon=":material/block:")
         return
     run = TrainRun(task, cfg, settings, task.probe())
-    label = f"{t('tr_trained')}: {_task_label(task_id)} · {cfg.positional}"
+    label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {cfg.positional}"
     rec = Record(run, threading.Event(), label)
-    rec.thread = threading.Thread(target=_worker, args=(rec, current().device), daemon=True,
-                                  name=f"glassbox-train-{task_id}")
+    rec.thread = threading.Thread(target=_worker, args=(rec, device), daemon=True,
+                                  name=f"glassbox-train-{c.task_id}")
     _records().append(rec)
     rec.thread.start()
     st.rerun()
@@ -303,19 +357,6 @@ def finished(rec: Record) -> None:
     download(rec)
 
 
-def checkpoint_zip(model, tokenizer, meta: dict, stem: str) -> bytes:
-    """A checkpoint (safetensors + JSON) as one zip, for the download button."""
-    from models.weights.checkpoint import save_checkpoint
-
-    with tempfile.TemporaryDirectory() as tmp:
-        json_path = save_checkpoint(model, tokenizer, Path(tmp) / stem, meta)
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-            z.write(json_path, json_path.name)
-            z.write(json_path.with_suffix(".safetensors"), f"{stem}.safetensors")
-        return buf.getvalue()
-
-
 def download(rec: Record) -> None:
     holder = trained.find(rec.key)
     if holder is None:
@@ -326,38 +367,9 @@ def download(rec: Record) -> None:
                        f"{stem}.zip", "application/zip", icon=":material/download:", key="tr_download")
 
 
-def read_checkpoint_zip(data: bytes):
-    """(model, tokenizer, meta) from an uploaded zip; ValueError with a sentence otherwise."""
-    from models.weights.checkpoint import load_checkpoint
-
-    if len(data) > MAX_UPLOAD_MB * 2**20:
-        raise ValueError(t("tr_upload_too_big", mb=len(data) // 2**20, limit=MAX_UPLOAD_MB))
-    try:
-        z = zipfile.ZipFile(io.BytesIO(data))
-        names = [i for i in z.infolist() if not i.is_dir()]
-    except zipfile.BadZipFile:
-        raise ValueError(t("tr_upload_not_zip")) from None
-    jsons = [i for i in names if i.filename.endswith(".json")]
-    weights = [i for i in names if i.filename.endswith(".safetensors")]
-    if len(jsons) != 1 or len(weights) != 1:
-        raise ValueError(t("tr_upload_contents"))
-    if sum(i.file_size for i in names) > 4 * MAX_UPLOAD_MB * 2**20:
-        raise ValueError(t("tr_upload_too_big", mb=sum(i.file_size for i in names) // 2**20, limit=MAX_UPLOAD_MB))
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "upload.json").write_bytes(z.read(jsons[0]))
-        (Path(tmp) / "upload.safetensors").write_bytes(z.read(weights[0]))
-        try:
-            model, tok, meta = load_checkpoint(Path(tmp) / "upload.json", "cpu")
-        except (ValueError, TypeError, KeyError) as e:
-            raise ValueError(t("tr_upload_invalid", error=str(e))) from None
-    if tok is None:
-        raise ValueError(t("tr_upload_no_tokenizer"))
-    return model, tok, meta
-
-
 def upload() -> None:
     with st.expander(t("tr_upload_title"), icon=":material/upload:"):
-        st.caption(t("tr_upload_help", mb=MAX_UPLOAD_MB))
+        st.caption(t("tr_upload_help", mb=MAX_ZIP_MB))
         f = st.file_uploader(t("tr_upload"), type=["zip"], key="tr_upload")
         if f is None:
             return
@@ -368,30 +380,10 @@ def upload() -> None:
             return
         try:
             model, tok, meta = read_checkpoint_zip(f.getvalue())
-        except ValueError as e:
-            st.error(md_escape(str(e)), icon=":material/error:")
+        except CheckpointZipError as e:
+            st.error(md_escape(t(f"tr_upload_{e.reason}", **e.values)), icon=":material/error:")
             return
         label = meta.get("label") or f"{t('tr_uploaded_label')}: {f.name}"
         key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name)})
         done[sig] = trained.find(key).label
         st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
-
-
-# ---- the page ----------------------------------------------------------------------------
-def page() -> None:
-    st.title(t("tr_title"))
-    st.caption(t("tr_intro"))
-    recs = _records()
-    rec = recs[-1] if recs else None
-    running = rec is not None and not rec.run.finished
-    settings_form(running)
-    if rec is not None:
-        st.divider()
-        st.subheader(t("tr_run_title", label=md_escape(rec.label)))
-        if running:
-            st.fragment(live, run_every=1.0)(rec)
-        else:
-            finished(rec)
-    upload()
-    with st.expander(t("tr_how")):
-        st.markdown(t("tr_how_text"))

@@ -1,11 +1,12 @@
-"""Streamlit glue for the generation page: settings, the generation run (streamed, with
-a stop button), and the views of its steps (candidates, attention row, beam tree,
-repetition, KV cache, cross-attention).
+"""The generation page: settings, the generation run (streamed, with a stop button), and
+the views of its steps (candidates, attention row, beam tree, repetition, KV cache,
+cross-attention).
 
-The generation itself is `models.generate`; every number shown comes from its Steps
-(the real distributions, the real K/V tensors' sizes, the recorded attention rows).
-A run lives in session state (`_gen`) keyed by its settings, so moving the step slider
-never regenerates, and a stop keeps the steps produced so far.
+The generation itself is lab/generation.py; every number shown comes from its Steps
+(the real distributions, the real K/V tensors' sizes, the recorded attention rows) or
+from lab/kv.py (cache sizes, paged blocks). Every forward pass runs inside the run gate
+(`serving.run_held`). A run lives in session state (`_gen`) keyed by its settings, so
+moving the step slider never regenerates, and a stop keeps the steps produced so far.
 """
 from __future__ import annotations
 
@@ -19,19 +20,19 @@ import viz_core as vz
 import viz_core.generation as vg
 from lab import generation as G
 from lab import kv as KV
-from models.trace import Stack, Trace, act_name
+from models.trace import Stack, act_name
+from models.weights import zoo
 
-from . import serving
-from .i18n import FORMULAS, t
-from .markup import md_escape
-from .serving import MAX_CHARS, load_model, run_held
-from .shell import Selection, bound, choice, show_notices
+from .. import serving
+from ..i18n import FORMULAS, t
+from ..markup import md_escape
+from ..serving import MAX_CHARS, load_model, run_held
+from ..shell import Selection, bound, choice, require_model, show_notices
 
 STRATEGIES = G.STRATEGIES
 MAX_NEW = 64
 PLAY_SECONDS = 0.9
-COMPARE = (("greedy", G.Settings()), ("T=0.7, k=40", G.Settings("sample", temperature=0.7, top_k=40)),
-           ("T=1.0", G.Settings("sample", temperature=1.0)), ("T=1.5", G.Settings("sample", temperature=1.5)))
+BAR_TERMS = ("prob", "model", "tempered", "final", "cut", "chosen")
 
 
 @dataclass
@@ -55,62 +56,55 @@ class Run:
         return [s.token_id for s in self.steps]
 
 
-# ---- tokens ----------------------------------------------------------------------------
-def token_text(tok, i: int) -> str:
-    """The printable text of one id (byte-level BPE decoded, WordPiece as is)."""
-    if hasattr(tok, "tok") and getattr(tok, "_readable", False):
-        return tok.tok.decode([int(i)], skip_special_tokens=False) or tok.id_to_token(int(i))
-    return tok.id_to_token(int(i))
-
-
-def token_texts(tok, ids) -> list[str]:
-    return [token_text(tok, i) for i in ids]
+def render(sel: Selection) -> None:
+    """The generation page."""
+    st.title(t("gen_title"))
+    model, tok = require_model(sel)
+    cfg = model.cfg
+    if cfg.arch == "encoder" or cfg.output != "logits":
+        show_notices()
+        encoder_only(sel)
+        return
+    example = G.task_prompt(serving.task_of(sel.model_key), cfg.arch)
+    if example is not None and example != sel.text:
+        st.button(t("gen_use_example", text=md_escape(example)), on_click=_set, args=("text", example),
+                  key="gen_example")
+    if sel.random_weights:
+        st.caption(t("gen_random"))
+    st.caption(t("gen_prompt_is_sidebar") if cfg.arch == "decoder" else t("gen_source_is_sidebar"))
+    settings = settings_controls(cfg.vocab_size, cfg.arch)
+    show_notices()                                  # link values the widgets could not take
+    if not sel.text.strip():
+        st.info(t("empty_text"), icon=":material/edit:")
+        return
+    run = run_generation(model, tok, sel, settings)
+    if run is not None:
+        views(model, tok, sel, run)
+    explanations()
 
 
 # ---- encoder-only and toy prompts -----------------------------------------------------------
-def decoder_choice() -> str | None:
-    """A generating model to offer instead of an encoder: a trained toy decoder, else
-    the GPT-2-style preset."""
-    from models.weights import zoo
-
+def decoder_choice() -> zoo.Entry | None:
+    """A generating model to offer instead of an encoder: a trained toy decoder, else the
+    GPT-2-style preset, else any decoder; None if the catalogue has none."""
     entries = [e for e in zoo.catalogue() if e.available and e.config is not None]
-    toys = [e.key for e in entries if e.kind == "toy" and e.config.arch == "decoder"]
-    customs = [e.key for e in entries if e.key == "custom:gpt"]
-    return (toys + customs + [e.key for e in entries if e.config.arch == "decoder"] + [None])[0]
-
-
-def _switch_model(key: str) -> None:
-    st.session_state["model"] = key
+    toys = [e for e in entries if e.kind == "toy" and e.config.arch == "decoder"]
+    customs = [e for e in entries if e.key == "custom:gpt"]
+    return (toys + customs + [e for e in entries if e.config.arch == "decoder"] + [None])[0]
 
 
 def encoder_only(sel: Selection) -> None:
     """An encoder (MiniLM, BERT) reads a whole text at once and has no next-token head."""
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
-    key = decoder_choice()
-    if key is not None:
-        from models.weights import zoo
-
-        st.button(t("gen_switch_decoder", model=md_escape(zoo.get(key).label)), on_click=_switch_model, args=(key,),
+    entry = decoder_choice()
+    if entry is not None:
+        st.button(t("gen_switch_decoder", model=md_escape(entry.label)), on_click=_set, args=("model", entry.key),
                   key="gen_switch", type="primary")
 
 
-def task_prompt(model_key: str, arch: str) -> str | None:
-    """The example prompt of a trained toy task (its probe, up to where the answer starts)."""
-    task_name = serving.task_of(model_key)
-    if task_name is None:
-        return None
-    from models.training import tasks
-
-    try:
-        ex = tasks.get_task(task_name).probe()
-    except ValueError:
-        return None
-    tokens = list(ex.tokens) if arch == "encoder-decoder" else list(ex.tokens[: ex.answer.start + 1])
-    return "".join(tk for tk in tokens if tk not in ("<bos>", "<eos>", "<pad>"))
-
-
-def _use_prompt(text: str) -> None:
-    st.session_state["text"] = text
+def _set(key: str, value) -> None:
+    """A button's callback: put `value` in session state (the sidebar's text or model, a stop)."""
+    st.session_state[key] = value
 
 
 # ---- settings -------------------------------------------------------------------------------
@@ -119,29 +113,22 @@ def settings_controls(vocab: int, arch: str) -> G.Settings:
     strategy = choice(st.radio, t("gen_strategy"), STRATEGIES, param="strategy", default="greedy",
                       horizontal=True, labels={s: t(f"gen_strategy_{s}") for s in STRATEGIES})
     c = st.columns(5)
-    with c[0]:
-        n = bound(st.slider, t("gen_max_new"), 1, MAX_NEW, 20, key="gen_n", url_default="20")
+    n = bound(c[0].slider, t("gen_max_new"), 1, MAX_NEW, 20, key="gen_n", url_default="20")
     temperature, top_k, top_p, seed, width, alpha = 1.0, 0, 1.0, 0, 3, 1.0
     if strategy == "sample":
-        with c[1]:
-            temperature = bound(st.slider, t("gen_temperature"), 0.0, 2.0, 1.0, 0.05, key="gen_t", url_default="1.0",
-                                help=t("gen_temperature_help"))
-        with c[2]:
-            top_k = bound(st.number_input, t("gen_top_k"), 0, vocab, 0, key="gen_k", url_default="0",
-                          help=t("gen_top_k_help"))
-        with c[3]:
-            top_p = bound(st.slider, t("gen_top_p"), 0.0, 1.0, 1.0, 0.05, key="gen_p", url_default="1.0",
-                          help=t("gen_top_p_help"))
-        with c[4]:
-            seed = bound(st.number_input, t("gen_seed"), 0, 1_000_000, 0, key="gen_seed", url_default="0")
+        temperature = bound(c[1].slider, t("gen_temperature"), 0.0, 2.0, 1.0, 0.05, key="gen_t", url_default="1.0",
+                            help=t("gen_temperature_help"))
+        top_k = bound(c[2].number_input, t("gen_top_k"), 0, vocab, 0, key="gen_k", url_default="0",
+                      help=t("gen_top_k_help"))
+        top_p = bound(c[3].slider, t("gen_top_p"), 0.0, 1.0, 1.0, 0.05, key="gen_p", url_default="1.0",
+                      help=t("gen_top_p_help"))
+        seed = bound(c[4].number_input, t("gen_seed"), 0, 1_000_000, 0, key="gen_seed", url_default="0")
     elif strategy == "beam":
-        with c[1]:
-            width = bound(st.slider, t("gen_beam_width"), 1, 8, 3, key="gen_width", url_default="3")
-        with c[2]:
-            alpha = bound(st.slider, t("gen_length_penalty"), 0.0, 2.0, 1.0, 0.1, key="gen_alpha", url_default="1.0",
-                          help=t("gen_length_penalty_help"))
-    with c[4] if strategy != "sample" else st.container():
-        use_cache = st.toggle(t("gen_use_cache"), True, key="gen_cache", help=t("gen_use_cache_help"))
+        width = bound(c[1].slider, t("gen_beam_width"), 1, 8, 3, key="gen_width", url_default="3")
+        alpha = bound(c[2].slider, t("gen_length_penalty"), 0.0, 2.0, 1.0, 0.1, key="gen_alpha", url_default="1.0",
+                      help=t("gen_length_penalty_help"))
+    cache_slot = c[4] if strategy != "sample" else st.container()
+    use_cache = cache_slot.toggle(t("gen_use_cache"), True, key="gen_cache", help=t("gen_use_cache_help"))
     settings = G.Settings(strategy, int(n), float(temperature), int(top_k), float(top_p), int(seed), int(width),
                           float(alpha), bool(use_cache))
     if strategy == "sample" and settings.is_greedy:
@@ -152,35 +139,13 @@ def settings_controls(vocab: int, arch: str) -> G.Settings:
 
 
 # ---- the run ---------------------------------------------------------------------------------
-def prepare(model, tok, sel: Selection, settings: G.Settings):
-    """(prompt ids, prompt tokens, source ids, source tokens, number of prompt tokens cut)."""
-    cfg = model.cfg
-    text = sel.text[:MAX_CHARS]
-    if cfg.arch == "encoder-decoder":
-        enc = tok.encode(text, max_len=cfg.max_len)
-        src_ids, src_tok = list(enc.ids), list(enc.tokens)
-        cut = enc.n_tokens_before_truncation - len(enc) if enc.truncated else 0
-        start = G.start_id(tok)
-        return [start], [token_text(tok, start)], src_ids, src_tok, cut
-    ids, toks = G.encode_prompt(tok, text)
-    kept, cut = G.fit_context(ids, cfg.max_len, settings.max_new_tokens)
-    return kept, toks[len(toks) - len(kept):], None, None, cut
-
-
-def _request_stop() -> None:
-    st.session_state["_gen_stop"] = True
-
-
-def _regenerate() -> None:
-    st.session_state.pop("_gen", None)
-
-
 def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | None:
     """The generation for these settings: from session state when it exists (done or
     stopped), else generated now, token by token, with a progress bar and a stop button."""
-    prompt, prompt_tok, src, src_tok, cut = prepare(model, tok, sel, settings)
-    if cut:
-        st.info(t("gen_truncated", cut=cut, kept=len(src or prompt), max_len=model.cfg.max_len),
+    p = G.prepare_prompt(tok, model.cfg, sel.text[:MAX_CHARS], settings.max_new_tokens)
+    prompt, src = p.ids, p.source_ids
+    if p.cut:
+        st.info(t("gen_truncated", cut=p.cut, kept=len(src or prompt), max_len=model.cfg.max_len),
                 icon=":material/content_cut:")
     if not (src or prompt) or (src is not None and not src):
         st.info(t("empty_text"), icon=":material/edit:")
@@ -191,7 +156,7 @@ def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | No
     if run is not None and run.sig == sig and (run.done or run.stopped or stop):
         run.stopped = run.stopped or not run.done
         return run
-    run = Run(sig, settings, prompt, prompt_tok, src_tok)
+    run = Run(sig, settings, prompt, p.tokens, p.source_tokens)
     st.session_state["_gen"] = run
     eos = G.eos_id(tok)
     try:
@@ -215,7 +180,8 @@ def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
     slot = st.empty()
     with slot.container():
         stop_col, bar_col = st.columns([1, 5])
-        stop_col.button(t("gen_stop"), on_click=_request_stop, key="gen_stop_btn", icon=":material/stop:")
+        stop_col.button(t("gen_stop"), on_click=_set, args=("_gen_stop", True), key="gen_stop_btn",
+                        icon=":material/stop:")
         bar = bar_col.progress(0.0, text=t("gen_progress", i=0, n=settings.max_new_tokens))
     names = [act_name("pattern", None, s) for s in Stack.attention_maps(model.cfg.arch) if s is not Stack.ENCODER]
     steps = G.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=names)
@@ -223,20 +189,10 @@ def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
         step = run_held(model, lambda _m: next(steps, None), len(run.prompt_ids) + len(run.steps) + 1)
         if step is None:
             break
-        run.steps.append(_light(step))
+        run.steps.append(G.last_rows(step))
         bar.progress(len(run.steps) / settings.max_new_tokens,
                      text=t("gen_progress", i=len(run.steps), n=settings.max_new_tokens))
     slot.empty()
-
-
-def _light(step: G.Step) -> G.Step:
-    """Keep only the last query row of each recorded pattern (the new token's row), as
-    float32 on the CPU: a step then holds layers x heads x context numbers."""
-    if step.trace is None:
-        return step
-    rows = {n: v[:, :, -1:].float().cpu() for n, v in step.trace.items()}
-    step.trace = Trace(rows, step.trace.config)
-    return step
 
 
 # ---- views -----------------------------------------------------------------------------------
@@ -271,7 +227,6 @@ def _nudge(delta: int) -> None:
 
 def views(model, tok, sel: Selection, run: Run) -> None:
     """Everything below the settings once a run exists."""
-    cfg = model.cfg
     n_new = len(run.new_ids)
     if run.stopped:
         st.warning(t("gen_stopped", n=n_new), icon=":material/stop_circle:")
@@ -279,17 +234,11 @@ def views(model, tok, sel: Selection, run: Run) -> None:
     st.markdown(f"**{t('gen_output')}** {md_escape(text) if text.strip() else t('gen_nothing')}")
     if run.result is not None and run.result.stopped_by_eos or run.steps and run.steps[-1].token_id == G.eos_id(tok):
         st.caption(t("gen_eos"))
-    st.button(t("gen_again"), on_click=_regenerate, key="gen_again", icon=":material/refresh:")
+    st.button(t("gen_again"), on_click=_set, args=("_gen", None), key="gen_again", icon=":material/refresh:")
     if n_new == 0:
         return
     if run.settings.strategy == "beam":
-        tabs = st.tabs([t("gen_tab_beam"), t("gen_tab_repetition"), t("gen_tab_cache")])
-        with tabs[0]:
-            beam_view(tok, run)
-        with tabs[1]:
-            repetition_view(model, tok, sel, run, None)
-        with tabs[2]:
-            cache_view(cfg, run, n_new - 1, run.prompt_tokens + token_texts(tok, run.new_ids))
+        tabs(model, tok, sel, run, None, run.prompt_tokens + G.token_texts(tok, run.new_ids))
         return
     st.session_state["_gen_n_steps"] = n_new
     if st.session_state.get("_gen_shown") != id(run) or st.session_state.get("gen_step", n_new) > n_new:
@@ -320,23 +269,31 @@ def _step_fragment(model, tok, sel: Selection, run: Run) -> None:
     with c4:
         step_no = st.slider(t("gen_step"), 1, max(n_new, 2), key="gen_step", disabled=n_new < 2)
     s = run.steps[min(step_no, n_new) - 1]
-    tokens = run.prompt_tokens + token_texts(tok, run.new_ids)
+    tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
     n_prompt = len(run.prompt_ids)
     marks = G.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
     st.markdown(output_markdown(tokens[: s.position + 1], n_prompt, marks, s.position))
-    tabs = [t("gen_tab_step"), t("gen_tab_repetition"), t("gen_tab_cache")]
-    if model.cfg.arch == "encoder-decoder":
-        tabs.append(t("gen_tab_cross"))
-    tab = st.tabs(tabs)
+    tabs(model, tok, sel, run, s, tokens)
+
+
+def tabs(model, tok, sel: Selection, run: Run, s: G.Step | None, tokens: list[str]) -> None:
+    """The views of one step `s` (beam search, which keeps no steps: of the whole run)."""
+    cfg = model.cfg
+    names = ["step" if s is not None else "beam", "repetition", "cache"]
+    names += ["cross"] if s is not None and cfg.arch == "encoder-decoder" else []
+    tab = st.tabs([t(f"gen_tab_{n}") for n in names])
     with tab[0]:
-        step_view(model, tok, run, s, tokens)
+        if s is not None:
+            step_view(model, tok, run, s, tokens)
+        else:
+            beam_view(tok, run)
     with tab[1]:
-        repetition_view(model, tok, sel, run, s)
+        repetition_view(tok, sel, run)
     with tab[2]:
-        cache_view(model.cfg, run, s.index, tokens)
-    if model.cfg.arch == "encoder-decoder":
+        cache_view(cfg, run, s.index if s is not None else len(run.new_ids) - 1, tokens)
+    if "cross" in names:
         with tab[3]:
-            cross_view(model.cfg, run, s, tokens)
+            cross_view(cfg, run, s, tokens)
 
 
 def _why(s: G.Step, settings: G.Settings) -> str:
@@ -350,16 +307,17 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
     cfg = model.cfg
     left, right = st.columns([1, 1], gap="medium")
     chosen = s.candidates.index(s.token_id) if s.token_id in s.candidates else None
-    cand = token_texts(tok, s.candidates)
+    cand = G.token_texts(tok, s.candidates)
     with left:
         st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
-        fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen, terms=bar_terms())
+        fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
+                                terms={k: t(f"gen_term_{k}") for k in BAR_TERMS})
         st.plotly_chart(fig, key="gen_bars", width="stretch")
-        st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(token_text(tok, s.token_id), 30))) + " "
+        st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(G.token_text(tok, s.token_id), 30))) + " "
                     + _why(s, run.settings))
     with right:
         layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_layer") if cfg.n_layers > 1 else 0
-        row = s.trace.get("pattern", layer, Stack.output(cfg.arch)).float().numpy()[0, :, -1]   # [head, context]
+        row = G.attention_row(s, layer, Stack.output(cfg.arch))                               # [head, context]
         ctx = tokens[: s.position]
         fig = vz.head_heatmap(row, [f"H{h}" for h in range(row.shape[0])], ctx, clickable=False, square=False,
                               title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
@@ -369,16 +327,12 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
         st.caption(t("gen_attn_caption"))
 
 
-def bar_terms() -> dict[str, str]:
-    return {k: t(f"gen_term_{k}") for k in ("prob", "model", "tempered", "final", "cut", "chosen")}
-
-
-def repetition_view(model, tok, sel: Selection, run: Run, s: G.Step | None) -> None:
+def repetition_view(tok, sel: Selection, run: Run) -> None:
     n_prompt = len(run.prompt_ids)
     ids = run.prompt_ids + run.new_ids
     n = st.slider(t("gen_ngram"), 1, 6, 3, key="gen_ngram")
     marks = G.repeated_ngrams(ids, n, start=n_prompt)
-    tokens = run.prompt_tokens + token_texts(tok, run.new_ids)
+    tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
     st.markdown(output_markdown(tokens, n_prompt, marks, None))
     st.markdown(t("gen_repeat_rate", n=n, rate=G.repetition_rate(ids, n, start=n_prompt)))
     st.markdown(t("gen_repeat_explain"))
@@ -395,14 +349,9 @@ def repetition_view(model, tok, sel: Selection, run: Run, s: G.Step | None) -> N
 def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None, n_new: int, n: int) -> list[dict]:
     """The same prompt under greedy and a few sampling settings (seed 0): repetition rate."""
     model, tok = load_model(key, device)
-    rows = []
-    for name, base in COMPARE:
-        settings = G.Settings(base.strategy, n_new, base.temperature, base.top_k, base.top_p, 0)
-        res = run_held(model, lambda m: G.generate(m, list(prompt), settings, source=list(source) if source else None,
-                                                   eos=G.eos_id(tok), names=[]), len(prompt) + n_new)
-        rows.append({"setting": name, "rate": f"{G.repetition_rate(res.ids, n, start=len(prompt)):.0%}",
-                     "text": vz.visible_label(tok.decode(res.new_ids), 200)})
-    return rows
+    rows = G.compare_repetition(model, prompt, n_new, n, source=source, eos=G.eos_id(tok), gate=run_held)
+    return [{"setting": r.setting, "rate": f"{r.rate:.0%}", "text": vz.visible_label(tok.decode(r.new_ids), 200)}
+            for r in rows]
 
 
 def beam_view(tok, run: Run) -> None:
@@ -410,7 +359,8 @@ def beam_view(tok, run: Run) -> None:
     nodes = res.beam
     if len(nodes) > 400:
         st.info(t("gen_beam_big", n=len(nodes)))
-    fig = vg.beam_tree([n.step for n in nodes], [n.parent for n in nodes], token_texts(tok, [n.token_id for n in nodes]),
+    fig = vg.beam_tree([n.step for n in nodes], [n.parent for n in nodes],
+                       G.token_texts(tok, [n.token_id for n in nodes]),
                        [n.score for n in nodes], [n.kept for n in nodes], [n.finished for n in nodes], res.best_path,
                        prompt_label=t("gen_prompt"), terms={k: t(f"gen_term_{k}") for k in
                                                             ("step", "score", "kept", "pruned", "finished", "best")})
@@ -418,21 +368,17 @@ def beam_view(tok, run: Run) -> None:
     best = nodes[res.best_path[-1]]
     length = len(res.best_path)
     st.markdown(t("gen_beam_best", score=best.score, n=length, alpha=run.settings.length_penalty,
-                  norm=best.score / max(length, 1) ** run.settings.length_penalty))
+                  norm=G.normalised_score(best.score, length, run.settings.length_penalty)))
     st.markdown(t("gen_beam_explain", width=run.settings.beam_width))
     st.latex(FORMULAS["gen_beam"])
 
 
 def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     """The KV cache after step `index`: its rows per layer, its memory, MHA/GQA/MQA, paging."""
-    n_prompt = len(run.prompt_ids)
-    rows = n_prompt + index                              # positions whose K/V exist after this step
-    if run.steps:
-        s = run.steps[index]
-        real = s.cache_bytes
-        rows = s.cache_rows or rows
-    else:
-        real = [KV.kv_cache_bytes(cfg, rows).total // cfg.n_layers] * cfg.n_layers if run.settings.use_cache else [0]
+    s = run.steps[index] if run.steps else None          # beam search keeps no steps
+    rows = (s.cache_rows if s else 0) or len(run.prompt_ids) + index   # positions whose K/V exist after it
+    width = run.settings.beam_width if run.settings.strategy == "beam" else 1
+    cache = KV.cache_at_step(cfg, rows, width, s.cache_bytes if s else None)
     if not run.settings.use_cache:
         st.info(t("gen_cache_off"))
     st.markdown(t("gen_cache_explain", n=rows, kv=cfg.kv_heads, heads=cfg.n_heads, kind=cfg.attention_kind,
@@ -444,14 +390,10 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
                            terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
     st.plotly_chart(fig, key="gen_cache_grid", width="stretch")
     st.caption(t("gen_cache_grid_caption"))
-    width = run.settings.beam_width if run.settings.strategy == "beam" else 1
-    table = pd.DataFrame({
-        t("layer"): list(range(cfg.n_layers)),
-        "K": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
-        "V": [f"[{width}, {rows}, {cfg.kv_heads}, {cfg.head_dim}]"] * cfg.n_layers,
-        t("gen_col_bytes"): [f"{b / 1024:.1f} KiB" for b in real] if run.steps else
-        [f"{width * KV.kv_cache_bytes(cfg, rows).total / cfg.n_layers / 1024:.1f} KiB"] * cfg.n_layers,
-    })
+    shape = f"[{', '.join(map(str, cache.shape))}]"
+    table = pd.DataFrame({t("layer"): list(range(cfg.n_layers)), "K": [shape] * cfg.n_layers,
+                          "V": [shape] * cfg.n_layers,
+                          t("gen_col_bytes"): [f"{b / 1024:.1f} KiB" for b in cache.layer_bytes]})
     st.dataframe(table, hide_index=True, key="gen_cache_table")
     if run.settings.strategy == "beam":
         st.caption(t("gen_cache_beam", width=width))
@@ -459,59 +401,38 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         n_src = len(run.source_tokens)
         st.caption(t("gen_cache_cross", n=n_src, kib=KV.kv_cache_bytes(cfg, n_src).total / 1024))
     # MHA / GQA / MQA for this model's shape
-    divisors = [d for d in range(cfg.n_heads, 0, -1) if cfg.n_heads % d == 0]
-    upto = max(cfg.max_len, rows)
-    positions = np.arange(1, upto + 1)
-    series, names = {}, {}
-    for d in divisors:
-        kind = "MHA" if d == cfg.n_heads else ("MQA" if d == 1 else "GQA")
-        name = f"{kind}, {d} kv" if kind != "MQA" else "MQA, 1 kv"
-        names[d] = name
-        series[name] = np.array([KV.kv_cache_bytes(cfg, int(p), d).total for p in positions])
-    st.plotly_chart(vg.kv_memory_chart(positions, series, current=names[cfg.kv_heads], at=rows,
+    positions, curves = KV.kv_cache_curves(cfg, max(cfg.max_len, rows))
+    series = {KV.kv_label(cfg.n_heads, d): b for d, b in curves.items()}
+    st.plotly_chart(vg.kv_memory_chart(positions, series, current=KV.kv_label(cfg.n_heads, cfg.kv_heads), at=rows,
                                        terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
                     key="gen_cache_memory", width="stretch")
-    mha, mqa = KV.kv_cache_bytes(cfg, rows, cfg.n_heads).total, KV.kv_cache_bytes(cfg, rows, 1).total
-    st.markdown(t("gen_cache_compare", n=rows, this=KV.kv_cache_bytes(cfg, rows).total / 1024, mha=mha / 1024,
-                  mqa=mqa / 1024, kind=cfg.attention_kind))
+    st.markdown(t("gen_cache_compare", n=rows, this=cache.total / 1024, mha=cache.mha / 1024, mqa=cache.mqa / 1024,
+                  kind=cfg.attention_kind))
     st.markdown(f"**{t('gen_paged_title')}**")
     block = st.select_slider(t("gen_block_size"), [2, 4, 8, 16, 32], 4, key="gen_block")
-    blocks, empty = KV.paged_blocks(rows, block)
-    physical = paged_physical(blocks, rows)
-    st.plotly_chart(vg.paged_view(tokens, block, physical, terms={"block": t("gen_term_block"),
-                                                                   "slot": t("gen_term_slot")}),
+    paged = KV.paged_layout(rows, block)
+    st.plotly_chart(vg.paged_view(tokens, block, paged.physical, terms={"block": t("gen_term_block"),
+                                                                         "slot": t("gen_term_slot")}),
                     key="gen_paged", width="stretch")
-    st.markdown(t("gen_paged_explain", blocks=blocks, block=block, empty=empty, max_len=cfg.max_len,
+    st.markdown(t("gen_paged_explain", blocks=paged.blocks, block=block, empty=paged.empty, max_len=cfg.max_len,
                   waste=cfg.max_len - rows))
-
-
-def paged_physical(blocks: int, seed: int) -> list[int]:
-    """Where each logical block lands in a shared pool (an illustration: the allocator
-    hands out whichever blocks are free, so a sequence's blocks are scattered)."""
-    rng = np.random.default_rng(seed)
-    return [int(b) for b in rng.permutation(max(4 * blocks, 8))[:blocks]]
 
 
 def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
     """Encoder-decoder: each generated token's cross-attention over the source, growing
     row by row up to the current step."""
     c1, c2 = st.columns(2)
-    with c1:
-        layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_cross_layer") \
-            if cfg.n_layers > 1 else 0
-    with c2:
-        opts = ["mean"] + [str(h) for h in range(cfg.n_heads)]
-        head = st.selectbox(t("head"), opts, key="gen_cross_head",
-                            format_func=lambda o: t("combine_mean") if o == "mean" else f"H{o}")
-    rows = np.stack([st_.trace.get("pattern", layer, Stack.CROSS).float().numpy()[0, :, -1]
-                     for st_ in run.steps[: s.index + 1]])                                        # [step, head, src]
+    layer = (c1.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_cross_layer")
+             if cfg.n_layers > 1 else 0)
+    head = c2.selectbox(t("head"), ["mean"] + [str(h) for h in range(cfg.n_heads)], key="gen_cross_head",
+                        format_func=lambda o: t("combine_mean") if o == "mean" else f"H{o}")
+    rows = np.stack([G.attention_row(st_, layer, Stack.CROSS) for st_ in run.steps[: s.index + 1]])  # [step, head, src]
     m = rows.mean(axis=1) if head == "mean" else rows[:, int(head)]
     q_labels = [f"{vz.visible_label(tokens[st_.position - 1], 12)} → {vz.visible_label(tokens[st_.position], 12)}"
                 for st_ in run.steps[: s.index + 1]]
     fig = vz.head_heatmap(m, q_labels, run.source_tokens, clickable=False, square=False,
-                          title=t("gen_cross_title", layer=layer, n=s.index + 1), terms={"query": t("gen_term_step"),
-                                                                                          "key": t("gen_term_source"),
-                                                                                          "weight": t("term_weight")})
+                          title=t("gen_cross_title", layer=layer, n=s.index + 1),
+                          terms={"query": t("gen_term_step"), "key": t("gen_term_source"), "weight": t("term_weight")})
     fig.update_layout(height=int(np.clip(160 + 26 * m.shape[0], 260, 700)))
     st.plotly_chart(fig, key="gen_cross", width="stretch")
     st.caption(t("gen_cross_caption"))
@@ -522,27 +443,3 @@ def explanations() -> None:
         st.markdown(t("gen_ex_loop"))
         st.latex(FORMULAS["gen_sampling"])
         st.markdown(t("gen_ex_cache"))
-
-
-def page(sel: Selection, model, tok) -> None:
-    """The generation page body."""
-    cfg = model.cfg
-    if cfg.arch == "encoder" or cfg.output != "logits":
-        show_notices()
-        encoder_only(sel)
-        return
-    example = task_prompt(sel.model_key, cfg.arch)
-    if example is not None and example != sel.text:
-        st.button(t("gen_use_example", text=md_escape(example)), on_click=_use_prompt, args=(example,), key="gen_example")
-    if sel.random_weights:
-        st.caption(t("gen_random"))
-    st.caption(t("gen_prompt_is_sidebar") if cfg.arch == "decoder" else t("gen_source_is_sidebar"))
-    settings = settings_controls(cfg.vocab_size, cfg.arch)
-    show_notices()                                  # link values the widgets could not take
-    if not sel.text.strip():
-        st.info(t("empty_text"), icon=":material/edit:")
-        return
-    run = run_generation(model, tok, sel, settings)
-    if run is not None:
-        views(model, tok, sel, run)
-    explanations()

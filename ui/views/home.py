@@ -1,4 +1,5 @@
-"""The overview page's parts: the tokens of the text, the model card, the catalogue."""
+"""The overview page: what Glassbox shows, the loaded model, how it splits the text,
+and the catalogue of models."""
 from __future__ import annotations
 
 import streamlit as st
@@ -6,12 +7,30 @@ import streamlit as st
 import viz_core as vz
 from models.weights import zoo
 
-from .i18n import t
-from .markup import md_escape
-from .serving import encode
-from .shell import Selection, describe_entry
+from ..i18n import t
+from ..markup import md_escape
+from ..serving import encode
+from ..shell import Selection, describe_entry, require_model, show_notices
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
+
+
+def render(sel: Selection) -> None:
+    """The overview page."""
+    st.title(t("app_title"))
+    show_notices()
+    st.markdown(f"**{t('tagline')}**")
+    st.markdown(t("home_intro"))
+    model, tok = require_model(sel)
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        tokens_section(model, tok, sel)
+        st.subheader(t("home_pipeline"))
+        st.markdown(t("home_pipeline_text"))
+        st.page_link("app_pages/attention.py", label=t("home_open_attention"), icon=":material/visibility:")
+    with right:
+        model_card(model, sel)
+    catalogue_table()
 
 
 def token_badges(tokens: list[str]) -> str:
