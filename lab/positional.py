@@ -16,7 +16,8 @@ Experiments on the toy checkpoints trained once per scheme:
 - `shift_test`: the same tokens preceded by k filler tokens; how much the attention
   among the original tokens changes (absolute schemes change, relative ones do not).
 - `extrapolation`: a task's exact-match accuracy at multiples of its training length,
-  with "beyond the learned table" reported instead of an error.
+  with "beyond the learned table" reported instead of an error; `fits`: whether a model
+  can read that many positions at all.
 """
 from __future__ import annotations
 

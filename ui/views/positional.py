@@ -20,11 +20,11 @@ from models.trace import Stack
 from models.training.tasks import get_task
 from models.weights import zoo
 
-from . import positional_checkpoints as cv
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice, show_notices
+from . import positional_checkpoints as cv
 from .positional_checkpoints import DEVICE, scheme_label
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
