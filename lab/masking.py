@@ -6,6 +6,8 @@
 - `masked_run`: that run beside the model's own, reduced to the numpy arrays the page
   shows (`MaskedRun`).
 - `padded_run`: two texts as one padded batch, to see what padding hides.
+- numbers about a mask alone (no model): `mask_stats`, `gallery`, `cost_curves`,
+  `reach`, `reach_comparison`.
 """
 from __future__ import annotations
 
@@ -20,6 +22,10 @@ from models.config import TransformerConfig
 from models.hooks import Names, hooks
 from models.trace import ATTENTION_KINDS, Stack, Trace, act_name, as_numpy, record_names
 from models.transformer import Transformer
+
+XLNET_KINDS = ("xlnet_content", "xlnet_query")
+COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024)
+REACH_PATTERNS = ("local", "dilated", "strided", "composed")
 
 
 def trained_mask(cfg: TransformerConfig, n: int, stack: Stack | str | None = None) -> torch.Tensor:
@@ -84,6 +90,31 @@ class MaskedRun:
     decoder: bool                 # the stack is causal on its own
     kind: str                     # the config's attention pattern (full, local, ...)
 
+    @property
+    def n_changed(self) -> int:
+        """Pairs where the mask used differs from the pattern the model uses on its own."""
+        return int((self.used != self.trained).sum())
+
+    @property
+    def n_future(self) -> int:
+        """Pairs where a query may see a later token (counted for a causal stack only)."""
+        return int(np.triu(self.used, 1).sum()) if self.decoder else 0
+
+    def row_deviation(self, layer: int, head: int) -> float | None:
+        """max |Σ_k p[q, k] − 1| of the masked run's pattern, or None when a masked cell
+        carries weight (then the rows are not a softmax over the allowed keys)."""
+        pattern = self.patterns[layer, head]
+        if (pattern[~self.recorded_mask] != 0).any():
+            return None
+        return float(np.abs(pattern.sum(-1) - 1).max())
+
+    def own_head(self, layer: int, head: int) -> tuple[np.ndarray, ...]:
+        """One head of the model's own run: (q [n, dh], k [n, dh] and v [n, dh] of the
+        key/value head it reads (GQA/MQA), its weights [n, n], its output z [n, dh])."""
+        g = head // (self.own_q.shape[2] // self.own_k.shape[2])
+        return (self.own_q[layer, :, head], self.own_k[layer, :, g], self.own_v[layer, :, g],
+                self.own_patterns[layer, head], self.own_z[layer, :, head])
+
 
 def masked_run(model: Transformer, ids: Sequence[int], parts: Sequence[dict], *,
                tgt_ids: Sequence[int] | None = None, stack: Stack | str | None = None) -> MaskedRun:
@@ -120,6 +151,11 @@ class PaddedRun:
     pattern: np.ndarray           # [2, H, n, n] each row's attention in `layer`
     n: int                        # the padded length
 
+    def pad_weight(self, row: int, head: int) -> float:
+        """The largest weight a real token of `row` gives a padding token (0 when masked)."""
+        n_real = self.lengths[row]
+        return float(self.pattern[row, head, :n_real, n_real:].max()) if n_real < self.n else 0.0
+
 
 def padded_run(model: Transformer, rows_ids: Sequence[Sequence[int]], rows_tokens: Sequence[Sequence[str]],
                pad_id: int, pad_token: str, layer: int) -> PaddedRun:
@@ -134,3 +170,98 @@ def padded_run(model: Transformer, rows_ids: Sequence[Sequence[int]], rows_token
     mask = np.stack([as_numpy(tr.mask(layer=layer, batch=b)) for b in range(len(ids))])
     return PaddedRun([list(t) + [pad_token] * (n - len(t)) for t in rows_tokens], [len(r) for r in rows_ids],
                      mask, as_numpy(tr.get("pattern", layer)), n)
+
+
+# ---- a mask alone (no model) --------------------------------------------------------------------
+@dataclass
+class MaskStats:
+    """How much of [q, k] a mask allows."""
+
+    density: float                # fraction of allowed pairs
+    pairs: int                    # allowed pairs
+    total: int                    # q · k
+    per_query: np.ndarray         # [q] keys each query may attend to
+    empty: list[int]              # queries with nothing to attend to
+
+
+def mask_stats(mask: np.ndarray) -> MaskStats:
+    """The numbers of `mask` [q, k] (True = may attend)."""
+    m = torch.from_numpy(np.asarray(mask, dtype=bool))
+    stats = M.mask_stats(m)
+    return MaskStats(stats["density"], stats["pairs"], m.numel(), np.asarray(stats["per_query"]), stats["empty"])
+
+
+def gallery(parts: Sequence[dict], n: int) -> dict[str, np.ndarray]:
+    """Every part kind (`masks.PART_KINDS`) on n tokens, bool [n, n] each, with the
+    arguments chosen in `parts` where that kind is chosen. The XLNet streams use the
+    chosen order only if it orders exactly n tokens (else the reversed order); global
+    tokens past n are dropped."""
+    chosen = {p["kind"]: p for p in parts}
+    order = next((p["order"] for p in parts if p["kind"] in XLNET_KINDS), None)
+    if order is None or len(order) != n:
+        order = list(reversed(range(n)))
+    out = {}
+    for kind in M.PART_KINDS:
+        args = {k: v for k, v in chosen.get(kind, {}).items() if k != "kind"}
+        if kind in XLNET_KINDS:
+            args["order"] = order
+        if "global_tokens" in args:
+            args["global_tokens"] = [g for g in args["global_tokens"] if g < n]
+        out[kind] = M.part(kind, n, **args).numpy()
+    return out
+
+
+def cost_curves(parts: Sequence[dict], lengths: Sequence[int] = COST_LENGTHS) -> dict[str, list[int]]:
+    """Allowed pairs at each length: "full" (n²), each part alone (keyed by its kind),
+    and "composed" when there are several parts (`masks.cost_curve`)."""
+    curves = {"full": [n * n for n in lengths]}
+    for p in parts:
+        curves[p["kind"]] = M.cost_curve([p], lengths)
+    if len(parts) > 1:
+        curves["composed"] = M.cost_curve(parts, lengths)
+    return curves
+
+
+@dataclass
+class Reach:
+    """What `layers` layers of one mask let each position read."""
+
+    maps: np.ndarray              # [layers, n, n] bool: inputs reaching each position after 1..layers layers
+    layers_needed: int            # layers until nothing new is reached (the transitive closure)
+
+
+def reach(mask: np.ndarray, layers: int) -> Reach:
+    """The receptive field of `mask` [n, n] over 1..layers layers (`masks.receptive_field`)."""
+    m = torch.from_numpy(np.asarray(mask, dtype=bool))
+    return Reach(M.receptive_field(m, layers).numpy(), M.layers_to_closure(m))
+
+
+@dataclass(frozen=True)
+class ReachRow:
+    """One causal sparse pattern on n tokens."""
+
+    pattern: str                  # local | dilated | strided | composed (REACH_PATTERNS)
+    size: int | None              # the window (local) or the stride (dilated, strided); None for composed
+    pairs: int                    # allowed pairs
+    layers: int                   # layers until nothing new is reached
+    reaches_all: bool             # whether every token then reaches every earlier one
+
+
+def reach_comparison(n: int, window: int, mask: np.ndarray) -> list[ReachRow]:
+    """Causal sparse patterns on n tokens beside the composed `mask` [n, n]: pairs,
+    layers until nothing new is reached, and whether every token then reaches every
+    earlier one. The stride is ⌈√n⌉; the strided pattern is the Sparse Transformer's (a
+    local block of `stride` keys plus every stride-th key)."""
+    stride = max(1, int(np.ceil(np.sqrt(n))))
+    causal = M.causal(n)
+    parts = {"local": (window, {"kind": "local", "window": window}),
+             "dilated": (stride, {"kind": "dilated", "dilation": stride}),
+             "strided": (stride, {"kind": "strided", "stride": stride}),
+             "composed": (None, None)}
+    rows = []
+    for name in REACH_PATTERNS:
+        size, part = parts[name]
+        m = torch.from_numpy(np.asarray(mask, dtype=bool)) if part is None else M.compose(n, [part, {"kind": "causal"}])
+        closure = M.receptive_field(m, max(1, n))[-1]
+        rows.append(ReachRow(name, size, int(m.sum()), M.layers_to_closure(m), bool(closure[causal].all())))
+    return rows

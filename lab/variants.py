@@ -1,9 +1,12 @@
 """Attention without softmax, on the same q, k, v as the model's softmax attention:
 linear attention (Katharopoulos et al. 2020, "Transformers are RNNs") and retention
 (Sun et al. 2023, RetNet), whose parallel form equals a recurrence with a fixed-size
-state."""
+state. `compare_with_softmax` puts both beside one head of the model."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -64,3 +67,36 @@ def retention_recurrent(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, gamma
         state = gamma * state + k[i][:, None] * v[i][None, :]
         outs.append(q[i] @ state)
     return torch.stack(outs)
+
+
+@dataclass
+class VariantComparison:
+    """Linear attention and retention on one head's q, k, v beside its softmax attention
+    (n = tokens, dh = d_head)."""
+
+    linear: np.ndarray                # [n, n] float32 the weights linear attention implies (rows sum to 1)
+    retention: np.ndarray             # [n, n] float32 q kᵀ ⊙ D (no softmax: any sign)
+    linear_similarity: np.ndarray     # [n] cosine(linear output, softmax output) per position
+    retention_similarity: np.ndarray  # [n] cosine(retention output, softmax output)
+    recurrent_error: float            # max |recurrent − parallel retention|: the two forms agree
+    d_head: int
+
+
+def compare_with_softmax(q: np.ndarray, k: np.ndarray, v: np.ndarray, softmax_out: np.ndarray, *,
+                         causal: bool, gamma: float) -> VariantComparison:
+    """One head's q [n, dh], k [n, dh], v [n, dh] and softmax output z [n, dh] (with the
+    model's own mask and position bias): linear attention (causal or not) and retention
+    with decay γ on the same q, k, v, in float64."""
+    q, k, v = (torch.from_numpy(np.asarray(x)).double() for x in (q, k, v))
+    soft = torch.from_numpy(np.asarray(softmax_out)).double()
+    lin_out, lin_w = linear_attention(q, k, v, causal=causal)
+    ret_out, ret_w = retention(q, k, v, gamma)
+
+    def cos(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:
+        return F.cosine_similarity(a, b, dim=-1).numpy()
+
+    return VariantComparison(
+        linear=lin_w.numpy().astype(np.float32), retention=ret_w.numpy().astype(np.float32),
+        linear_similarity=cos(lin_out, soft), retention_similarity=cos(ret_out, soft),
+        recurrent_error=float((retention_recurrent(q, k, v, gamma) - ret_out).abs().max()), d_head=q.shape[-1])
+

@@ -246,7 +246,7 @@ def test_variants_tab_compares_with_the_models_softmax():
 def test_walkthrough_download_holds_every_number():
     import json
 
-    from ui.walkthrough_views import walk_json
+    from ui.views.walkthrough import walk_json
     from lab import walkthrough as W
     from models.weights import zoo
 

@@ -1,37 +1,90 @@
-"""Streamlit glue for the masks lab: the composer, the gallery, padding, cost, the
-receptive field, the applied mask (the model computing with it) and attention
-without softmax. Masks come from models.masks (the builders the model uses), figures
-from viz_core.masks, model runs from models.attention_lab.
+"""The masks lab: the composer, the gallery, padding, cost, the receptive field, the
+applied mask (the model computing with it) and attention without softmax.
+
+Masks come from models/masks.py (the builders the model uses); the numbers about them
+and the model runs with them from lab/masking.py and lab/variants.py (runs through the
+gate, ui/serving); figures from viz_core.masks. Only the open tab runs.
 """
 from __future__ import annotations
 
+import itertools
 import json
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import streamlit as st
-import torch
 
 import viz_core as vz
 from lab import masking as MK
 from lab import variants as V
+from lab.positional import shuffle
 from models import masks as M
+from models.trace import Stack
 from viz_core import masks as vm
 
-from . import serving
-from .i18n import FORMULAS, lang, t
-from .markup import md_escape
-from .shell import Selection, choice, index_slider
+from .. import serving
+from ..i18n import FORMULAS, lang, t
+from ..markup import md_escape
+from ..shell import Selection, choice, index_slider, require_model, require_text, show_notices
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
-COST_LENGTHS = (16, 32, 64, 128, 256, 512, 1024)
-XLNET = ("xlnet_content", "xlnet_query")
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
 
 
-def tab_key() -> str:
-    """The tabs' state key; per language, because the tabs remember their label."""
-    return f"mk_tab__{lang()}"
+@dataclass(frozen=True)
+class Controls:
+    """What the page's controls chose (the composer's parts are the plain dicts that
+    models.masks.compose takes, kept apart)."""
+
+    stack: str         # self | encoder | decoder (the self-attention the mask replaces)
+    layer: int
+    head: int
+    tab: str           # the open tab (TABS)
+
+
+def render(sel: Selection) -> None:
+    """The masks page."""
+    st.title(t("mk_title"))
+    st.markdown(t("mk_intro"))
+    model, _ = require_model(sel)
+    require_text(sel)
+    show_notices()
+    cfg = model.cfg
+    stack = stack_choice(cfg.arch)
+    tokens, n_all = lab_tokens(sel.model_key, sel.device, sel.text, sel.target, stack)
+    if n_all > len(tokens):
+        st.info(t("mk_truncated", kept=len(tokens), n=n_all), icon=":material/content_cut:")
+    parts = composer(tokens)
+    run = run_or_explain(sel, stack, parts_key(parts))
+    c, tabs = controls(stack, cfg.n_layers, cfg.n_heads)
+    # only the open tab runs (a head switch in "Compose & apply" does not rebuild the gallery)
+    with tabs[TABS.index(c.tab)]:
+        if c.tab == "compose":
+            compose_view(run, tokens, parts, sel.model_label, c)
+        elif c.tab == "gallery":
+            gallery(tokens, parts)
+        elif c.tab == "padding":
+            padding_view(sel, cfg.arch, c)
+        elif c.tab == "cost":
+            cost_view(parts)
+        elif c.tab == "reach":
+            reach_view(run.composed, tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
+        else:
+            variants_view(run, tokens, c, cfg.n_heads)
+
+
+def controls(stack: str, n_layers: int, n_heads: int) -> tuple[Controls, list]:
+    """The layer and head sliders and the tabs (the open one is `Controls.tab`)."""
+    c1, c2 = st.columns(2)
+    with c1:
+        layer = index_slider(t("mk_layer"), n_layers, "mk_layer")
+    with c2:
+        head = index_slider(t("mk_head"), n_heads, "mk_head")
+    # keyed per language: the tabs remember their label
+    tabs = st.tabs([t(f"mk_tab_{k}") for k in TABS], key=f"mk_tab__{lang()}", on_change="rerun")
+    tab = next((k for k, tb in zip(TABS, tabs) if tb.open), TABS[0])
+    return Controls(stack, layer, head, tab), tabs
 
 
 def terms() -> dict[str, str]:
@@ -41,7 +94,6 @@ def terms() -> dict[str, str]:
     return out
 
 
-# ---- tokens ---------------------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
 def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
     """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
@@ -51,10 +103,11 @@ def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tup
 
 
 def stack_choice(arch: str) -> str:
-    if arch != "encoder-decoder":
-        return "self"
-    stack = choice(st.radio, t("mk_stack"), ("encoder", "decoder"), param="mk_stack", default="encoder",
-                   labels={s: t(f"stack_{s}") for s in ("encoder", "decoder")}, horizontal=True)
+    stacks = [s.value for s in Stack.blocks_of(arch)]
+    if len(stacks) == 1:
+        return stacks[0]
+    stack = choice(st.radio, t("mk_stack"), stacks, param="mk_stack", default="encoder",
+                   labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
     if stack == "decoder":
         st.caption(t("mk_encdec_decoder_note"))
     return stack
@@ -76,8 +129,13 @@ def _num(label: str, lo: int, hi: int, default: int, key: str) -> int:
 def _shuffle_order(n: int) -> None:
     seed = int(st.session_state.get("_mk_shuffles", 0)) + 1
     st.session_state["_mk_shuffles"] = seed
-    gen = torch.Generator().manual_seed(seed)
-    st.session_state["mk_order"] = " ".join(str(i) for i in torch.randperm(n, generator=gen).tolist())
+    st.session_state["mk_order"] = " ".join(str(i) for i in shuffle(n, seed))          # a seeded permutation
+
+
+# the composer's parameters each part kind takes (models.masks.part)
+PART_ARGS = {"local": ("window",), "longformer": ("window", "global_tokens"),
+             "bigbird": ("window", "global_tokens", "n_random", "seed"), "dilated": ("dilation", "dilated_window"),
+             "strided": ("stride",), "prefix": ("prefix_len",)}
 
 
 def composer(tokens: list[str]) -> list[dict]:
@@ -86,31 +144,22 @@ def composer(tokens: list[str]) -> list[dict]:
     n = len(tokens)
     kinds = st.multiselect(t("mk_parts"), list(M.PART_KINDS), default=["local"], key="mk_parts",
                            format_func=lambda k: t(f"mk_kind_{k}"))
-    need = set(kinds)
+    need = {a for k in kinds for a in PART_ARGS.get(k, ())}
     params: dict = {}
-    cols = st.columns(4)
-    i = 0
-
-    def col():
-        nonlocal i
-        c = cols[i % 4]
-        i += 1
-        return c
-
-    if need & {"local", "longformer", "bigbird"}:
-        with col():
+    cols = itertools.cycle(st.columns(4))
+    if "window" in need:
+        with next(cols):
             params["window"] = _num(t("mk_window"), 1, max(1, n - 1), 2, "mk_window")
-    if "dilated" in need:
-        with col():
+    if "dilation" in need:
+        with next(cols):
             params["dilation"] = _num(t("mk_dilation"), 1, max(1, n - 1), 2, "mk_dilation")
-        with col():
-            w = _num(t("mk_dilated_window"), 0, n, 0, "mk_dilated_window")
-            params["dilated_window"] = w or None
-    if "strided" in need:
-        with col():
+        with next(cols):
+            params["dilated_window"] = _num(t("mk_dilated_window"), 0, n, 0, "mk_dilated_window") or None
+    if "stride" in need:
+        with next(cols):
             params["stride"] = _num(t("mk_stride"), 1, n, min(4, n), "mk_stride")
-    if need & {"longformer", "bigbird"}:
-        with col():
+    if "global_tokens" in need:
+        with next(cols):
             default = {"default": [0]}
             if "mk_global" in st.session_state:
                 kept = [g for g in st.session_state["mk_global"] if g < n]
@@ -119,33 +168,19 @@ def composer(tokens: list[str]) -> list[dict]:
                 default = {}
             params["global_tokens"] = tuple(st.multiselect(t("mk_global"), list(range(n)), key="mk_global", **default,
                                                            format_func=lambda p: f"{p}·{vz.visible_label(tokens[p])}"))
-    if "bigbird" in need:
-        with col():
+    if "n_random" in need:
+        with next(cols):
             params["n_random"] = _num(t("mk_random"), 0, n, min(2, n), "mk_random")
-        with col():
+        with next(cols):
             params["seed"] = _num(t("mk_seed"), 0, 10_000, 0, "mk_seed")
-    if "prefix" in need:
-        with col():
+    if "prefix_len" in need:
+        with next(cols):
             params["prefix_len"] = _num(t("mk_prefix_len"), 0, n, min(2, n), "mk_prefix_len")
-    parts = []
-    for kind in kinds:
-        p = {"kind": kind}
-        if kind in ("local", "longformer", "bigbird"):
-            p["window"] = params["window"]
-        if kind in ("longformer", "bigbird"):
-            p["global_tokens"] = params["global_tokens"]
-        if kind == "bigbird":
-            p.update(n_random=params["n_random"], seed=params["seed"])
-        if kind == "dilated":
-            p.update(dilation=params["dilation"], dilated_window=params["dilated_window"])
-        if kind == "strided":
-            p["stride"] = params["stride"]
-        if kind == "prefix":
-            p["prefix_len"] = params["prefix_len"]
-        parts.append(p)
-    if need & set(XLNET):
+    parts = [{"kind": kind, **{a: params[a] for a in PART_ARGS.get(kind, ())}} for kind in kinds]
+    if set(kinds) & set(MK.XLNET_KINDS):
         order = xlnet_order(n)
-        parts = [dict(p, order=order) if p["kind"] in XLNET else p for p in parts if p["kind"] not in XLNET or order]
+        parts = [dict(p, order=order) if p["kind"] in MK.XLNET_KINDS else p for p in parts
+                 if p["kind"] not in MK.XLNET_KINDS or order]
     return parts
 
 
@@ -174,17 +209,13 @@ def show_mask(mask: np.ndarray, tokens: list[str], title: str, key: str) -> None
     st.plotly_chart(vm.mask_figure(mask, tokens, title=title, terms=terms()), key=key, width="stretch")
 
 
-def stats_line(mask: np.ndarray) -> None:
-    stats = M.mask_stats(torch.from_numpy(mask))
-    per = stats["per_query"]
-    st.markdown(t("mk_stats", density=stats["density"], pairs=stats["pairs"], total=mask.size, lo=min(per),
-                  hi=max(per)))
-
-
-def empty_note(mask: np.ndarray) -> None:
-    rows = M.empty_rows(torch.from_numpy(mask))
-    if rows:
-        st.warning(t("mk_empty", rows=", ".join(str(r) for r in rows)), icon=":material/block:")
+def stats_lines(mask: np.ndarray) -> None:
+    """Density and pairs of the mask; a warning for queries with nothing to attend to."""
+    stats = MK.mask_stats(mask)
+    st.markdown(t("mk_stats", density=stats.density, pairs=stats.pairs, total=stats.total,
+                  lo=int(stats.per_query.min()), hi=int(stats.per_query.max())))
+    if stats.empty:
+        st.warning(t("mk_empty", rows=", ".join(str(r) for r in stats.empty)), icon=":material/block:")
 
 
 # ---- the model with the mask ---------------------------------------------------------------------
@@ -203,30 +234,18 @@ def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_
                        len(tgt_ids if stack == "decoder" else ids))
 
 
-def layer_head(n_layers: int, n_heads: int) -> tuple[int, int]:
-    c1, c2 = st.columns(2)
-    with c1:
-        layer = index_slider(t("mk_layer"), n_layers, "mk_layer")
-    with c2:
-        head = index_slider(t("mk_head"), n_heads, "mk_head")
-    return layer, head
-
-
-def trained_note(run: dict) -> None:
-    composed, trained = run.used, run.trained
-    changed = int((composed != trained).sum())
+def trained_note(run: MK.MaskedRun) -> None:
+    changed = run.n_changed
     if changed == 0:
         st.success(t("mk_same_as_trained"), icon=":material/check:")
         return
     st.info(t("mk_differs", trained=run.kind + (" + causal" if run.decoder and run.kind != "prefix" else ""),
-              n=changed, total=composed.size), icon=":material/warning:")
-    if run.decoder:
-        future = int(np.triu(composed, 1).sum())
-        if future:
-            st.warning(t("mk_sees_future", n=future), icon=":material/fast_forward:")
+              n=changed, total=run.used.size), icon=":material/warning:")
+    if run.n_future:
+        st.warning(t("mk_sees_future", n=run.n_future), icon=":material/fast_forward:")
 
 
-def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_label: str, layer: int, head: int) -> None:
+def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_label: str, c: Controls) -> None:
     """The composed mask, its numbers, and the model computing with it."""
     if not parts:
         st.caption(t("mk_none"))
@@ -234,15 +253,25 @@ def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_
     with left:
         show_mask(run.composed, tokens, t("mk_composed"), "mk_composed")
     with right:
-        stats_line(run.composed)
-        empty_note(run.composed)
+        stats_lines(run.composed)
         st.plotly_chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=terms()), key="mk_per_query",
                         width="stretch")
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
     trained_note(run)
-    st.caption(t("mk_layer_head", layer=layer, head=head))
-    applied_view(run, tokens, layer, head)
+    st.caption(t("mk_layer_head", layer=c.layer, head=c.head))
+    applied_view(run, tokens, c.layer, c.head)
+
+
+def weight_terms() -> dict[str, str]:
+    """Words of a weights heatmap whose masked cells are blocked."""
+    return {"query": t("term_query"), "key": t("term_key"), "masked": t("mk_term_blocked"), "weight": t("term_weight")}
+
+
+def weights_map(pattern: np.ndarray, mask: np.ndarray, q_tok: list[str], k_tok: list[str], **kw):
+    """Attention weights [q, k], the masked cells grey (NaN)."""
+    shown = np.where(mask, pattern, np.nan).astype(np.float32)
+    return vz.head_heatmap(shown, q_tok, k_tok, clickable=False, terms=weight_terms(), **kw)
 
 
 def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) -> None:
@@ -262,13 +291,9 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
     c3, c4 = st.columns(2)
     with c3:
         st.markdown(f"**{t('mk_step_softmax')}**")
-        shown = np.where(mask, pattern, np.nan).astype(np.float32)
-        st.plotly_chart(vz.head_heatmap(shown, tokens, tokens, clickable=False, square=False,
-                                        terms={"query": t("term_query"), "key": t("term_key"),
-                                               "masked": t("mk_term_blocked"), "weight": t("term_weight")}),
-                        key="mk_softmax", width="stretch")
-        dev = float(np.abs(pattern.sum(-1) - 1).max())
-        st.caption(t("mk_rows_ok", dev=dev) if not (pattern[~mask] != 0).any() else "")
+        st.plotly_chart(weights_map(pattern, mask, tokens, tokens, square=False), key="mk_softmax", width="stretch")
+        dev = run.row_deviation(layer, head)
+        st.caption(t("mk_rows_ok", dev=dev) if dev is not None else "")
     with c4:
         st.markdown(f"**{t('mk_step_output')}**")
         change = run.change                                                   # [L, n]
@@ -287,19 +312,8 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     n = min(len(tokens), 16)
     toks = tokens[:n]
     st.caption(t("mk_gallery_caption", n=n))
-    chosen = {p["kind"]: p for p in parts}
-    # the chosen XLNet order only if it is an order of exactly these tokens
-    order = next((p["order"] for p in parts if p["kind"] in XLNET), None)
-    if order is None or len(order) != n:
-        order = list(reversed(range(n)))
     cols = st.columns(3)
-    for i, kind in enumerate(M.PART_KINDS):
-        args = {k: v for k, v in chosen.get(kind, {}).items() if k != "kind"}
-        if kind in XLNET:
-            args["order"] = order
-        if "global_tokens" in args:
-            args["global_tokens"] = [g for g in args["global_tokens"] if g < n]
-        m = M.part(kind, n, **args).numpy()
+    for i, (kind, m) in enumerate(MK.gallery(parts, n).items()):
         with cols[i % 3]:
             st.plotly_chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=terms(), height=330),
                             key=f"mk_gallery_{kind}", width="stretch")
@@ -319,7 +333,7 @@ def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK
                        max(len(r) for r in ids))
 
 
-def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
+def padding_view(sel: Selection, arch: str, c: Controls) -> None:
     st.markdown(t("mk_padding_intro"))
     if arch == "encoder-decoder":
         st.info(t("mk_padding_encdec"), icon=":material/info:")
@@ -329,7 +343,7 @@ def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
         st.info(t("mk_empty_text2"), icon=":material/edit:")
         return
     try:
-        data = padded_batch(sel.model_key, sel.device, sel.text, text2, layer)
+        data = padded_batch(sel.model_key, sel.device, sel.text, text2, c.layer)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=md_escape(str(e))))
         return
@@ -339,29 +353,20 @@ def padding_view(sel: Selection, arch: str, layer: int, head: int) -> None:
             n_real = data.lengths[i]
             st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data.n - n_real)}**")
             st.plotly_chart(vm.mask_figure(data.mask[i], data.tokens[i],
-                                           title=t("mk_row_mask", i=i + 1, layer=layer), terms=terms()),
+                                           title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=terms()),
                             key=f"mk_pad_mask_{i}", width="stretch")
-            p = data.pattern[i, head]
-            shown = np.where(data.mask[i], p, np.nan).astype(np.float32)
-            st.plotly_chart(vz.head_heatmap(shown, data.tokens[i], data.tokens[i], clickable=False,
-                                            title=t("mk_row_pattern", i=i + 1, layer=layer, head=head),
-                                            terms={"query": t("term_query"), "key": t("term_key"),
-                                                   "masked": t("mk_term_blocked"), "weight": t("term_weight")}),
+            st.plotly_chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
+                                        title=t("mk_row_pattern", i=i + 1, layer=c.layer, head=c.head)),
                             key=f"mk_pad_pattern_{i}", width="stretch")
             if n_real < data.n:
-                st.caption(t("mk_pad_weights", w=float(p[:n_real, n_real:].max())) + " " + t("mk_pad_queries"))
+                st.caption(t("mk_pad_weights", w=data.pad_weight(i, c.head)) + " " + t("mk_pad_queries"))
 
 
 # ---- cost -------------------------------------------------------------------------------------------
 @st.cache_data(max_entries=32, show_spinner=False)
 def cost_curves(parts_json: str) -> dict[str, list[int]]:
-    parts = json.loads(parts_json)
-    curves = {"full": [n * n for n in COST_LENGTHS]}
-    for p in parts:
-        curves[p["kind"]] = M.cost_curve([p], COST_LENGTHS)
-    if len(parts) > 1:
-        curves["composed"] = M.cost_curve(parts, COST_LENGTHS)
-    return curves
+    """lab.masking.cost_curves, cached by the parts as a string."""
+    return MK.cost_curves(json.loads(parts_json), MK.COST_LENGTHS)
 
 
 def cost_view(parts: list[dict]) -> None:
@@ -369,8 +374,8 @@ def cost_view(parts: list[dict]) -> None:
     raw = cost_curves(parts_key(parts))
     names = {"full": t("mk_cost_full"), "composed": t("mk_cost_composed")}
     curves = {names.get(k) or t(f"mk_kind_{k}"): v for k, v in raw.items()}
-    st.plotly_chart(vm.cost_chart(COST_LENGTHS, curves, terms=terms()), key="mk_cost", width="stretch")
-    table = pd.DataFrame({t("mk_cost_table_n"): COST_LENGTHS, **curves})
+    st.plotly_chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=terms()), key="mk_cost", width="stretch")
+    table = pd.DataFrame({t("mk_cost_table_n"): MK.COST_LENGTHS, **curves})
     st.dataframe(table, hide_index=True, width="stretch", key="mk_cost_table")
 
 
@@ -378,37 +383,27 @@ def cost_view(parts: list[dict]) -> None:
 def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) -> None:
     st.markdown(t("mk_reach_intro"))
     layers = _num(t("mk_reach_layers"), 1, 12, max(2, n_layers), "mk_reach_layers")
-    reach = M.receptive_field(torch.from_numpy(mask), layers).numpy()
+    reach = MK.reach(mask, layers)
     c1, c2 = st.columns([3, 2])
     with c1:
-        show_mask(reach[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
+        show_mask(reach.maps[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
     with c2:
-        st.plotly_chart(vm.coverage_chart(reach, terms=terms()), key="mk_coverage", width="stretch")
-        need = M.layers_to_closure(torch.from_numpy(mask))
+        st.plotly_chart(vm.coverage_chart(reach.maps, terms=terms()), key="mk_coverage", width="stretch")
+        need = reach.layers_needed
         st.success(t("mk_reach_closure", l=need)) if need <= layers else st.info(t("mk_reach_more", l=need))
         st.latex(FORMULAS["mk_reach"])
     st.markdown(f"**{t('mk_reach_compare', n=len(tokens))}**")
-    st.dataframe(pd.DataFrame(reach_comparison(len(tokens), window, parts_mask=mask)), hide_index=True,
-                 width="stretch", key="mk_reach_table")
+    rows = [{t("mk_reach_col_pattern"): reach_label(r), t("mk_reach_col_pairs"): r.pairs,
+             t("mk_reach_col_layers"): r.layers, t("mk_reach_col_all"): t("mk_yes") if r.reaches_all else t("mk_no")}
+            for r in MK.reach_comparison(len(tokens), window, mask)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="mk_reach_table")
 
 
-def reach_comparison(n: int, window: int, parts_mask: np.ndarray) -> list[dict]:
-    """Causal sparse patterns on n tokens: pairs, layers until nothing new is reached, and
-    whether every token then reaches every earlier one (the strided pattern is the Sparse
-    Transformer's: a local block of `stride` keys plus every stride-th key)."""
-    stride = max(1, int(np.ceil(np.sqrt(n))))
-    causal = M.causal(n)
-    rows = []
-    for name, part in ((t("mk_reach_local", w=window), {"kind": "local", "window": window}),
-                       (t("mk_reach_dilated", s=stride), {"kind": "dilated", "dilation": stride}),
-                       (t("mk_reach_strided", s=stride), {"kind": "strided", "stride": stride}),
-                       (t("mk_cost_composed"), None)):
-        m = torch.from_numpy(parts_mask) if part is None else M.compose(n, [part, {"kind": "causal"}])
-        closure = M.receptive_field(m, max(1, n))[-1]
-        rows.append({t("mk_reach_col_pattern"): name, t("mk_reach_col_pairs"): int(m.sum()),
-                     t("mk_reach_col_layers"): M.layers_to_closure(m),
-                     t("mk_reach_col_all"): t("mk_yes") if bool(closure[causal].all()) else t("mk_no")})
-    return rows
+def reach_label(row: MK.ReachRow) -> str:
+    """A compared pattern's name with its window or stride."""
+    if row.pattern == "composed":
+        return t("mk_cost_composed")
+    return t(f"mk_reach_{row.pattern}", **{"w" if row.pattern == "local" else "s": row.size})
 
 
 def _tall(fig):
@@ -417,59 +412,42 @@ def _tall(fig):
     return fig
 
 
-def variants_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int, n_heads: int) -> None:
+def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: int) -> None:
     st.markdown(t("mk_variants_intro"))
-    G = run.own_k.shape[2]
-    g = head // (n_heads // G)
-    q = torch.from_numpy(run.own_q[layer, :, head]).double()
-    k = torch.from_numpy(run.own_k[layer, :, g]).double()
-    v = torch.from_numpy(run.own_v[layer, :, g]).double()
-    mask = run.own_mask
+    # softmax: the model's own weights and head output (with its position bias, if any)
+    q, k, v, soft_w, soft_out = run.own_head(c.layer, c.head)
     c1, c2 = st.columns(2)
     with c1:
         causal = st.toggle(t("mk_linear_causal"), value=bool(run.decoder), key="mk_linear_causal")
     with c2:
-        default_gamma = float(V.retention_gammas(n_heads)[head])
+        default_gamma = float(V.retention_gammas(n_heads)[c.head])
         gamma = st.slider(t("mk_gamma"), 0.5, 1.0, round(default_gamma, 3), step=0.001, key="mk_gamma",
                           format="%.3f")
-    # softmax: the model's own weights and head output (with its position bias, if any)
-    soft_w, soft_out = run.own_patterns[layer, head], torch.from_numpy(run.own_z[layer, :, head]).double()
-    lin_out, lin_w = V.linear_attention(q, k, v, causal=causal)
-    ret_out, ret_w = V.retention(q, k, v, gamma)
-    words = {"query": t("term_query"), "key": t("term_key"), "masked": t("mk_term_blocked"), "weight": t("term_weight")}
+    cmp = V.compare_with_softmax(q, k, v, soft_out, causal=causal, gamma=gamma)
     top = st.columns(2)
     with top[0]:
         st.markdown(f"**{t('mk_v_softmax')}**")
-        shown = np.where(mask, soft_w, np.nan).astype(np.float32)
-        st.plotly_chart(_tall(vz.head_heatmap(shown, tokens, tokens, clickable=False, terms=words, square=False)),
-                        key="mk_v_soft", width="stretch")
+        st.plotly_chart(_tall(weights_map(soft_w, run.own_mask, tokens, tokens, square=False)), key="mk_v_soft",
+                        width="stretch")
     with top[1]:
         st.markdown(f"**{t('mk_v_linear')}**")
-        st.plotly_chart(_tall(vz.head_heatmap(lin_w.numpy().astype(np.float32), tokens, tokens, clickable=False,
-                                              terms=words, square=False)), key="mk_v_lin", width="stretch")
+        st.plotly_chart(_tall(vz.head_heatmap(cmp.linear, tokens, tokens, clickable=False, terms=weight_terms(),
+                                              square=False)), key="mk_v_lin", width="stretch")
     bottom = st.columns(2)
     with bottom[0]:
         st.markdown(f"**{t('mk_v_retention')}**")
-        st.plotly_chart(_tall(vz.matrix_heatmap(ret_w.numpy().astype(np.float32), row_labels=tokens,
-                                                col_labels=tokens, row_name=t("term_query"), col_name=t("term_key"))),
+        st.plotly_chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
+                                                row_name=t("term_query"), col_name=t("term_key"))),
                         key="mk_v_ret", width="stretch")
-
-    def cos(a: torch.Tensor, b: torch.Tensor) -> np.ndarray:
-        return torch.nn.functional.cosine_similarity(a, b, dim=-1).numpy()
-
     with bottom[1]:
-        similarity_table(tokens, cos(lin_out, soft_out), cos(ret_out, soft_out))
-    rec_err = float((V.retention_recurrent(q, k, v, gamma) - ret_out).abs().max())
-    st.caption(t("mk_v_recurrent", d=q.shape[-1], err=rec_err))
+        st.markdown(f"**{t('mk_v_similarity')}**")
+        st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
+                                   t("mk_v_col_linear"): cmp.linear_similarity,
+                                   t("mk_v_col_retention"): cmp.retention_similarity}),
+                     hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))
+    st.caption(t("mk_v_recurrent", d=cmp.d_head, err=cmp.recurrent_error))
     st.latex(FORMULAS["mk_linear"])
     st.latex(FORMULAS["mk_retention"])
-
-
-def similarity_table(tokens: list[str], linear: np.ndarray, retention: np.ndarray) -> None:
-    st.markdown(f"**{t('mk_v_similarity')}**")
-    st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
-                               t("mk_v_col_linear"): linear, t("mk_v_col_retention"): retention}),
-                 hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))
 
 
 def run_or_explain(sel: Selection, stack: str, parts_json: str) -> MK.MaskedRun:

@@ -1,11 +1,14 @@
-"""Streamlit glue for the Q/K/V walk-through: one head, one query, every number.
+"""The Q/K/V walk-through: one head, one query, every number, from the attention input
+to the layer's attention output.
 
-The arithmetic is lab.walkthrough.walk_head (recomputed from the layer's weights,
-checked against the model's own attention output); figures come from viz_core.
+The arithmetic is lab/walkthrough.py `walk_head` (recomputed from the layer's weights,
+checked against the model's own attention output; the pass runs through the gate,
+ui/serving); the KV-cache sizes come from lab/kv.py; figures from viz_core.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -15,17 +18,51 @@ import viz_core as vz
 from lab import kv as KV
 from lab import walkthrough as W
 from lab.walkthrough import HeadWalk
+from models.trace import Stack
 from viz_core import masks as vm
 from viz_core.attention import HIGHLIGHT
 
-from . import serving
-from .i18n import FORMULAS, t
-from .markup import md_escape
-from .shell import Selection, choice, index_slider
+from .. import serving
+from ..i18n import FORMULAS, t
+from ..markup import md_escape
+from ..shell import Selection, choice, index_slider, require_model, require_text, show_notices
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
 CHECK_TOL = 1e-4     # shown as "checked" below this difference (the tests hold it to 1e-5)
+
+
+@dataclass(frozen=True)
+class Controls:
+    """What the row of controls chose."""
+
+    stack: str         # self | encoder | decoder | cross
+    layer: int
+    head: int
+    query: int         # position of the query token (in the query tokens)
+    key: int           # position of the key token the neuron view shows (in the key tokens)
+
+
+def render(sel: Selection) -> None:
+    """The walk-through page."""
+    st.title(t("wt_title"))
+    st.markdown(t("wt_intro"))
+    model, _ = require_model(sel)
+    require_text(sel)
+    cfg = model.cfg
+    stack = stack_choice(cfg.arch)
+    q_tok, k_tok, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    if n_all > max(len(q_tok), len(k_tok)):
+        st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
+    c = controls(stack, cfg, q_tok, k_tok)
+    show_notices()
+    w = walk_or_explain(sel, c)
+    qkv_section(w, q_tok, k_tok, cfg)
+    steps_section(w, q_tok, k_tok, cfg)
+    output_section(w, cfg)
+    numbers_section(w, q_tok, k_tok)
+    neuron_section(w, q_tok, k_tok, c.key)
+    kv_section(cfg)
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
@@ -73,17 +110,20 @@ def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, 
     return serving.run(key, device, attempt, len(src.ids[:MAX_TOKENS]))
 
 
-def controls(sel: Selection, cfg) -> dict:
-    stack = "self"
-    if cfg.arch == "encoder-decoder":
-        stacks = ("encoder", "decoder", "cross")
-        stack = choice(st.radio, t("wt_stack"), stacks, param="wt_stack", default="encoder",
-                       labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
-        if stack == "cross":
-            st.caption(t("wt_cross"))
-    q_tokens, k_tokens, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
-    if n_all > max(len(q_tokens), len(k_tokens)):
-        st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
+def stack_choice(arch: str) -> str:
+    """The attention walked: the one stack, or encoder / decoder / cross of an encoder-decoder."""
+    stacks = [s.value for s in Stack.attention_maps(arch)]
+    if len(stacks) == 1:
+        return stacks[0]
+    stack = choice(st.radio, t("wt_stack"), stacks, param="wt_stack", default="encoder",
+                   labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
+    if stack == "cross":
+        st.caption(t("wt_cross"))
+    return stack
+
+
+def controls(stack: str, cfg, q_tokens: list[str], k_tokens: list[str]) -> Controls:
+    """Layer, head, query and key pickers."""
     c1, c2, c3, c4 = st.columns(4)
     with c1:
         layer = index_slider(t("wt_layer"), cfg.n_layers, "wt_layer")
@@ -93,8 +133,7 @@ def controls(sel: Selection, cfg) -> dict:
         query = _pick(t("wt_query"), q_tokens, "wt_query", min(2, len(q_tokens) - 1))
     with c4:
         key = _pick(t("wt_key"), k_tokens, "wt_key", min(1, len(k_tokens) - 1))
-    return {"stack": stack, "layer": layer, "head": head, "query": query, "key": key, "q_tokens": q_tokens,
-            "k_tokens": k_tokens}
+    return Controls(stack, layer, head, query, key)
 
 
 def _num(v: float) -> float | str:
@@ -253,9 +292,10 @@ def kv_section(cfg) -> None:
                         key="wt_kv_chart", width="stretch")
 
 
-def walk_or_explain(sel: Selection, c: dict) -> HeadWalk:
+def walk_or_explain(sel: Selection, c: Controls) -> HeadWalk:
+    """The walk, or a sentence (never a traceback) when the model cannot read the text."""
     try:
-        return walk(sel.model_key, sel.device, sel.text, sel.target, c["stack"], c["layer"], c["head"], c["query"])
+        return walk(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, c.query)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=md_escape(str(e))))
         st.stop()

@@ -1,11 +1,14 @@
 """The positional-encoding lab's sections about the toy checkpoints trained once per
-scheme (`<task>-<scheme>` in models/checkpoints/): attention side by side on the same
-probe, permutation equivariance without positions, length extrapolation, shift test.
+scheme (`<task>-<scheme>` in models/weights/checkpoints/): attention side by side on the
+same probe, permutation equivariance without positions, length extrapolation, shift test.
+Not a page: ui/views/positional.py shows these sections (`SECTIONS`, `section`).
 
-Every number is a real run of the shipped checkpoints (models/pe_experiments.py),
-cached by plain values.
+Every number is a real run of the shipped checkpoints (lab/positional.py, through the
+run gate's `serving.run_held`), cached by plain values.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -13,18 +16,33 @@ import streamlit as st
 
 import viz_core.positional as vp
 from lab import positional as E
-
 from models.config import POSITIONALS
 from models.training import tasks
+from models.training.tasks import get_task
 
-from . import serving
-from .i18n import STRINGS, t
-from .markup import md_escape
-from .serving import run_held
-from .shell import bound, choice
+from .. import serving
+from ..i18n import STRINGS, t
+from ..markup import md_escape
+from ..shell import bound, choice
 
+SECTIONS = ("attention", "extrapolation", "shifttest")
 FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
-DEVICE = "cpu"
+DEVICE = "cpu"                             # the lab's models are small; they run and are read on CPU
+
+
+@dataclass(frozen=True)
+class ProbeControls:
+    """What the attention section's controls chose."""
+
+    task: str
+    length: int                    # the probe's input length
+    layer: int
+    head: int | None               # None: the mean of heads
+
+
+def section(name: str) -> None:
+    """One of SECTIONS."""
+    {"attention": attention_section, "extrapolation": extrapolation_section, "shifttest": shift_test_section}[name]()
 
 
 @st.cache_data(ttl=60, show_spinner=False)
@@ -38,11 +56,8 @@ def scheme_checkpoints() -> dict[str, dict[str, dict]]:
     return {task: {s: cards[s] for s in POSITIONALS if s in cards} for task, cards in out.items() if len(cards) >= 2}
 
 
-def get_task(name: str):
-    return tasks.get_task(name)
-
-
-def label(s: str) -> str:
+def scheme_label(s: str) -> str:
+    """A positional scheme's name in the UI language."""
     return t(f"pe_scheme_{s}")
 
 
@@ -55,7 +70,8 @@ def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
     return task, available[task]
 
 
-def _model(key: str):
+def model_of(key: str):
+    """A checkpoint's model on the lab's device (cached by the gate)."""
     model, _ = serving.load_model(key, DEVICE)
     return model
 
@@ -64,49 +80,45 @@ def _model(key: str):
 @st.cache_data(max_entries=64, show_spinner=False)
 def probe_attention(key: str, task_name: str, length: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length."""
-    model = _model(key)
+    model = model_of(key)
     ex = get_task(task_name).probe(length)
-    pattern, mask = run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
+    pattern, mask = serving.run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
     return pattern, mask, list(ex.tokens)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def permutation(key: str, task_name: str, seed: int) -> E.PermutationResult:
-    model = _model(key)
+    model = model_of(key)
     ex = get_task(task_name).probe()
     perm = E.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
-    return run_held(model, lambda m: E.permutation_test(m, ex.ids, perm), len(ex.ids))
+    return serving.run_held(model, lambda m: E.permutation_test(m, ex.ids, perm), len(ex.ids))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
-    model = _model(key)
+    model = model_of(key)
     task = get_task(task_name)
     ex = task.probe()
     filler_id = task.tokenizer.encode(filler).ids[-1]
-    return run_held(model, lambda m: E.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
+    return serving.run_held(model, lambda m: E.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def extrapolation(key: str, task_name: str, n: int, tokens: bool) -> list[dict]:
     """Accuracy per length factor; the per-token accuracy (a second pass over the same
     examples) only when asked for."""
-    model = _model(key)
+    model = model_of(key)
     task = get_task(task_name)
-    return run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
+    return serving.run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
                     int(task.train_len * max(FACTORS)))
 
 
-def _fits(key: str, task_name: str, length_tokens: int) -> bool:
-    cfg = _model(key).cfg
-    return cfg.positional != "learned" or length_tokens <= cfg.max_len
-
-
 # ---- attention side by side ----------------------------------------------------------------------
-def attention_section() -> None:
+def probe_controls() -> tuple[ProbeControls, dict[str, dict]]:
+    """Task, probe length, layer and head (the cards of the task's checkpoints beside)."""
     task_name, cards = task_control()
     task = get_task(task_name)
-    some = _model(next(iter(cards.values()))["key"]).cfg
+    some = model_of(next(iter(cards.values()))["key"]).cfg
     c1, c2, c3 = st.columns(3)
     with c1:
         length = bound(st.slider, t("pe_probe_len"), task.min_len, 4 * task.train_len, task.train_len,
@@ -118,29 +130,32 @@ def attention_section() -> None:
         heads = ["mean", *map(str, range(some.n_heads))]
         head = choice(st.selectbox, t("pe_head"), heads, param="pe_head", default="mean",
                       labels={"mean": t("pe_head_mean"), **{h: t("pe_w_head", h=h) for h in heads[1:]}})
-    ex = task.probe(length)
+    return ProbeControls(task_name, int(length), int(layer), None if head == "mean" else int(head)), cards
+
+
+def attention_section() -> None:
+    c, cards = probe_controls()
+    task = get_task(c.task)
+    ex = task.probe(c.length)
     st.caption(t("pe_probe", text=md_escape(ex.text), n=len(ex.ids), train=task.train_len))
     mats, titles, rows = [], [], []
     for s, card in cards.items():
         key = card["key"]
-        if not _fits(key, task_name, len(ex.ids)):
+        if not E.fits(model_of(key).cfg, len(ex.ids)):
             mats.append(np.full((len(ex.ids), len(ex.ids)), np.nan, dtype=np.float32))
-            titles.append(t("pe_beyond_short", scheme=label(s)))
-            rows.append({t("pe_col_scheme"): label(s), t("pe_col_train_acc"): card.get("accuracy"),
+            titles.append(t("pe_beyond_short", scheme=scheme_label(s)))
+            rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
                          t("pe_col_ideal"): None, t("pe_col_best"): t("pe_beyond_table")})
             continue
-        pattern, mask, tokens = probe_attention(key, task_name, length)
-        shown = pattern[layer].mean(0) if head == "mean" else pattern[layer, int(head)]
-        mats.append(np.where(mask, shown, np.nan).astype(np.float32))
-        titles.append(label(s))
-        per_head = [task.attention_score(pattern[layer, h], example=ex) for h in range(pattern.shape[1])]
-        best = int(np.argmax(per_head))
-        rows.append({t("pe_col_scheme"): label(s), t("pe_col_train_acc"): card.get("accuracy"),
-                     t("pe_col_ideal"): float(task.attention_score(shown, example=ex)),
-                     t("pe_col_best"): f"{t('pe_w_head', h=best)}: {per_head[best]:.2f}"})
+        pattern, mask, _ = probe_attention(key, c.task, c.length)
+        sc = E.probe_scores(task, ex, pattern, mask, c.layer, c.head)
+        mats.append(sc.shown)
+        titles.append(scheme_label(s))
+        rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
+                     t("pe_col_ideal"): sc.ideal, t("pe_col_best"): f"{t('pe_w_head', h=sc.best_head)}: {sc.best:.2f}"})
     fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cmap="viridis", cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
-                         title=t("pe_attn_title", layer=layer))
+                         title=t("pe_attn_title", layer=c.layer))
     st.plotly_chart(fig, key="pe_attn_grid", width="stretch")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_attn_table",
                  column_config={t("pe_col_train_acc"): st.column_config.NumberColumn(format="percent"),
@@ -148,7 +163,7 @@ def attention_section() -> None:
     st.caption(t("pe_attn_caption"))
     if "none" in cards:
         st.divider()
-        permutation_view(task_name, cards)
+        permutation_view(c.task, cards)
 
 
 def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
@@ -165,8 +180,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
     task = get_task(task_name)
     tokens = list(task.probe().tokens)
     shuffled = [tokens[p] for p in res.perm]
-    inv = np.argsort(res.perm)
-    back = res.full_shuffled[h][np.ix_(inv, inv)]
+    back = res.undone(h)
     st.caption(t("pe_perm_order", text=md_escape("".join(shuffled[1:]))))
     cols = st.columns([1, 1, 1.25])
     top = float(max(res.full[h].max(), res.full_shuffled[h].max()))
@@ -184,7 +198,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
     table = []
     for s, card in cards.items():
         r = permutation(card["key"], task_name, int(seed))
-        table.append({t("pe_col_scheme"): label(s), t("pe_col_score_err"): r.score_error,
+        table.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_score_err"): r.score_error,
                       t("pe_col_full_err"): r.full_error, t("pe_col_masked_err"): r.pattern_error})
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_perm_table",
                  column_config={c: st.column_config.NumberColumn(format="%.2e") for c in
@@ -211,7 +225,7 @@ def extrapolation_section() -> None:
         results[s] = extrapolation(cards[s]["key"], task_name, int(n), metric == "token_accuracy")
         progress.progress((i + 1) / len(todo), text=t("pe_extra_running"))
     progress.empty()
-    acc = {label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
+    acc = {scheme_label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
     y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
     st.plotly_chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
                                            x_name=t("pe_extra_x"), y_name=y_name),
@@ -219,7 +233,7 @@ def extrapolation_section() -> None:
     lengths = [r["length"] for r in next(iter(results.values()))]
     table = []
     for s, rs in results.items():
-        row = {t("pe_col_scheme"): label(s)}
+        row = {t("pe_col_scheme"): scheme_label(s)}
         for f, r in zip(FACTORS, rs):
             col = t("pe_extra_col", f=f"{f:g}", n=r["length"])
             row[col] = f"{r[metric]:.1%}" if r[metric] is not None else t("pe_beyond_table")
@@ -229,11 +243,11 @@ def extrapolation_section() -> None:
     for s, rs in results.items():
         for r in rs:
             if r["accuracy"] is None:
-                notes.append(f"- {label(s)}, ×{r['factor']:g}: {md_escape(r['reason'])}")
+                notes.append(f"- {scheme_label(s)}, ×{r['factor']:g}: {md_escape(r['reason'])}")
     if notes:
         st.info(t("pe_extra_beyond") + "\n" + "\n".join(notes), icon=":material/straighten:")
     if "learned" in cards:
-        cfg = _model(cards["learned"]["key"]).cfg
+        cfg = model_of(cards["learned"]["key"]).cfg
         trained = E.positions_used(task, task.train_len)
         st.caption(t("pe_extra_learned", trained=trained, rows=cfg.max_len,
                      need=", ".join(str(E.positions_used(task, L)) for L in lengths)))
@@ -256,24 +270,24 @@ def shift_test_section() -> None:
     st.caption(t("pe_shifttest_intro", text=md_escape(ex.text), k=k, filler=md_escape(filler)))
     results, diffs, titles, rows = {}, [], [], []
     for s, card in cards.items():
-        n_layers = _model(card["key"]).cfg.n_layers
-        if not _fits(card["key"], task_name, len(ex.ids) + k):
-            rows.append({t("pe_col_scheme"): label(s), t("pe_col_score_change"): None,
+        cfg = model_of(card["key"]).cfg
+        n_layers = cfg.n_layers
+        if not E.fits(cfg, len(ex.ids) + k):
+            rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_score_change"): None,
                          **{t("pe_col_tv", layer=i): None for i in range(n_layers)},
                          t("pe_col_note"): t("pe_beyond_table")})
             continue
         r = shift(card["key"], task_name, int(k), filler)
         results[s] = r
-        diff = np.abs(r.pattern_shifted[0] - r.pattern[0]).max(0)              # [q, k] layer 0, max over heads
-        diffs.append(np.where(r.mask, diff, np.nan).astype(np.float32))       # masked pairs grey
-        titles.append(label(s))
-        rows.append({t("pe_col_scheme"): label(s), t("pe_col_score_change"): r.score_change,
+        diffs.append(r.first_layer_change())                                  # masked pairs grey
+        titles.append(scheme_label(s))
+        rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_score_change"): r.score_change,
                      **{t("pe_col_tv", layer=i): v for i, v in enumerate(r.pattern_change)}, t("pe_col_note"): ""})
     if not results:
         st.info(t("pe_beyond_table"))
         return
     st.plotly_chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
-                            [label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
+                            [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
                             text_fmt=".1e"),
                     key="pe_shift_bars", width="stretch")
     fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
