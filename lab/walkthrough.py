@@ -199,6 +199,13 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     )
 
 
+def record_and_walk(model: Transformer, ids, layer: int, head: int, query: int, stack: Stack | str | None = None,
+                    tgt_ids=None) -> HeadWalk:
+    """Run the model recording only what `walk_head` reads (`walk_names`), then walk one head."""
+    _, trace = model.run_with_cache(ids, tgt_ids, names=walk_names(model.cfg, layer, stack))
+    return walk_head(model, trace, layer, head, query, stack=stack)
+
+
 def neuron_view(walk: HeadWalk, key: int) -> dict[str, np.ndarray | float]:
     """BertViz's neuron view for one (query, key) pair: the element-wise products
     q_i·k_i [dh] (they sum to q·k), the score after scaling, and the value vector the

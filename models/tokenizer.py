@@ -97,6 +97,10 @@ class _VocabTokenizer:
     def id_to_token(self, i: int) -> str:
         return self.vocab[i]
 
+    def token_text(self, i: int) -> str:
+        """The printable text of one id (here: the vocabulary entry itself)."""
+        return self.vocab[i]
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "vocab": self.vocab, "lowercase": self.lowercase, "add_bos": self.add_bos}
 
@@ -200,6 +204,13 @@ class HFTokenizer:
         return self.tok.decode(list(ids))
 
     def id_to_token(self, i: int) -> str:
+        return self.tok.id_to_token(i)
+
+    def token_text(self, i: int) -> str:
+        """The printable text of one id: byte-level BPE decoded (GPT-2's 'Ġcat' is ' cat'),
+        WordPiece as it is."""
+        if self._readable:
+            return self.tok.decode([i], skip_special_tokens=False) or self.tok.id_to_token(i)
         return self.tok.id_to_token(i)
 
     def to_dict(self) -> dict[str, Any]:

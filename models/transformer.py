@@ -19,7 +19,7 @@ from torch import nn
 
 from . import masks as M
 from . import positional as P
-from .config import MaskSpec, TransformerConfig
+from .config import TransformerConfig
 from .device import pick_device
 from .attention import identity, scaled_dot_product_attention
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording

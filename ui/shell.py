@@ -79,6 +79,16 @@ def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, pa
     return value
 
 
+def stack_choice(stacks: Sequence[Any], label: str, param: str, horizontal: bool = True) -> str:
+    """The stack a view shows: the only one of a single-stack model (no widget), else a
+    URL-bound radio over an encoder-decoder's stacks (`models.trace.Stack` values)."""
+    values = [str(getattr(s, "value", s)) for s in stacks]
+    if len(values) == 1:
+        return values[0]
+    return choice(st.radio, label, values, param=param, default=values[0], horizontal=horizontal,
+                  labels={v: t(f"stack_{v}") for v in values})
+
+
 def set_choice(param: str, value: str) -> None:
     """Change a `choice` from a callback (its per-language widgets start over from it)."""
     st.session_state[f"_{param}"] = value

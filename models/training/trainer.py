@@ -111,6 +111,21 @@ class TrainRun:
     def final_accuracy(self) -> float:
         return self.accuracy[-1] if self.accuracy else 0.0
 
+    @property
+    def probe_stack(self) -> str:
+        """The attention whose ideal pattern the task defines: the decoder's
+        cross-attention of an encoder-decoder, else the only one."""
+        return Stack.CROSS.value if self.config.arch == "encoder-decoder" else Stack.SELF.value
+
+    def ideal_scores(self) -> list[float] | None:
+        """Per snapshot: the best last-layer head's attention mass on the task's ideal
+        keys (`Task.attention_score` on the probe); None when the task defines none."""
+        try:
+            return [max(self.task.attention_score(s.patterns[self.probe_stack][-1, h], example=self.probe)
+                        for h in range(s.patterns[self.probe_stack].shape[1])) for s in self.snapshots]
+        except (ValueError, KeyError, IndexError, NotImplementedError):
+            return None
+
     def frozen_model(self) -> Transformer:
         """A copy of the model as it is now (eval mode), safe to use while training goes on."""
         with self.lock:

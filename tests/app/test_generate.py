@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from models.weights import zoo
 from lab import generation as G
+from lab import repetition as RP
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "app_pages/generate.py"
@@ -203,7 +204,7 @@ def test_bad_link_values_fall_back_with_a_notice(query):
 def test_repetition_compares_greedy_with_sampling():
     at = open_page(model=GPT, text=PROMPT, gen_n="12")
     run = at.session_state["_gen"]
-    rate = G.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
+    rate = RP.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
     assert f"{rate:.0%} of the generated tokens complete an 3-gram that already occurred (orange)." \
         in texts(at, "markdown")
     at.toggle(key="gen_compare_on").set_value(True).run()

@@ -7,6 +7,7 @@ import torch
 
 from models import MaskSpec, Transformer, TransformerConfig
 from lab import generation as G
+from lab import repetition as RP
 from lab import kv as KV
 from models.kv_cache import KVCache, cache_is_exact
 
@@ -233,10 +234,10 @@ def test_fit_context_keeps_the_most_recent_tokens():
 
 def test_repetition_marks_repeated_ngrams():
     ids = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2]
-    marks = G.repeated_ngrams(ids, 3)
+    marks = RP.repeated_ngrams(ids, 3)
     assert marks.tolist() == [False] * 6 + [True] * 4
-    assert G.repetition_rate(ids, 3, start=4) == pytest.approx(4 / 6)
-    assert G.repetition_rate([1, 2, 3, 4, 5], 2) == 0.0
+    assert RP.repetition_rate(ids, 3, start=4) == pytest.approx(4 / 6)
+    assert RP.repetition_rate([1, 2, 3, 4, 5], 2) == 0.0
 
 
 def test_kv_cache_bytes_and_paged_blocks():

@@ -26,7 +26,7 @@ from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import AttentionData, config_json, trace_npz
 from ..shell import Selection, choice, index_slider, require_attention, require_model, require_text, set_choice, \
-    show_notices
+    show_notices, stack_choice
 from ..widgets import compare
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
@@ -68,14 +68,10 @@ def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
     """The row of view controls."""
     view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
                   labels={v: t(f"view_{v}") for v in VIEWS})
-    stacks = [s.value for s in Stack.attention_maps(arch)]
     c1, c2, c3, c4 = st.columns([3, 2, 2, 4])
     with c1:
-        if len(stacks) > 1:
-            stack = choice(st.radio, t("stack"), stacks, param="stack", default="encoder",
-                           labels={s: t(f"stack_{s}") for s in stacks})
-        else:
-            stack = "self"
+        stack = stack_choice(Stack.attention_maps(arch), t("stack"), "stack", horizontal=False)
+        if stack == "self":
             st.caption(f"{t('stack')}: {t('stack_self')}")
     with c2:
         layer = index_slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer")

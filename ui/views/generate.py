@@ -19,6 +19,7 @@ import streamlit as st
 import viz_core as vz
 import viz_core.generation as vg
 from lab import generation as G
+from lab import repetition as RP
 from lab import kv as KV
 from models.trace import Stack, act_name
 from models.weights import zoo
@@ -271,7 +272,7 @@ def _step_fragment(model, tok, sel: Selection, run: Run) -> None:
     s = run.steps[min(step_no, n_new) - 1]
     tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
     n_prompt = len(run.prompt_ids)
-    marks = G.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
+    marks = RP.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
     st.markdown(output_markdown(tokens[: s.position + 1], n_prompt, marks, s.position))
     tabs(model, tok, sel, run, s, tokens)
 
@@ -331,10 +332,10 @@ def repetition_view(tok, sel: Selection, run: Run) -> None:
     n_prompt = len(run.prompt_ids)
     ids = run.prompt_ids + run.new_ids
     n = st.slider(t("gen_ngram"), 1, 6, 3, key="gen_ngram")
-    marks = G.repeated_ngrams(ids, n, start=n_prompt)
+    marks = RP.repeated_ngrams(ids, n, start=n_prompt)
     tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
     st.markdown(output_markdown(tokens, n_prompt, marks, None))
-    st.markdown(t("gen_repeat_rate", n=n, rate=G.repetition_rate(ids, n, start=n_prompt)))
+    st.markdown(t("gen_repeat_rate", n=n, rate=RP.repetition_rate(ids, n, start=n_prompt)))
     st.markdown(t("gen_repeat_explain"))
     if st.toggle(t("gen_compare"), key="gen_compare_on"):
         rows = compare_settings(sel.model_key, sel.device, tuple(run.prompt_ids),
@@ -349,7 +350,7 @@ def repetition_view(tok, sel: Selection, run: Run) -> None:
 def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None, n_new: int, n: int) -> list[dict]:
     """The same prompt under greedy and a few sampling settings (seed 0): repetition rate."""
     model, tok = load_model(key, device)
-    rows = G.compare_repetition(model, prompt, n_new, n, source=source, eos=G.eos_id(tok), gate=run_held)
+    rows = RP.compare_repetition(model, prompt, n_new, n, source=source, eos=G.eos_id(tok), gate=run_held)
     return [{"setting": r.setting, "rate": f"{r.rate:.0%}", "text": vz.visible_label(tok.decode(r.new_ids), 200)}
             for r in rows]
 

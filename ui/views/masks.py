@@ -26,7 +26,7 @@ from viz_core import masks as vm
 from .. import serving
 from ..i18n import FORMULAS, lang, t
 from ..markup import md_escape
-from ..shell import Selection, choice, index_slider, require_model, require_text, show_notices
+from ..shell import Selection, index_slider, require_model, require_text, show_notices, stack_choice
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
@@ -51,7 +51,7 @@ def render(sel: Selection) -> None:
     require_text(sel)
     show_notices()
     cfg = model.cfg
-    stack = stack_choice(cfg.arch)
+    stack = choose_stack(cfg.arch)
     tokens, n_all = lab_tokens(sel.model_key, sel.device, sel.text, sel.target, stack)
     if n_all > len(tokens):
         st.info(t("mk_truncated", kept=len(tokens), n=n_all), icon=":material/content_cut:")
@@ -102,12 +102,9 @@ def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tup
     return enc.tokens[:MAX_TOKENS], len(enc.tokens)
 
 
-def stack_choice(arch: str) -> str:
-    stacks = [s.value for s in Stack.blocks_of(arch)]
-    if len(stacks) == 1:
-        return stacks[0]
-    stack = choice(st.radio, t("mk_stack"), stacks, param="mk_stack", default="encoder",
-                   labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
+def choose_stack(arch: str) -> str:
+    """The self-attention the composed mask replaces."""
+    stack = stack_choice(Stack.blocks_of(arch), t("mk_stack"), "mk_stack")
     if stack == "decoder":
         st.caption(t("mk_encdec_decoder_note"))
     return stack

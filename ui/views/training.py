@@ -246,20 +246,6 @@ def _stack_tokens(run: TrainRun, stack: str) -> tuple[list[str], list[str]]:
     return {"self": (src, src), "encoder": (src, src), "decoder": (tgt, tgt), "cross": (tgt, src)}[stack]
 
 
-def _default_stack(run: TrainRun) -> str:
-    return "cross" if run.config.arch == "encoder-decoder" else "self"
-
-
-def _ideal_scores(run: TrainRun) -> list[float] | None:
-    """Per snapshot: the best last-layer head's attention mass on the task's ideal keys."""
-    stack = _default_stack(run)
-    try:
-        return [max(run.task.attention_score(s.patterns[stack][-1, h], example=run.probe)
-                    for h in range(s.patterns[stack].shape[1])) for s in run.snapshots]
-    except (ValueError, KeyError, IndexError):
-        return None
-
-
 def _status_line(rec: Record) -> None:
     run = rec.run
     if rec.waiting and run.state == "running":
@@ -290,7 +276,7 @@ def live(rec: Record) -> None:
         st.plotly_chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False})
     if run.snapshots:
         snap = run.snapshots[-1]
-        stack = _default_stack(run)
+        stack = run.probe_stack
         st.caption(t("tr_live_attention", step=snap.step))
         st.plotly_chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96),
                         key="tr_live_heads", config={"displayModeBar": False})
@@ -319,7 +305,7 @@ def finished(rec: Record) -> None:
                           format_func=lambda s: t(f"stack_{s}")) if len(stack_opts) > 1 else "self"
     snap = run.snapshots[steps.index(step)]
     st.plotly_chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
-    scores = _ideal_scores(run)
+    scores = run.ideal_scores()
     m = st.columns(4)
     m[0].metric(t("tr_step"), f"{snap.step}")
     m[1].metric(t("tr_loss"), "–" if not np.isfinite(snap.loss) else f"{snap.loss:.4f}")
@@ -336,7 +322,7 @@ def finished(rec: Record) -> None:
     with right:
         st.caption(t("tr_ideal_map"))
         try:
-            ideal = run.task.ideal_for(run.probe) if stack == _default_stack(run) else None
+            ideal = run.task.ideal_for(run.probe) if stack == run.probe_stack else None
         except ValueError:
             ideal = None
         if ideal is not None:

@@ -25,7 +25,7 @@ from viz_core.attention import HIGHLIGHT
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
-from ..shell import Selection, choice, index_slider, require_model, require_text, show_notices
+from ..shell import Selection, index_slider, require_model, require_text, show_notices, stack_choice
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
@@ -50,7 +50,7 @@ def render(sel: Selection) -> None:
     model, _ = require_model(sel)
     require_text(sel)
     cfg = model.cfg
-    stack = stack_choice(cfg.arch)
+    stack = choose_stack(cfg.arch)
     q_tok, k_tok, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
     if n_all > max(len(q_tok), len(k_tok)):
         st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
@@ -99,24 +99,15 @@ def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, 
          ) -> HeadWalk:
     """Record the layer's attention input, mask, pattern and output, then walk one head."""
     model, src, tgt = _encodings(key, device, text, target)
-    names = W.walk_names(model.cfg, layer, stack)
-    kw = {"tgt_ids": tgt.ids[:MAX_TOKENS]} if tgt is not None else {}
-
-    def attempt(m, _n: int) -> HeadWalk:
-        _, trace = m.run_with_cache(src.ids[:MAX_TOKENS], names=names, **kw)
-        return W.walk_head(m, trace, layer, head, query, stack=stack)
-
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return serving.run(key, device, attempt, len(src.ids[:MAX_TOKENS]))
+    return serving.run(key, device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
+                       len(ids))
 
 
-def stack_choice(arch: str) -> str:
+def choose_stack(arch: str) -> str:
     """The attention walked: the one stack, or encoder / decoder / cross of an encoder-decoder."""
-    stacks = [s.value for s in Stack.attention_maps(arch)]
-    if len(stacks) == 1:
-        return stacks[0]
-    stack = choice(st.radio, t("wt_stack"), stacks, param="wt_stack", default="encoder",
-                   labels={s: t(f"stack_{s}") for s in stacks}, horizontal=True)
+    stack = stack_choice(Stack.attention_maps(arch), t("wt_stack"), "wt_stack")
     if stack == "cross":
         st.caption(t("wt_cross"))
     return stack
