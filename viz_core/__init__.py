@@ -5,15 +5,9 @@ patterns, such as head metrics and rollout, are in `lab.attention`).
 No torch, no streamlit: everything here runs in a test or a notebook.
 """
 
-from .attention import (
-    head_heatmap,
-    head_metrics_chart,
-    line_view,
-    mark_tile,
-    matrix_heatmap,
-    model_view,
-    query_bars,
-)
+from .attention import head_heatmap, matrix_heatmap, query_bars
+from .heads import head_metrics_chart, mark_tile, model_view
+from .lines import line_view
 from . import positional  # the positional-encoding lab's figures (viz_core.positional.*)
 from .training import attention_over_steps, training_curves
 from .colors import colormap_lut, plotly_colorscale, to_rgb

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .attention import HIGHLIGHT, _axis_ticks, _marker_layer
+from .figure import HIGHLIGHT, axis_ticks, marker_layer
 from .colors import DIVERGING, SEQUENTIAL, plotly_colorscale
 from .labels import escape_labels
 
@@ -122,7 +122,7 @@ def activation_heatmap(
     # the hover and the click belong to one marker per cell (the heatmap's own hover
     # would take the click away from them)
     yy, xx = np.meshgrid(np.arange(n_pos), np.arange(n), indexing="ij")
-    fig.add_trace(_marker_layer(
+    fig.add_trace(marker_layer(
         x=xx.ravel().astype(np.int32), y=yy.ravel().astype(np.int32),
         customdata=[[int(r), int(neuron_ids[c])] for r, c in zip(yy.ravel(), xx.ravel())],
         hovertext=[f"{rows[r]} · {cols[c]}: {z[r, c]:.4g}" for r, c in zip(yy.ravel(), xx.ravel())],
@@ -132,8 +132,8 @@ def activation_heatmap(
         fig.add_shape(type="rect", x0=c - 0.5, x1=c + 0.5, y0=-0.5, y1=n_pos - 0.5,
                       line=dict(color=HIGHLIGHT, width=2), fillcolor="rgba(0,0,0,0)")
     fig.update_layout(
-        xaxis=dict(title=dict(text=w["neuron"]), range=[-0.5, n - 0.5], **_axis_ticks(cols)),
-        yaxis=dict(title=dict(text=w["token"]), range=[n_pos - 0.5, -0.5], **_axis_ticks(rows)),
+        xaxis=dict(title=dict(text=w["neuron"]), range=[-0.5, n - 0.5], **axis_ticks(cols)),
+        yaxis=dict(title=dict(text=w["token"]), range=[n_pos - 0.5, -0.5], **axis_ticks(rows)),
         height=int(np.clip(160 + 22 * n_pos, 300, 800)), margin=dict(l=110, r=20, t=48 if title else 20, b=70),
         hoverdistance=-1, clickmode="event+select", dragmode=False, plot_bgcolor="rgba(0,0,0,0)",
     )
@@ -195,7 +195,7 @@ def token_bars(values: np.ndarray, tokens: Sequence[str], *, title: str = "", va
     colors = [ORANGE if i in set(highlight) else (BLUE if x >= 0 else "#d62728") for i, x in enumerate(v)]
     fig = go.Figure(go.Bar(x=np.arange(len(v)), y=v, marker_color=colors, customdata=labels,
                            hovertemplate="%{customdata}: %{y:.4g}<extra></extra>"))
-    fig.update_layout(xaxis=_axis_ticks(labels), yaxis=dict(title=dict(text=html.escape(value_name))),
+    fig.update_layout(xaxis=axis_ticks(labels), yaxis=dict(title=dict(text=html.escape(value_name))),
                       height=320, margin=dict(l=60, r=20, t=40 if title else 20, b=90),
                       title=dict(text=html.escape(title)) if title else None)
     return fig
@@ -281,8 +281,8 @@ def value_heatmap(
     trace["hovertemplate"] = f"%{{customdata}}<br>{html.escape(value_name)}: %{{z:.4g}}<extra></extra>"
     fig = go.Figure(go.Heatmap(**trace))
     fig.update_layout(
-        xaxis=dict(range=[-0.5, n_c - 0.5], **_axis_ticks(cols)),
-        yaxis=dict(range=[n_r - 0.5, -0.5], **_axis_ticks(rows)),
+        xaxis=dict(range=[-0.5, n_c - 0.5], **axis_ticks(cols)),
+        yaxis=dict(range=[n_r - 0.5, -0.5], **axis_ticks(rows)),
         height=int(np.clip(150 + 26 * n_r, 280, 820)), margin=dict(l=90, r=20, t=48 if title else 20, b=90),
         plot_bgcolor="rgba(0,0,0,0)", title=dict(text=html.escape(title)) if title else None,
     )
