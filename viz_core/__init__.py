@@ -3,6 +3,7 @@
 numpy arrays + token strings in, plotly figures out (the numbers about attention
 patterns, such as head metrics and rollout, are in `lab.attention`).
 No torch, no streamlit: everything here runs in a test or a notebook.
+Shared conventions and helpers: `viz_core.figure`; one module per topic (README.md).
 """
 
 from .attention import head_heatmap, matrix_heatmap, query_bars
@@ -20,21 +21,18 @@ __all__ = [
     "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",
     "positional",
 ]
-from .internals import (
+from .compare import difference, differing_positions
+from .ffn import (
     activation_function_figure,
     activation_heatmap,
-    contribution_chart,
-    difference,
-    differing_positions,
-    lines_chart,
     share_chart,
     sparsity as ffn_sparsity,
     sparsity_chart,
     token_bars,
     top_neurons,
-    value_heatmap,
     vocab_bars,
 )
+from .residual import contribution_chart, lines_chart, value_heatmap
 
 __all__ += [
     "activation_function_figure", "activation_heatmap", "contribution_chart", "difference",

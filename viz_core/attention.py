@@ -24,6 +24,7 @@ from .figure import (
     MAX_TICKS,
     add_title,
     as_array,
+    as_matrix,
     axis_ticks,
     check_labels,
     colorbar_only,
@@ -39,20 +40,6 @@ from .png import png_data_uri
 # CLICK_TRACE, DOT_COLUMN, HIGHLIGHT and MAX_TICKS live in viz_core.figure; code that
 # imports them from here (the walkthrough view) keeps working.
 
-
-def _checked_matrix(
-    values: np.ndarray,
-    fn: str,
-    shape_doc: str,
-    rows: tuple[Sequence[str] | None, str],
-    cols: tuple[Sequence[str] | None, str],
-) -> np.ndarray:
-    """``values`` as a float32 [rows, cols] array; ``rows`` / ``cols``: (labels or
-    None, what they are called in an error) for each axis, checked against its length."""
-    z = as_array(values, (2,), fn, shape_doc)
-    for (labels, what), n in zip((rows, cols), z.shape):
-        check_labels(labels, n, fn, what)
-    return z
 
 
 def _matrix_figure(
@@ -89,6 +76,7 @@ def _matrix_figure(
     n_r, n_c = z.shape
     z = np.where(np.isfinite(z), z, np.nan).astype(np.float32)  # ±inf (masked scores) -> NaN
     masked = np.isnan(z)
+    cell = f"{template_text(row_name)} %{{y}}{template_text(sep)}{template_text(col_name)} %{{x}}"  # hover: which cell
     fig = go.Figure()
 
     if hover_cells:
@@ -97,7 +85,7 @@ def _matrix_figure(
         fig.add_trace(go.Heatmap(
             z=z, x=cols, y=rows, zmin=zmin, zmax=zmax, colorscale=plotly_colorscale(cmap), name="",
             hoverongaps=False,
-            hovertemplate=f"{template_text(row_name)} %{{y}}{template_text(sep)}{template_text(col_name)} %{{x}}: %{{z:{value_fmt}}}<extra></extra>",
+            hovertemplate=f"{cell}: %{{z:{value_fmt}}}<extra></extra>",
             colorbar=dict(title=dict(text=colorbar_title), thickness=14, len=0.9, nticks=6),
         ))
         if masked.any():
@@ -106,8 +94,7 @@ def _matrix_figure(
             fig.add_trace(go.Heatmap(
                 z=np.where(masked, 1.0, np.nan).astype(np.float32), x=cols, y=rows,
                 colorscale=[[0.0, NAN_CSS], [1.0, NAN_CSS]], showscale=False, hoverongaps=False,
-                hovertemplate=f"{template_text(row_name)} %{{y}}{template_text(sep)}{template_text(col_name)} %{{x}}: {template_text(masked_word)}"
-                              "<extra></extra>", name="masked",
+                hovertemplate=f"{cell}: {template_text(masked_word)}<extra></extra>", name="masked",
             ))
         x_categories = cols
         if clickable:
@@ -130,7 +117,7 @@ def _matrix_figure(
         rgb = to_rgb(z, zmin, zmax, cmap, levels=254)  # [rows, cols, 3] uint8, NaN -> grey
         fig.add_trace(go.Image(
             source=png_data_uri(rgb), x0=0, dx=1, y0=0, dy=1, name="",
-            hovertemplate=f"{template_text(row_name)} %{{y}}{template_text(sep)}{template_text(col_name)} %{{x}}<extra></extra>",
+            hovertemplate=f"{cell}<extra></extra>",
             hoverinfo="skip" if clickable else None,
         ))
         fig.add_trace(colorbar_only(cmap, zmin, zmax, title=dict(text=colorbar_title), thickness=14))
@@ -197,8 +184,8 @@ def head_heatmap(
     rectangular cells instead of keeping them square.
     """
     fn = "head_heatmap"
-    p = _checked_matrix(pattern, fn, "[q, k] (one head; index [layer, head] first)",
-                        (q_tokens, "query tokens"), (k_tokens, "key tokens"))
+    p = as_matrix(pattern, fn, "[q, k] (one head; index [layer, head] first)",
+                  (q_tokens, "query tokens"), (k_tokens, "key tokens"))
     n_q, n_k = p.shape
     words = merge_terms(terms)
     if zmax is None:
@@ -253,7 +240,7 @@ def matrix_heatmap(
     cells: heatmap with hover; beyond: PNG image (see :func:`head_heatmap`).
     """
     fn = "matrix_heatmap"
-    z = _checked_matrix(values, fn, "[rows, cols]", (row_labels, "row labels"), (col_labels, "column labels"))
+    z = as_matrix(values, fn, "[rows, cols]", (row_labels, "row labels"), (col_labels, "column labels"))
     n_r, n_c = z.shape
     words = merge_terms(terms)
     rows = escape_labels(row_labels) if row_labels is not None else [str(i) for i in range(n_r)]

@@ -95,6 +95,24 @@ def check_labels(labels: Sequence[str] | None, n: int, fn: str, what: str) -> No
         raise ValueError(f"{fn}: got {len(labels)} {what} but the array has {n} along that axis.")
 
 
+def as_matrix(
+    values: np.ndarray,
+    fn: str,
+    shape_doc: str,
+    rows: tuple[Sequence[str] | None, str],
+    cols: tuple[Sequence[str] | None, str],
+    *,
+    strict: bool = True,
+) -> np.ndarray:
+    """``values`` as a [rows, cols] array (see :func:`as_array`); ``rows`` / ``cols``:
+    (labels or None, what they are called in an error) for each axis, checked
+    against its length with :func:`check_labels`."""
+    z = as_array(values, (2,), fn, shape_doc, strict=strict)
+    for (labels, what), n in zip((rows, cols), z.shape):
+        check_labels(labels, n, fn, what)
+    return z
+
+
 def axis_ticks(labels: Sequence[str], max_ticks: int = MAX_TICKS, values: Sequence[str] | None = None) -> dict:
     """Tick every k-th position so that at most ``max_ticks`` labels are drawn.
     ``values``: the category names of a category axis (default: positions 0..n-1)."""

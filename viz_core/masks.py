@@ -63,7 +63,8 @@ def mask_figure(
         z=z, x=cols, y=rows, zmin=0, zmax=2, showscale=False, xgap=1, ygap=1,
         colorscale=[[0, BLOCKED], [0.33, BLOCKED], [0.33, ALLOWED], [0.66, ALLOWED], [0.66, EMPTY], [1, EMPTY]],
         customdata=status, name="",
-        hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} %{{x}}: %{{customdata}}<extra></extra>",
+        hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} %{{x}}: "
+                      "%{customdata}<extra></extra>",
     ))
     n = max(m.shape)
     fig.update_layout(
@@ -145,7 +146,8 @@ def cost_chart(lengths: Sequence[int], curves: Mapping[str, Sequence[int]], *, t
         if y.shape != x.shape:
             raise ValueError(f"cost_chart: curve {name!r} has {y.shape[0]} points for {x.shape[0]} lengths.")
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=html.escape(name),
-                                 hovertemplate=f"n=%{{x}}: %{{y:,}} {template_text(w['pairs'])}<extra>{template_text(html.escape(name))}</extra>"))
+                                 hovertemplate=f"n=%{{x}}: %{{y:,}} {template_text(w['pairs'])}"
+                                               f"<extra>{template_text(html.escape(name))}</extra>"))
     fig.update_layout(xaxis=dict(type="log", title=dict(text=w["length"])),
                       yaxis=dict(type="log", title=dict(text=w["pairs"])),
                       legend=dict(orientation="h", y=-0.25), height=380,

@@ -1,8 +1,11 @@
-"""Figures and pure numpy helpers for the FFN and residual-stream pages, and the A/B
-difference of two inputs. numpy in, plotly out; no torch, no streamlit.
+"""Figures and small numpy helpers for the FFN page: which neurons to show, how sparse
+the activations are, the activation heatmap (click a cell to open a neuron), the
+activation function over its inputs, one neuron's activation per token, the tokens a
+vector promotes, and the parameter share of each part.
 
-Every function states the shape it takes and raises ValueError for another one.
-Token labels are escaped (viz_core.labels) before plotly sees them.
+numpy in, plotly out; no torch, no streamlit. Every function states the shape it
+takes and raises ValueError for another one. Token labels are escaped
+(viz_core.labels) before plotly sees them.
 """
 from __future__ import annotations
 
@@ -13,30 +16,13 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .figure import HIGHLIGHT, axis_ticks, marker_layer
-from .colors import DIVERGING, SEQUENTIAL, plotly_colorscale
+from .colors import DIVERGING, plotly_colorscale
+from .figure import (BLUE, ORANGE, RED, as_array, as_matrix, axis_ticks, check_labels, marker_layer, merge_terms,
+                     outline)
 from .labels import escape_labels
 
-DEFAULT_TERMS = {"token": "token", "neuron": "neuron", "activation": "activation", "count": "count",
-                 "layer": "layer", "norm": "norm", "cosine": "cosine", "probability": "probability",
-                 "sparsity": "sparsity", "score": "score", "difference": "difference", "step": "step"}
-BLUE, ORANGE, GREY = "#1f77b4", "#ff7f0e", "#7f7f7f"
-
-
-def _terms(overrides: Mapping[str, str] | None) -> dict[str, str]:
-    return {**DEFAULT_TERMS, **{k: html.escape(v) for k, v in (overrides or {}).items()}}
-
-
-def _arr(x: np.ndarray, ndim: int, fn: str, doc: str) -> np.ndarray:
-    a = np.asarray(x)
-    if a.ndim != ndim:
-        raise ValueError(f"{fn} expects an array of shape {doc}; got shape {a.shape}.")
-    return a.astype(np.float32) if a.dtype != np.float32 and np.issubdtype(a.dtype, np.number) else a
-
-
-def _labels(labels: Sequence[str], n: int, fn: str, what: str) -> None:
-    if len(labels) != n:
-        raise ValueError(f"{fn}: {len(labels)} {what} for {n} entries.")
+FFN_TERMS = {"token": "token", "neuron": "neuron", "activation": "activation", "count": "count",
+             "layer": "layer", "sparsity": "sparsity", "score": "score"}
 
 
 # --------------------------------------------------------------------------- FFN: numbers
@@ -46,7 +32,7 @@ def top_neurons(acts: np.ndarray, k_per_token: int = 8, max_neurons: int = 48) -
     """Neuron ids worth showing for acts [pos, d_ff]: the union of each token's k
     strongest (|activation|) neurons, ordered by their largest |activation|, at most
     ``max_neurons``."""
-    a = np.abs(_arr(acts, 2, "top_neurons", "[pos, d_ff]"))
+    a = np.abs(as_array(acts, (2,), "top_neurons", "[pos, d_ff]", strict=False))
     if k_per_token < 1 or max_neurons < 1:
         raise ValueError("top_neurons: k_per_token and max_neurons must be at least 1.")
     k = min(k_per_token, a.shape[1])
@@ -58,28 +44,11 @@ def top_neurons(acts: np.ndarray, k_per_token: int = 8, max_neurons: int = 48) -
 def sparsity(post: np.ndarray, exact: bool, tol: float = 0.01) -> np.ndarray:
     """Fraction of activations that are zero (``exact``, ReLU) or within ``tol`` of zero
     (GELU, SwiGLU), per layer, for post [layer, pos, d_ff] -> [layer]."""
-    p = _arr(post, 3, "sparsity", "[layer, pos, d_ff]")
+    p = as_array(post, (3,), "sparsity", "[layer, pos, d_ff]", strict=False)
     if tol < 0:
         raise ValueError("sparsity: tol must be >= 0.")
     zero = p == 0 if exact else np.abs(p) <= tol
     return zero.mean(axis=(1, 2)).astype(np.float32)
-
-
-def difference(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """A - B for two arrays of the same shape (the same layer for text A and text B)."""
-    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
-    if a.shape != b.shape:
-        raise ValueError(f"A and B must have the same shape to be subtracted; got {a.shape} and {b.shape}. "
-                         "Texts of different lengths have different numbers of positions.")
-    return a - b
-
-
-def differing_positions(tokens_a: Sequence[str], tokens_b: Sequence[str]) -> list[int]:
-    """Positions whose tokens differ between two tokenisations of the same length."""
-    if len(tokens_a) != len(tokens_b):
-        raise ValueError(f"Text A has {len(tokens_a)} tokens and text B has {len(tokens_b)}: the difference "
-                         "view compares position by position, so both need the same number of tokens.")
-    return [i for i, (x, y) in enumerate(zip(tokens_a, tokens_b)) if x != y]
 
 
 # --------------------------------------------------------------------------- FFN: figures
@@ -101,13 +70,11 @@ def activation_heatmap(
     ``[pos, neuron_id]``) so a click anywhere opens that neuron. At most 64 x 128 cells.
     The selected neuron's column is outlined."""
     fn = "activation_heatmap"
-    z = _arr(acts, 2, fn, "[pos, neurons]")
+    z = as_matrix(acts, fn, "[pos, neurons]", (tokens, "tokens"), (neuron_ids, "neuron ids"), strict=False)
     n_pos, n = z.shape
-    _labels(tokens, n_pos, fn, "tokens")
-    _labels(neuron_ids, n, fn, "neuron ids")
     if n_pos * n > 128 * 64:
         raise ValueError(f"{fn}: {n_pos} x {n} cells is too many for a clickable heatmap (max 8192).")
-    w = _terms(terms)
+    w = merge_terms(terms, FFN_TERMS)
     rows = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(tokens))]
     cols = [f"n{int(j)}" for j in neuron_ids]
     # one outlier (e.g. a [CLS] neuron at 20) would wash out every other cell: the
@@ -129,8 +96,7 @@ def activation_heatmap(
     ))
     if selected is not None and int(selected) in [int(j) for j in neuron_ids]:
         c = [int(j) for j in neuron_ids].index(int(selected))
-        fig.add_shape(type="rect", x0=c - 0.5, x1=c + 0.5, y0=-0.5, y1=n_pos - 0.5,
-                      line=dict(color=HIGHLIGHT, width=2), fillcolor="rgba(0,0,0,0)")
+        outline(fig, c - 0.5, c + 0.5, -0.5, n_pos - 0.5)
     fig.update_layout(
         xaxis=dict(title=dict(text=w["neuron"]), range=[-0.5, n - 0.5], **axis_ticks(cols)),
         yaxis=dict(title=dict(text=w["token"]), range=[n_pos - 0.5, -0.5], **axis_ticks(rows)),
@@ -154,10 +120,10 @@ def activation_function_figure(
     """The activation function drawn over the histogram of its inputs.
     pre: any shape (flattened), the pre-activations of one layer; curve_x, curve_y [n]."""
     x = np.asarray(pre, dtype=np.float32).ravel()
-    cx, cy = _arr(curve_x, 1, "activation_function_figure", "[n]"), _arr(curve_y, 1, "activation_function_figure", "[n]")
+    cx, cy = (as_array(c, (1,), "activation_function_figure", "[n]", strict=False) for c in (curve_x, curve_y))
     if cx.shape != cy.shape:
         raise ValueError("activation_function_figure: curve_x and curve_y differ in length.")
-    w = _terms(terms)
+    w = merge_terms(terms, FFN_TERMS)
     counts, edges = np.histogram(x[np.isfinite(x)], bins=bins, range=(float(cx.min()), float(cx.max())))
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     fig.add_trace(go.Bar(x=((edges[:-1] + edges[1:]) / 2).astype(np.float32), y=counts.astype(np.int32),
@@ -175,8 +141,8 @@ def activation_function_figure(
 
 def sparsity_chart(frac: np.ndarray, *, title: str = "", terms: Mapping[str, str] | None = None) -> go.Figure:
     """Fraction of (near-)zero activations per layer, frac [layer] in [0, 1]."""
-    f = _arr(frac, 1, "sparsity_chart", "[layer]")
-    w = _terms(terms)
+    f = as_array(frac, (1,), "sparsity_chart", "[layer]", strict=False)
+    w = merge_terms(terms, FFN_TERMS)
     fig = go.Figure(go.Bar(x=np.arange(len(f)), y=f, marker_color=BLUE, text=[f"{v:.0%}" for v in f],
                            textposition="outside", hovertemplate=f"{w['layer']} %{{x}}: %{{y:.1%}}<extra></extra>"))
     fig.update_layout(yaxis=dict(range=[0, 1.1], tickformat=".0%", title=dict(text=w["sparsity"])),
@@ -189,10 +155,10 @@ def sparsity_chart(frac: np.ndarray, *, title: str = "", terms: Mapping[str, str
 def token_bars(values: np.ndarray, tokens: Sequence[str], *, title: str = "", value_name: str = "activation",
                highlight: Sequence[int] = ()) -> go.Figure:
     """One value per token, values [pos], as vertical bars (e.g. one neuron's activation)."""
-    v = _arr(values, 1, "token_bars", "[pos]")
-    _labels(tokens, len(v), "token_bars", "tokens")
+    v = as_array(values, (1,), "token_bars", "[pos]", strict=False)
+    check_labels(tokens, len(v), "token_bars", "tokens")
     labels = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(tokens))]
-    colors = [ORANGE if i in set(highlight) else (BLUE if x >= 0 else "#d62728") for i, x in enumerate(v)]
+    colors = [ORANGE if i in set(highlight) else (BLUE if x >= 0 else RED) for i, x in enumerate(v)]
     fig = go.Figure(go.Bar(x=np.arange(len(v)), y=v, marker_color=colors, customdata=labels,
                            hovertemplate="%{customdata}: %{y:.4g}<extra></extra>"))
     fig.update_layout(xaxis=axis_ticks(labels), yaxis=dict(title=dict(text=html.escape(value_name))),
@@ -205,12 +171,12 @@ def vocab_bars(top_tokens: Sequence[str], top_scores: np.ndarray, bottom_tokens:
                bottom_scores: np.ndarray, *, title: str = "", terms: Mapping[str, str] | None = None) -> go.Figure:
     """Tokens a vector promotes (top, positive scores) and suppresses (bottom) as
     horizontal bars; scores [k] each."""
-    ts, bs = _arr(top_scores, 1, "vocab_bars", "[k]"), _arr(bottom_scores, 1, "vocab_bars", "[k]")
-    _labels(top_tokens, len(ts), "vocab_bars", "top tokens")
-    _labels(bottom_tokens, len(bs), "vocab_bars", "bottom tokens")
-    w = _terms(terms)
+    ts, bs = (as_array(s, (1,), "vocab_bars", "[k]", strict=False) for s in (top_scores, bottom_scores))
+    check_labels(top_tokens, len(ts), "vocab_bars", "top tokens")
+    check_labels(bottom_tokens, len(bs), "vocab_bars", "bottom tokens")
+    w = merge_terms(terms, FFN_TERMS)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.22)
-    for col, toks, s, color in ((1, top_tokens, ts, BLUE), (2, bottom_tokens, bs, "#d62728")):
+    for col, toks, s, color in ((1, top_tokens, ts, BLUE), (2, bottom_tokens, bs, RED)):
         labels = [f"{lab} " for lab in escape_labels(toks)]
         fig.add_trace(go.Bar(x=s, y=[f"{i + 1}. {lab}" for i, lab in enumerate(labels)], orientation="h",
                              marker_color=color, hovertemplate="%{y}: %{x:.4g}<extra></extra>", name=""),
@@ -233,102 +199,5 @@ def share_chart(parts: Mapping[str, int], labels: Mapping[str, str] | None = Non
                            sort=False, textinfo="label+percent", textposition="inside", hovertemplate="%{label}: %{value:,}<extra></extra>"))
     fig.update_layout(height=320, margin=dict(l=20, r=20, t=40 if title else 20, b=20), showlegend=False,
                       uniformtext=dict(minsize=10, mode="hide"),   # tiny slices (norms): hover only
-                      title=dict(text=html.escape(title)) if title else None)
-    return fig
-
-
-# --------------------------------------------------------------------------- residual stream
-
-
-def value_heatmap(
-    z: np.ndarray,
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    *,
-    title: str = "",
-    value_name: str = "value",
-    cmap: str = SEQUENTIAL,
-    zmin: float | None = None,
-    zmax: float | None = None,
-    text: Sequence[Sequence[str]] | None = None,
-    col_tokens: bool = True,
-) -> go.Figure:
-    """A labelled [rows, cols] heatmap (rows: steps/layers, cols: tokens) with hover,
-    optionally a short text in every cell (e.g. the logit lens's top token). Labels and
-    texts are escaped here. ``cmap`` diverging centres the range on 0."""
-    fn = "value_heatmap"
-    a = _arr(z, 2, fn, "[rows, cols]")
-    n_r, n_c = a.shape
-    _labels(row_labels, n_r, fn, "row labels")
-    _labels(col_labels, n_c, fn, "column labels")
-    rows = escape_labels(row_labels)
-    cols = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(col_labels))] if col_tokens else escape_labels(col_labels)
-    finite = a[np.isfinite(a)]
-    if cmap == DIVERGING and zmax is None:
-        zmax = float(np.abs(finite).max()) if finite.size else 1.0
-        zmin = -zmax
-    trace = dict(z=a, x=np.arange(n_c), y=np.arange(n_r), zmin=zmin, zmax=zmax, colorscale=plotly_colorscale(cmap),
-                 colorbar=dict(title=dict(text=html.escape(value_name)), thickness=14, len=0.9), name="")
-    cd = [[f"{r} · {c}" for c in cols] for r in rows]
-    if text is not None:
-        if len(text) != n_r or any(len(r) != n_c for r in text):
-            raise ValueError(f"{fn}: text must be [{n_r}][{n_c}] strings.")
-        trace["text"] = [escape_labels(list(r), max_chars=10) for r in text]
-        trace["texttemplate"] = "%{text}"
-        trace["textfont"] = dict(size=11)
-        cd = [[f"{cd[i][j]} → {trace['text'][i][j]}" for j in range(n_c)] for i in range(n_r)]
-    trace["customdata"] = np.array(cd)
-    trace["hovertemplate"] = f"%{{customdata}}<br>{html.escape(value_name)}: %{{z:.4g}}<extra></extra>"
-    fig = go.Figure(go.Heatmap(**trace))
-    fig.update_layout(
-        xaxis=dict(range=[-0.5, n_c - 0.5], **axis_ticks(cols)),
-        yaxis=dict(range=[n_r - 0.5, -0.5], **axis_ticks(rows)),
-        height=int(np.clip(150 + 26 * n_r, 280, 820)), margin=dict(l=90, r=20, t=48 if title else 20, b=90),
-        plot_bgcolor="rgba(0,0,0,0)", title=dict(text=html.escape(title)) if title else None,
-    )
-    return fig
-
-
-def contribution_chart(labels: Sequence[str], norm: np.ndarray, cos: np.ndarray, *, title: str = "",
-                       terms: Mapping[str, str] | None = None) -> go.Figure:
-    """Each step's contribution: its norm (bars, top) and its cosine with the stream it
-    is added to (bars in [-1, 1], bottom). norm, cos [n]."""
-    n_, c_ = _arr(norm, 1, "contribution_chart", "[n]"), _arr(cos, 1, "contribution_chart", "[n]")
-    _labels(labels, len(n_), "contribution_chart", "labels")
-    if c_.shape != n_.shape:
-        raise ValueError("contribution_chart: norm and cos differ in length.")
-    w = _terms(terms)
-    names = escape_labels(labels)
-    colors = [GREY if "embed" in lab else (BLUE if "attn" in lab or "cross" in lab else ORANGE) for lab in labels]
-    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.55, 0.45])
-    x = np.arange(len(n_))
-    fig.add_trace(go.Bar(x=x, y=n_, marker_color=colors, customdata=names,
-                         hovertemplate=f"%{{customdata}}: {w['norm']} %{{y:.4g}}<extra></extra>"), row=1, col=1)
-    fig.add_trace(go.Bar(x=x, y=c_, marker_color=colors, customdata=names,
-                         hovertemplate=f"%{{customdata}}: {w['cosine']} %{{y:.3f}}<extra></extra>"), row=2, col=1)
-    fig.update_yaxes(title_text=w["norm"], row=1, col=1)
-    fig.update_yaxes(title_text=w["cosine"], range=[-1.05, 1.05], row=2, col=1)
-    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=names, row=2, col=1)
-    fig.update_layout(height=460, showlegend=False, margin=dict(l=70, r=20, t=40 if title else 20, b=80),
-                      title=dict(text=html.escape(title)) if title else None)
-    return fig
-
-
-def lines_chart(series: Mapping[str, tuple[Sequence[str], np.ndarray]], *, title: str = "", y_name: str = "",
-                log_y: bool = False) -> go.Figure:
-    """One line per named series, each (x labels [n], values [n]); e.g. the stream's norm
-    per layer for a pre-LN and a post-LN model. Series may differ in length."""
-    if not series:
-        raise ValueError("lines_chart: no series.")
-    fig = go.Figure()
-    for name, (xs, ys) in series.items():
-        y = _arr(ys, 1, "lines_chart", "[n]")
-        _labels(xs, len(y), "lines_chart", "x labels")
-        fig.add_trace(go.Scatter(x=escape_labels(xs), y=y, mode="lines+markers", name=html.escape(name),
-                                 hovertemplate="%{x}: %{y:.4g}<extra>" + html.escape(name) + "</extra>"))
-    fig.update_layout(height=360, margin=dict(l=70, r=20, t=48 if title else 20, b=70),
-                      yaxis=dict(title=dict(text=html.escape(y_name)), type="log" if log_y else "linear",
-                                 **({"dtick": "D2"} if log_y else {})),
-                      legend=dict(orientation="h", y=-0.25, x=0),
                       title=dict(text=html.escape(title)) if title else None)
     return fig
