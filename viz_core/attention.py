@@ -37,8 +37,8 @@ from .figure import (
 from .labels import escape_labels, position_labels
 from .png import png_data_uri
 
-# CLICK_TRACE, DOT_COLUMN, HIGHLIGHT and MAX_TICKS live in viz_core.figure; code that
-# imports them from here (the walkthrough view) keeps working.
+# The constants live in viz_core.figure; ui/walkthrough_views.py still imports HIGHLIGHT
+# from here, which works because this module uses it.
 
 
 
