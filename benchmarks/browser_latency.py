@@ -57,7 +57,7 @@ if str(ROOT) not in sys.path:
 
 TARGETS_S = {"new_text": 1.0, "head_switch": 0.3}
 N_HEADS, N_LAYERS = 12, 6
-from viz_core.attention import MAX_TICKS  # noqa: E402  (tick every ceil(n / MAX_TICKS)-th token)
+from viz_core.figure import MAX_TICKS  # noqa: E402  (tick every ceil(n / MAX_TICKS)-th token)
 # Common words that MiniLM keeps as one token; each round takes one not used before.
 WORDS = ("apple river window garden doctor silver market winter castle forest engine "
          "island letter monkey orange pencil rabbit summer teacher tiger violin yellow "

@@ -2,7 +2,7 @@
 
 ``st.plotly_chart(fig, on_select="rerun", key=...)`` returns an event whose
 ``event["selection"]["points"]`` lists the clicked points. The figures in
-``viz_core.attention`` put ``customdata=[row, col]`` on their click layer.
+``viz_core`` put ``customdata=[row, col]`` on their click layer (see viz_core.figure).
 """
 
 from __future__ import annotations

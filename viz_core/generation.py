@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import add_title, merge_terms
 from .labels import escape_labels
 
 CHOSEN = "#ff4b4b"
@@ -18,18 +19,12 @@ CUT = "rgba(150,150,150,0.45)"
 MODEL = "rgba(99,110,250,0.25)"
 FINISHED = "#00a67e"
 
-_TERMS = {"prob": "probability", "model": "model (T = 1)", "tempered": "after temperature",
+GENERATION_TERMS = {"prob": "probability", "model": "model (T = 1)", "tempered": "after temperature",
           "final": "sampled from (after top-k / top-p)", "cut": "cut", "chosen": "chosen", "step": "step",
           "score": "log P", "position": "position", "layer": "layer", "cached": "cached before",
           "new": "new this step", "empty": "not yet", "tokens": "positions", "bytes": "KV cache (KiB)",
           "block": "block", "slot": "slot", "finished": "finished", "pruned": "pruned", "kept": "kept",
           "best": "best sequence"}
-
-
-def _t(terms: Mapping[str, str] | None) -> dict[str, str]:
-    words = dict(_TERMS)
-    words.update({k: html.escape(v) for k, v in (terms or {}).items()})
-    return words
 
 
 def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.ndarray, kept: np.ndarray,
@@ -45,7 +40,7 @@ def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.nda
     if any(a.shape != (n,) for a in arrays):
         raise ValueError(f"candidate_bars: every array must have shape [{n}] (one value per token).")
     model_p, p, keep, final = [a.astype(np.float32) if a.dtype != bool else a for a in arrays]
-    words = _t(terms)
+    words = merge_terms(terms, GENERATION_TERMS)
     labels = [f"{i + 1}. {s}" for i, s in enumerate(escape_labels(tokens))]
     y = np.arange(n, dtype=np.int32)
     colors = [CHOSEN if i == chosen else (KEPT if keep[i] else CUT) for i in range(n)]
@@ -69,9 +64,7 @@ def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.nda
     if chosen is not None:
         fig.add_annotation(x=float(p[chosen]), y=chosen, text=f"◀ {words['chosen']}", showarrow=False,
                            xanchor="left", xshift=48, font=dict(color=CHOSEN))
-    if title:
-        fig.update_layout(title=dict(text=html.escape(title)), margin_t=70)
-    return fig
+    return add_title(fig, title, margin_t=70)
 
 
 def beam_tree(steps: Sequence[int], parents: Sequence[int], tokens: Sequence[str], scores: Sequence[float],
@@ -83,7 +76,7 @@ def beam_tree(steps: Sequence[int], parents: Sequence[int], tokens: Sequence[str
     n = len(steps)
     if not all(len(a) == n for a in (parents, tokens, scores, kept, finished)):
         raise ValueError("beam_tree: steps, parents, tokens, scores, kept and finished need one entry per node.")
-    words = _t(terms)
+    words = merge_terms(terms, GENERATION_TERMS)
     labels = escape_labels(tokens)
     # y: at each step, nodes ordered by their parent's y, then by score (best on top)
     y = np.zeros(n, dtype=np.float32)
@@ -134,7 +127,7 @@ def kv_cache_grid(n_layers: int, n_positions: int, cached_before: int, tokens: S
     < cached_before came from earlier steps, the rest were computed in this step."""
     if not 0 <= cached_before <= n_positions or len(tokens) != n_positions:
         raise ValueError("kv_cache_grid: need 0 <= cached_before <= n_positions and one token per position.")
-    words = _t(terms)
+    words = merge_terms(terms, GENERATION_TERMS)
     z = np.zeros((n_layers, n_positions), dtype=np.float32)
     z[:, :cached_before] = 1.0
     z[:, cached_before:] = 2.0
@@ -161,7 +154,7 @@ def kv_memory_chart(positions: np.ndarray, series: Mapping[str, np.ndarray], *, 
     """KV cache size (bytes) against cached positions for several layouts (MHA, GQA,
     MQA...): `series` maps a name to bytes [len(positions)]; `current` is drawn thick,
     `at` marks the current step's position."""
-    words = _t(terms)
+    words = merge_terms(terms, GENERATION_TERMS)
     pos = np.asarray(positions)
     fig = go.Figure()
     for name, values in series.items():
@@ -189,7 +182,7 @@ def paged_view(tokens: Sequence[str], block_size: int, physical: Sequence[int], 
     blocks = -(-n // block_size)
     if len(physical) != blocks:
         raise ValueError(f"paged_view: need one physical block id per logical block ({blocks}).")
-    words = _t(terms)
+    words = merge_terms(terms, GENERATION_TERMS)
     labels = escape_labels(tokens, max_chars=6)
     z = np.zeros((blocks, block_size), dtype=np.float32)
     text = [["" for _ in range(block_size)] for _ in range(blocks)]

@@ -1,6 +1,6 @@
 """Figures of the masks lab and the Q/K/V walk-through: numpy in, plotly out.
 
-Conventions as in :mod:`viz_core.attention`: labels escaped and position-prefixed
+Conventions as in :mod:`viz_core.figure`: labels escaped and position-prefixed
 (two "the" tokens stay two rows), numpy arrays (never lists) for the data, a wrong
 shape raises ``ValueError``. No torch, no streamlit.
 """
@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import _axis_ticks, _check_labels, _tpl, matrix_heatmap
+from .attention import matrix_heatmap
+from .figure import add_title, axis_ticks, check_labels, merge_terms, template_text
 from .labels import escape_labels, position_labels
 
 ALLOWED = "#3b6fd8"      # may attend
@@ -27,10 +28,6 @@ MASK_TERMS: dict[str, str] = {
     "layer": "layers", "reached": "inputs reached", "query_head": "query heads",
     "kv_head": "key/value heads", "bytes": "KV cache", "dim": "dimension", "value": "value",
 }
-
-
-def _words(terms: Mapping[str, str] | None) -> dict[str, str]:
-    return {**MASK_TERMS, **{k: html.escape(v) for k, v in (terms or {}).items()}}
 
 
 def _bool2d(mask: np.ndarray, fn: str) -> np.ndarray:
@@ -54,9 +51,9 @@ def mask_figure(
     fn = "mask_figure"
     m = _bool2d(mask, fn)
     k_tokens = q_tokens if k_tokens is None else k_tokens
-    _check_labels(q_tokens, m.shape[0], fn, "query tokens")
-    _check_labels(k_tokens, m.shape[1], fn, "key tokens")
-    w = _words(terms)
+    check_labels(q_tokens, m.shape[0], fn, "query tokens")
+    check_labels(k_tokens, m.shape[1], fn, "key tokens")
+    w = merge_terms(terms, MASK_TERMS)
     empty = ~m.any(axis=1)
     z = np.where(m, 1, 0).astype(np.float32)
     z[empty] = 2
@@ -66,14 +63,15 @@ def mask_figure(
         z=z, x=cols, y=rows, zmin=0, zmax=2, showscale=False, xgap=1, ygap=1,
         colorscale=[[0, BLOCKED], [0.33, BLOCKED], [0.33, ALLOWED], [0.66, ALLOWED], [0.66, EMPTY], [1, EMPTY]],
         customdata=status, name="",
-        hovertemplate=f"{_tpl(w['query'])} %{{y}} → {_tpl(w['key'])} %{{x}}: %{{customdata}}<extra></extra>",
+        hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} %{{x}}: "
+                      "%{customdata}<extra></extra>",
     ))
     n = max(m.shape)
     fig.update_layout(
         xaxis=dict(type="category", categoryorder="array", categoryarray=cols, side="top",
-                   title=dict(text=w["key"]), **_axis_ticks(escape_labels(k_tokens), 40, values=cols)),
+                   title=dict(text=w["key"]), **axis_ticks(escape_labels(k_tokens), 40, values=cols)),
         yaxis=dict(type="category", categoryorder="array", categoryarray=rows[::-1], title=dict(text=w["query"]),
-                   scaleanchor="x", scaleratio=1, **_axis_ticks(escape_labels(q_tokens), 40, values=rows)),
+                   scaleanchor="x", scaleratio=1, **axis_ticks(escape_labels(q_tokens), 40, values=rows)),
         plot_bgcolor="rgba(0,0,0,0)", margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         height=height or int(np.clip(220 + 22 * n, 320, 760)),
     )
@@ -101,7 +99,7 @@ def masked_scores_figure(
     if s.shape != m.shape:
         raise ValueError(f"{fn}: scores {s.shape} and mask {m.shape} differ in shape.")
     k_tokens = q_tokens if k_tokens is None else k_tokens
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     shown = np.where(m, s, -np.inf).astype(np.float32)
     fig = matrix_heatmap(shown, row_labels=q_tokens, col_labels=k_tokens, title=title,
                          row_name=w["query"], col_name=w["key"], colorbar_title=w["value"],
@@ -122,15 +120,15 @@ def per_query_bars(counts: np.ndarray, q_tokens: Sequence[str], *, terms: Mappin
     c = np.asarray(counts)
     if c.ndim != 1:
         raise ValueError(f"per_query_bars: expected [q] counts, got shape {c.shape}.")
-    _check_labels(q_tokens, c.shape[0], "per_query_bars", "query tokens")
-    w = _words(terms)
+    check_labels(q_tokens, c.shape[0], "per_query_bars", "query tokens")
+    w = merge_terms(terms, MASK_TERMS)
     labels = position_labels(q_tokens)
     fig = go.Figure(go.Bar(
         x=np.arange(len(c), dtype=np.int32), y=c.astype(np.int32),
         marker=dict(color=[EMPTY if v == 0 else ALLOWED for v in c]), name="",
         hovertext=labels, hovertemplate="%{hovertext}: %{y}<extra></extra>",
     ))
-    fig.update_layout(xaxis=dict(title=dict(text=w["query"]), **_axis_ticks(escape_labels(q_tokens), 40)),
+    fig.update_layout(xaxis=dict(title=dict(text=w["query"]), **axis_ticks(escape_labels(q_tokens), 40)),
                       yaxis=dict(title=dict(text=w["keys"]), rangemode="tozero"),
                       height=260, margin=dict(l=10, r=10, t=10, b=10), bargap=0.15)
     return fig
@@ -141,21 +139,20 @@ def cost_chart(lengths: Sequence[int], curves: Mapping[str, Sequence[int]], *, t
     """Attended pairs (the work and memory of attention) against sequence length, on
     log-log axes: one line per pattern (e.g. "full n²" and the composed mask)."""
     x = np.asarray(lengths, dtype=np.int64)
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     fig = go.Figure()
     for name, ys in curves.items():
         y = np.asarray(ys, dtype=np.int64)
         if y.shape != x.shape:
             raise ValueError(f"cost_chart: curve {name!r} has {y.shape[0]} points for {x.shape[0]} lengths.")
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=html.escape(name),
-                                 hovertemplate=f"n=%{{x}}: %{{y:,}} {_tpl(w['pairs'])}<extra>{_tpl(html.escape(name))}</extra>"))
+                                 hovertemplate=f"n=%{{x}}: %{{y:,}} {template_text(w['pairs'])}"
+                                               f"<extra>{template_text(html.escape(name))}</extra>"))
     fig.update_layout(xaxis=dict(type="log", title=dict(text=w["length"])),
                       yaxis=dict(type="log", title=dict(text=w["pairs"])),
                       legend=dict(orientation="h", y=-0.25), height=380,
                       margin=dict(l=10, r=10, t=40 if title else 10, b=10))
-    if title:
-        fig.update_layout(title=dict(text=html.escape(title)))
-    return fig
+    return add_title(fig, title)
 
 
 def coverage_chart(reach: np.ndarray, *, terms: Mapping[str, str] | None = None) -> go.Figure:
@@ -164,7 +161,7 @@ def coverage_chart(reach: np.ndarray, *, terms: Mapping[str, str] | None = None)
     r = np.asarray(reach).astype(bool)
     if r.ndim != 3:
         raise ValueError(f"coverage_chart: expected [layers, q, k], got shape {r.shape}.")
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     layers = np.arange(1, r.shape[0] + 1, dtype=np.int32)
     frac = r.mean(axis=(1, 2)).astype(np.float32)
     fewest = r.sum(axis=2).min(axis=1).astype(np.int32)
@@ -187,7 +184,7 @@ def vector_figure(values: Mapping[str, np.ndarray], *, title: str = "", max_text
     rows = [np.asarray(values[n], dtype=np.float32).ravel() for n in names]
     if len({r.shape[0] for r in rows}) != 1:
         raise ValueError("vector_figure: every vector must have the same length.")
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     z = np.stack(rows)
     fig = matrix_heatmap(z, row_labels=names, col_labels=[str(i) for i in range(z.shape[1])], title=title,
                          row_name=" ", col_name=w["dim"], colorbar_title=w["value"], max_ticks=16)
@@ -204,7 +201,7 @@ def kv_sharing_figure(groups: Sequence[int], *, title: str = "", terms: Mapping[
     g = np.asarray(groups, dtype=np.int32)
     if g.ndim != 1 or g.size == 0:
         raise ValueError("kv_sharing_figure: expected a list with the kv head of each query head.")
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     n_q, n_kv = g.size, int(g.max()) + 1
     xq = np.arange(n_q, dtype=np.float32)
     xkv = (np.arange(n_kv, dtype=np.float32) + 0.5) * n_q / n_kv - 0.5          # centred under their group
@@ -216,26 +213,24 @@ def kv_sharing_figure(groups: Sequence[int], *, title: str = "", terms: Mapping[
     fig.add_trace(go.Scatter(x=xq, y=np.ones(n_q, dtype=np.float32), mode="markers+text", showlegend=False,
                              text=[f"Q{h}" for h in range(n_q)], textposition="top center", name="",
                              marker=dict(size=16, color=[palette[i % len(palette)] for i in g], symbol="circle"),
-                             hovertemplate=f"{_tpl(w['query_head'])} %{{text}}<extra></extra>"))
+                             hovertemplate=f"{template_text(w['query_head'])} %{{text}}<extra></extra>"))
     fig.add_trace(go.Scatter(x=xkv, y=np.zeros(n_kv, dtype=np.float32), mode="markers+text", showlegend=False,
                              text=[f"KV{j}" for j in range(n_kv)], textposition="bottom center", name="",
                              marker=dict(size=20, color=[palette[j % len(palette)] for j in range(n_kv)],
                                          symbol="square"),
-                             hovertemplate=f"{_tpl(w['kv_head'])} %{{text}}<extra></extra>"))
+                             hovertemplate=f"{template_text(w['kv_head'])} %{{text}}<extra></extra>"))
     fig.update_layout(xaxis=dict(visible=False, range=[-1, n_q]),
                       yaxis=dict(range=[-0.6, 1.6], tickvals=[0, 1], ticktext=[w["kv_head"], w["query_head"]],
                                  zeroline=False, showgrid=False),
                       height=240, margin=dict(l=10, r=10, t=40 if title else 10, b=10),
                       plot_bgcolor="rgba(0,0,0,0)")
-    if title:
-        fig.update_layout(title=dict(text=html.escape(title)))
-    return fig
+    return add_title(fig, title)
 
 
 def kv_cache_chart(options: Mapping[str, float], selected: str | None = None, *, unit: str = "MiB",
                    terms: Mapping[str, str] | None = None) -> go.Figure:
     """KV-cache size of the same model with different numbers of kv heads (bars)."""
-    w = _words(terms)
+    w = merge_terms(terms, MASK_TERMS)
     names = [html.escape(n) for n in options]
     vals = np.asarray(list(options.values()), dtype=np.float64)
     fig = go.Figure(go.Bar(

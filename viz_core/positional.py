@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, NAN_CSS, SEQUENTIAL, plotly_colorscale, to_rgb
+from .figure import as_array, colorbar_only
 from .labels import escape_labels
 from .png import png_data_uri
 
@@ -27,15 +28,13 @@ MAX_HOVER_CELLS = 128 * 128
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
-def _matrix(x: np.ndarray, fn: str, doc: str, ndim: int = 2) -> np.ndarray:
-    a = np.asarray(x)
-    if a.ndim != ndim:
-        raise ValueError(f"{fn} expects an array of shape {doc}; got shape {a.shape}.")
-    if a.size == 0:
-        raise ValueError(f"{fn} got an empty array of shape {a.shape}; there is nothing to draw.")
-    if not (np.issubdtype(a.dtype, np.number) or a.dtype == bool):
-        raise ValueError(f"{fn} expects numbers; got an array of dtype {a.dtype}.")
-    return a.astype(np.float32)
+def _token_ticks(tick_labels: Sequence[str] | None, n: int, max_n: int, size: int) -> dict:
+    """Axis settings that label each of the ``n`` positions with its token (escaped
+    here), when tokens are given and there are at most ``max_n``; else none."""
+    if tick_labels is None or n > max_n:
+        return {}
+    return dict(tickvals=np.arange(n, dtype=np.int32), ticktext=escape_labels(list(tick_labels)),
+                tickfont=dict(size=size))
 
 
 def _range(z: np.ndarray, center: float | None) -> tuple[float, float]:
@@ -71,10 +70,7 @@ def _heatmap_trace(z: np.ndarray, zmin: float, zmax: float, cmap: str, *, x_name
     traces = [go.Image(source=png_data_uri(rgb), x0=0, dx=1, y0=0, dy=1, name="",
                        hovertemplate=f"{y_name} %{{y}}, {x_name} %{{x}}<extra></extra>")]
     if showscale:
-        traces.append(go.Scatter(
-            x=[None], y=[None], mode="markers", hoverinfo="skip", showlegend=False,
-            marker=dict(colorscale=plotly_colorscale(cmap), cmin=zmin, cmax=zmax, color=[zmin], showscale=True,
-                        colorbar=dict(title=dict(text=value_name, side="right"), thickness=12, len=0.9))))
+        traces.append(colorbar_only(cmap, zmin, zmax, title=dict(text=value_name, side="right"), thickness=12, len=0.9))
     return traces
 
 
@@ -87,7 +83,7 @@ def matrix(values: np.ndarray, *, title: str = "", x_name: str = "key position",
     ``center`` (default 0) gives a diverging scale centred there; ``None`` a sequential
     min..max scale. ``zrange`` fixes the colour range (to compare several panels).
     ``tick_labels`` (tokens of a square matrix, escaped here) label both axes."""
-    z = _matrix(values, "matrix", "[rows, cols]")
+    z = as_array(values, (2,), "matrix", "[rows, cols]")
     if tick_labels is not None and (len(tick_labels) != z.shape[1] or z.shape[0] != z.shape[1]):
         raise ValueError(f"matrix got {len(tick_labels)} tick labels for a {z.shape[0]}x{z.shape[1]} matrix.")
     zmin, zmax = zrange if zrange is not None else _range(z, center)
@@ -95,10 +91,7 @@ def matrix(values: np.ndarray, *, title: str = "", x_name: str = "key position",
     fig = go.Figure(_heatmap_trace(z, zmin, zmax, cmap, x_name=x_name, y_name=y_name, value_name=value_name,
                                    showscale=showscale))
     n_r, n_c = z.shape
-    ticks = {}
-    if tick_labels is not None and n_c <= 64:
-        ticks = dict(tickvals=np.arange(n_c, dtype=np.int32), ticktext=escape_labels(list(tick_labels)),
-                     tickfont=dict(size=10))
+    ticks = _token_ticks(tick_labels, n_c, 64, 10)
     fig.update_layout(
         title=dict(text=html.escape(title)) if title else None, height=height,
         margin=dict(l=60, r=20, t=44 if title else 16, b=48), plot_bgcolor="rgba(0,0,0,0)",
@@ -118,14 +111,14 @@ def pe_table(pe: np.ndarray, *, wavelengths: np.ndarray | None = None, table_end
     ±(99.5th percentile of |values|) unless ``zrange`` is given. Rows that are NaN
     (past the end of a learned table) are grey, and ``table_end`` draws the line where
     the table ends."""
-    z = _matrix(pe, "pe_table", "[positions, dims]")
+    z = as_array(pe, (2,), "pe_table", "[positions, dims]")
     n_pos, d = z.shape
     words = {"position": "position", "dimension": "dimension", "value": "value", "wavelength": "wavelength",
              "table_end": "table ends at {n}", **(terms or {})}
     # the same layout with or without wavelengths, so tables side by side line up
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.22, 0.78], vertical_spacing=0.04)
     if wavelengths is not None:
-        wavelengths = _matrix(wavelengths, "pe_table", "[dims]", ndim=1)
+        wavelengths = as_array(wavelengths, (1,), "pe_table", "[dims]")
         if wavelengths.shape[0] != d:
             raise ValueError(f"pe_table got {wavelengths.shape[0]} wavelengths for {d} dimensions.")
         fig.add_trace(go.Scatter(x=np.arange(d, dtype=np.int32), y=wavelengths, mode="lines", name="",
@@ -175,7 +168,7 @@ def curves(series: Mapping[str, tuple[np.ndarray, np.ndarray]], *, title: str = 
         raise ValueError("curves got no series to draw.")
     fig = go.Figure()
     for i, (name, (x, y)) in enumerate(series.items()):
-        x, y = np.asarray(x), _matrix(y, "curves", "[n]", ndim=1)
+        x, y = np.asarray(x), as_array(y, (1,), "curves", "[n]")
         if x.shape != y.shape:
             raise ValueError(f"curves: series {name!r} has {x.shape[0]} x values and {y.shape[0]} y values.")
         fig.add_trace(go.Scatter(x=x.astype(np.float32), y=y, mode="lines+markers" if markers else "lines",
@@ -199,7 +192,7 @@ def rotation_arrows(pairs: np.ndarray, *, panel_titles: Sequence[str], arrow_nam
     ``pairs`` [panels, arrows, 2]: arrow a of panel p ends at pairs[p, a]. The unit circle
     is drawn in every panel. Used for the sinusoidal shift (PE(pos), M_k·PE(pos),
     PE(pos+k) per pair) and for RoPE (q rotated to several positions)."""
-    z = _matrix(pairs, "rotation_arrows", "[panels, arrows, 2]", ndim=3)
+    z = as_array(pairs, (3,), "rotation_arrows", "[panels, arrows, 2]")
     n_p, n_a, two = z.shape
     if two != 2:
         raise ValueError(f"rotation_arrows expects 2-D points in the last axis; got {two}.")
@@ -242,7 +235,7 @@ def bars(values: np.ndarray, labels: Sequence[str], *, title: str = "", y_name: 
          log_y: bool = False, text_fmt: str = ".3g", height: int = 300) -> go.Figure:
     """One bar per label (ALiBi slopes per head, the shift-test change per scheme). NaN
     bars are left out and labelled "n/a"."""
-    v = _matrix(values, "bars", "[n]", ndim=1)
+    v = as_array(values, (1,), "bars", "[n]")
     if len(labels) != v.shape[0]:
         raise ValueError(f"bars got {len(labels)} labels for {v.shape[0]} values.")
     text = ["n/a" if not np.isfinite(x) else format(float(x), text_fmt) for x in v]
@@ -262,7 +255,7 @@ def matrix_grid(mats: np.ndarray, *, panel_titles: Sequence[str], title: str = "
     """Small multiples of same-sized matrices [panels, rows, cols] on one colour scale
     (ALiBi bias per head, T5 bias per head, attention per scheme). NaN cells are grey.
     ``tick_labels`` (token strings, escaped here) label both axes when given."""
-    z = _matrix(mats, "matrix_grid", "[panels, rows, cols]", ndim=3)
+    z = as_array(mats, (3,), "matrix_grid", "[panels, rows, cols]")
     n_p, n_r, n_c = z.shape
     if len(panel_titles) != n_p:
         raise ValueError(f"matrix_grid got {len(panel_titles)} titles for {n_p} panels.")
@@ -285,10 +278,7 @@ def matrix_grid(mats: np.ndarray, *, panel_titles: Sequence[str], title: str = "
                                     showscale=p == 0)
         for tr in traces:
             fig.add_trace(tr, row=r, col=c)
-        ticks = {}
-        if tick_labels is not None and n_c <= 40:
-            ticks = dict(tickvals=np.arange(n_c, dtype=np.int32), ticktext=escape_labels(list(tick_labels)),
-                         tickfont=dict(size=9))
+        ticks = _token_ticks(tick_labels, n_c, 40, 9)
         fig.update_xaxes(range=[-0.5, n_c - 0.5], showgrid=False, zeroline=False, row=r, col=c,
                          **ticks, **({"tickangle": -90} if ticks else {}))
         fig.update_yaxes(range=[n_r - 0.5, -0.5], showgrid=False, zeroline=False, row=r, col=c,

@@ -11,11 +11,11 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .attention import _terms
 from .colors import SEQUENTIAL
+from .figure import merge_terms
 from .labels import escape_labels
 
-_TERMS = {"loss": "loss", "accuracy": "accuracy", "lr": "learning rate", "step": "step", "query": "query",
+TRAINING_TERMS = {"loss": "loss", "accuracy": "accuracy", "lr": "learning rate", "step": "step", "query": "query",
           "key": "key", "layer": "layer", "play": "Play", "pause": "Pause", "head_mean": "mean over heads"}
 
 
@@ -47,7 +47,7 @@ def training_curves(
     """Loss (log scale, raw and smoothed) on the left, accuracy (0-1) on the right, and
     the learning rate as a thin line on a third panel when given. `marker_step` draws a
     vertical line (the step being inspected)."""
-    tm = {**_TERMS, **_terms(terms)}
+    tm = merge_terms(terms, TRAINING_TERMS)
     steps, loss = np.asarray(steps, dtype=float), np.asarray(loss, dtype=float)
     if steps.shape != loss.shape:
         raise ValueError(f"training_curves: {len(steps)} steps but {len(loss)} loss values.")
@@ -97,7 +97,7 @@ def attention_over_steps(
     """One attention map per panel (e.g. each layer's mean over heads), as an animation
     over training steps: frames[i] is [panels, q, k] at steps[i]. Plotly's own play
     button and slider scrub through the steps in the browser (no server round trip)."""
-    tm = {**_TERMS, **_terms(terms)}
+    tm = merge_terms(terms, TRAINING_TERMS)
     if len(frames) != len(steps) or not len(frames):
         raise ValueError(f"attention_over_steps: {len(frames)} frames for {len(steps)} steps.")
     arr = [np.asarray(f, dtype=np.float32) for f in frames]

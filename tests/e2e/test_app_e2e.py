@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import click_plotly_point, open_app, screenshot, wait_for_rerun
-from viz_core.attention import DOT_COLUMN as DOTS  # the clickable dots left of a heatmap
+from viz_core.figure import DOT_COLUMN as DOTS  # the clickable dots left of a heatmap
 
 TEXT = "the cat sat on the mat"
 TEXT_TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]

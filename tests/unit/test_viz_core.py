@@ -11,7 +11,7 @@ import pytest
 
 import viz_core as vc
 from lab import attention as LA
-from viz_core.attention import CLICK_TRACE
+from viz_core.figure import CLICK_TRACE
 from viz_core.colors import NAN_RGB, colormap_lut, plotly_colorscale, to_rgb
 from viz_core.labels import escape_labels, position_labels
 from viz_core.png import png_bytes
