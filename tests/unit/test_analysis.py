@@ -1,4 +1,4 @@
-"""viz_core.analysis against hand-computed values."""
+"""lab.attention (head metrics, rollout) against hand-computed values."""
 
 import math
 

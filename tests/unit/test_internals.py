@@ -1,4 +1,4 @@
-"""models.residual, models.ffn, models.ablation and viz_core.internals: the residual
+"""lab.residual, lab.ffn, lab.ablation and viz_core.ffn / residual / compare: the residual
 stream's decomposition, norm statistics, the logit lens, FFN activations and neurons,
 ablations, and the figures of the FFN / residual pages."""
 from __future__ import annotations

@@ -20,7 +20,7 @@ from lab import walkthrough as W
 from lab.walkthrough import HeadWalk
 from models.trace import Stack
 from viz_core import masks as vm
-from viz_core.attention import HIGHLIGHT
+from viz_core.figure import HIGHLIGHT
 
 from .. import serving
 from ..i18n import FORMULAS, t
