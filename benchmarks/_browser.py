@@ -4,7 +4,7 @@ Chromium, and MiniLM texts of an exact token count.
 The server and browser are context managers that always stop what they started (the
 server by its PID, the browser through Playwright), also when the benchmark fails or
 is interrupted (SIGTERM is turned into SystemExit so the `finally` blocks run).
-The browser helpers come from the e2e harness (`tests/e2e/conftest.py`), so the
+The browser helpers come from the e2e harness (`tests/e2e/helpers.py`), so the
 benchmarks and the tests agree on what "the rerun is done" means.
 """
 from __future__ import annotations
@@ -28,14 +28,15 @@ if str(ROOT) not in sys.path:
 OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 os.environ.update(OFFLINE_ENV)
 
-from tests.e2e.conftest import (  # noqa: E402  (needs the repo root on sys.path)
+from tests.e2e.helpers import (  # noqa: E402  (needs the repo root on sys.path)
     CHROMIUM_ARGS,
     DEFAULT_CHROMIUM,
-    ServerError,
-    _health_ok,
+    RUN_COUNTER_JS,
     VIEWPORT,
-    _is_local,
+    ServerError,
     click_plotly_point,
+    health_ok,
+    is_local,
     open_app,
     serve_app,
     wait_for_rerun,
@@ -72,7 +73,7 @@ def app_server(port: int | None = None, url: str | None = None) -> Iterator[str]
     e2e harness's `serve_app`, which waits for /_stcore/health and stops it by its PID.
     """
     if url:
-        if not _health_ok(url.rstrip("/") + "/_stcore/health"):
+        if not health_ok(url.rstrip("/") + "/_stcore/health"):
             raise SystemExit(f"no Glassbox server answers at {url}")
         yield url.rstrip("/")
         return
@@ -107,19 +108,17 @@ def chromium():
 def new_page(browser):
     """A fresh context and page (no Streamlit message cache, no cookies), 1400x1000.
     Requests to other hosts are aborted and listed in ``page.external_requests``."""
-    from tests.e2e.conftest import _RUN_COUNTER_JS
-
     context = browser.new_context(viewport=VIEWPORT, color_scheme="light", locale="en-US",
                                   reduced_motion="reduce")
     context.set_default_timeout(60_000)
-    context.add_init_script(f"({_RUN_COUNTER_JS})();")
+    context.add_init_script(f"({RUN_COUNTER_JS})();")
     external: list[str] = []
 
     def _block(route):  # noqa: ANN001
         external.append(route.request.url)
         route.abort()
 
-    context.route(lambda u: not _is_local(u), _block)
+    context.route(lambda u: not is_local(u), _block)
     page = context.new_page()
     page.external_requests = external
     try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import platform
 import statistics
+import sys
 import time
 from typing import Callable
 
@@ -71,3 +72,13 @@ def update_doc(section: str, markdown: str) -> None:
         text = text.rstrip() + "\n\n" + block + "\n"
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text(text, encoding="utf-8")
+
+
+def publish(section: str, markdown: str, *, write_doc: bool = True, say_where: bool = False) -> None:
+    """Print a benchmark's report and, unless `write_doc` is off (the scripts' --no-doc),
+    make it section `section` of docs/benchmarks.md; `say_where` then says so on stderr."""
+    print(markdown)
+    if write_doc:
+        update_doc(section, markdown)
+        if say_where:
+            print(f"\n(written to docs/benchmarks.md, section {section})", file=sys.stderr)

@@ -369,12 +369,9 @@ def main() -> None:
         times = measure(base, browser, args.tokens, args.runs, args.warmup, args.head_switch, seed,
                         verbose=not args.quiet)
     md = report(times, args.tokens, args.head_switch, " ".join(filter(None, [args.note, load_note(load)])))
-    print(md)
-    if not args.no_doc:
-        from benchmarks._timing import update_doc
+    from benchmarks._timing import publish
 
-        update_doc("browser_latency", md)
-        print("\n(written to docs/benchmarks.md, section browser_latency)", file=sys.stderr)
+    publish("browser_latency", md, write_doc=not args.no_doc, say_where=True)
 
 
 if __name__ == "__main__":

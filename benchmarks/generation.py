@@ -71,12 +71,9 @@ def main() -> None:
     lines += [f"| {n} | {c:.1f} | {r:.1f} | {ratio:.2f}x |" for n, c, r, ratio in rows]
     verdict = "the cache wins at every length" if all(r > 1 for *_, r in rows) else "the cache does NOT win everywhere"
     lines.append(f"\nRatio at {rows[-1][0]} tokens: {rows[-1][3]:.2f}x ({verdict}).")
-    md = "\n".join(lines)
-    print(md)
-    if not args.no_doc:
-        from benchmarks._timing import update_doc
+    from benchmarks._timing import publish
 
-        update_doc("generation", md)
+    publish("generation", "\n".join(lines), write_doc=not args.no_doc)
 
 
 if __name__ == "__main__":

@@ -56,22 +56,29 @@ import math
 import os
 import statistics
 import sys
-import threading
 import time
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._browser import app_server, load_note, sigterm_as_exit, text_with_tokens  # noqa: E402
-from benchmarks._timing import machine, update_doc  # noqa: E402
-from benchmarks.summary import summary_line  # noqa: E402
-from tests.e2e.conftest import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT, _is_local  # noqa: E402
-from ui.serving.run_stats import parse_metrics, quantile  # noqa: E402
+from benchmarks._browser import app_server, sigterm_as_exit, text_with_tokens  # noqa: E402
+from benchmarks._load_probes import (  # noqa: E402
+    RssSampler,
+    cpu_seconds,
+    histogram_delta,
+    metrics,
+    rss,
+    server_process,
+    wait_no_sessions,
+    wait_quiet,
+)
+from benchmarks._load_report import pct, report  # noqa: E402
+from benchmarks._timing import publish  # noqa: E402
+from tests.e2e.helpers import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT, is_local  # noqa: E402
+from ui.serving.run_stats import quantile  # noqa: E402
 
-TARGET_P95_S, TARGET_SESSIONS = 3.0, 30
 WORDS = ("apple river window garden doctor silver market winter castle forest engine island letter monkey "
          "orange pencil rabbit summer teacher tiger violin yellow bridge camera dragon farmer guitar hammer "
          "jacket kitchen lemon mirror ocean palace planet rocket shadow spider sugar tunnel wallet basket").split()
@@ -118,94 +125,9 @@ _PAGE_JS = r"""
 """
 
 
-# ----------------------------------------------------------------------------- server side
-
-def server_process():
-    """The `streamlit run` child of this process (psutil.Process) or None (--url)."""
-    import psutil
-
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if "streamlit" in " ".join(child.cmdline()):
-                return child
-        except psutil.Error:
-            continue
-    return None
-
-
-def metrics(base: str) -> tuple[dict, int]:
-    """(this app's script-run histogram, active sessions) from /_stcore/metrics."""
-    with urllib.request.urlopen(f"{base}/_stcore/metrics", timeout=30) as r:
-        text = r.read().decode()
-    active = next((int(float(line.rsplit(" ", 1)[1])) for line in text.splitlines()
-                   if line.startswith("active_sessions ")), -1)
-    return parse_metrics(text), active
-
-
-def histogram_delta(before: dict, after: dict) -> list[tuple[float, int]]:
-    return [(le, n - m) for (le, n), (_, m) in zip(after["buckets"], before["buckets"])]
-
-
-class RssSampler:
-    """Peak RSS of one process, sampled every `period` s in a thread."""
-
-    def __init__(self, proc, period: float = 0.1) -> None:
-        self.proc, self.period, self.peak = proc, period, 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.peak = max(self.peak, self.proc.memory_info().rss)
-            except Exception:  # noqa: BLE001  (the server may be gone)
-                return
-            self._stop.wait(self.period)
-
-    def __enter__(self) -> "RssSampler":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
-def cpu_seconds(server) -> tuple[float, dict[int, tuple[bool, float]]]:
-    """(server CPU s, {pid: (is Chromium, CPU s)} of every other process this benchmark
-    started: Chromium's, and Playwright's driver that relays the harness's commands)."""
-    import psutil
-
-    others: dict[int, tuple[bool, float]] = {}
-    for p in psutil.Process().children(recursive=True):
-        if server is not None and (p.pid == server.pid):
-            continue
-        try:
-            t = p.cpu_times()
-            others[p.pid] = ("chrom" in p.name().lower(), t.user + t.system)
-        except psutil.Error:
-            continue
-    srv = 0.0
-    if server is not None:
-        t = server.cpu_times()
-        srv = t.user + t.system
-    return srv, others
-
-
-def rss(proc) -> int:
-    return proc.memory_info().rss if proc is not None else 0
-
-
-async def wait_no_sessions(base: str, timeout: float = 60.0) -> int:
-    deadline = time.monotonic() + timeout
-    while True:
-        _, active = await asyncio.to_thread(metrics, base)
-        if active == 0 or time.monotonic() > deadline:
-            return active
-        await asyncio.sleep(0.5)
-
-
 # ----------------------------------------------------------------------------- sessions
+# (the server-side figures are read by benchmarks/_load_probes.py, the report is
+# written by benchmarks/_load_report.py)
 
 class Session:
     def __init__(self, index: int, texts: list[str], expected: list[str]) -> None:
@@ -221,7 +143,7 @@ async def open_session(browser, base: str, s: Session, timeout_s: float) -> None
     context = await browser.new_context(viewport=VIEWPORT, color_scheme="light", locale="en-US",
                                         reduced_motion="reduce")
     context.set_default_timeout(timeout_s * 1000)
-    await context.route(lambda u: not _is_local(u), lambda route: route.abort())
+    await context.route(lambda u: not is_local(u), lambda route: route.abort())
     await context.add_init_script(_PAGE_JS)
     s.context = context
     s.page = await context.new_page()
@@ -331,29 +253,6 @@ async def _delayed(coro, delay: float):
     return await coro
 
 
-def pool(results: list[dict]) -> dict[int, dict]:
-    """Per N, the trials together: every submit's latency in one distribution (p95 of
-    all of them, not a median of per-trial p95s), errors and cross-talk summed."""
-    out: dict[int, dict] = {}
-    for r in results:
-        a = out.setdefault(r["n"], {"n": r["n"], "lat": [], "done": 0, "submits": 0, "errors": [], "cross_talk": []})
-        a["lat"] += r["lat"]
-        for key in ("done", "submits", "errors", "cross_talk"):
-            a[key] += r[key]
-    for a in out.values():
-        lat = sorted(a["lat"])
-        a["p50"] = statistics.median(lat) if lat else math.nan
-        a["p95"], a["max"] = pct(lat, 0.95), (lat[-1] if lat else math.nan)
-    return out
-
-
-def pct(sorted_values: list[float], q: float) -> float:
-    """Nearest-rank percentile (no interpolation: p95 of 30 values is the 29th)."""
-    if not sorted_values:
-        return math.nan
-    return sorted_values[min(len(sorted_values) - 1, math.ceil(q * len(sorted_values)) - 1)]
-
-
 async def run_all(args, base: str) -> tuple[list[dict], dict]:
     from playwright.async_api import async_playwright
 
@@ -395,100 +294,6 @@ async def run_all(args, base: str) -> tuple[list[dict], dict]:
     return results, memory
 
 
-QUIET_BUSY = 0.15   # machine-wide CPU use (all processes) under which a run may start
-
-
-def wait_quiet(timeout: float) -> float:
-    """Wait (at most `timeout` s) until the whole machine's CPU use over one second is
-    below QUIET_BUSY; return the last second's use (0..1), which the report shows. A
-    shared machine may never get there: the run then starts anyway and says so."""
-    import psutil
-
-    deadline = time.monotonic() + timeout
-    while True:
-        busy = psutil.cpu_percent(interval=1.0) / 100
-        if busy < QUIET_BUSY or time.monotonic() > deadline:
-            return busy
-
-
-def report(results: list[dict], memory: dict, args, load0) -> str:
-    mib = lambda b: f"{b / 2**20:,.0f} MiB" if b else "n/a"  # noqa: E731
-    f = lambda x, d=2: "n/a" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"  # noqa: E731
-    rows = ["| sessions | trial | submits done / asked | errors | cross-talk | **p50 latency** (s) | **p95 latency** (s) | "
-            "max (s) | server script runs | server run p50 (s) | server run p95 (s) | server CPU (s) | "
-            "browser CPU (s) | driver CPU (s) | phase wall (s) | RSS peak | RSS after close | machine CPU busy before |",
-            "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    pooled = pool(results)
-    for r in results:
-        rows.append(f"| {r['n']} | {r['trial']} | {r['done']} / {r['submits']} | {len(r['errors'])} | {len(r['cross_talk'])} | "
-                    f"{f(r['p50'])} | {f(r['p95'])} | {f(r['max'])} | {r['server_runs']} | {f(r['server_p50'], 3)} | "
-                    f"{f(r['server_p95'], 3)} | {f(r['server_cpu'], 1)} | {f(r['browser_cpu'], 1)} | {f(r['driver_cpu'], 1)} | "
-                    f"{f(r['phase_s'], 1)} | {mib(r['rss_peak'])} | {mib(r['rss_after'])} | "
-                    f"{r.get('busy_before', math.nan):.0%} |")
-        if args.trials > 1 and r["trial"] == args.trials:
-            a = pooled[r["n"]]
-            rows.append(f"| **{r['n']}** | **all {args.trials}** | {a['done']} / {a['submits']} | {len(a['errors'])} | "
-                        f"{len(a['cross_talk'])} | **{f(a['p50'])}** | **{f(a['p95'])}** | {f(a['max'])} |" + " |" * 10)
-    target = pooled.get(TARGET_SESSIONS)
-    if target is None:
-        verdict = f"The target (N = {TARGET_SESSIONS}) was not run this time."
-    else:
-        met = target["p95"] <= TARGET_P95_S and not target["errors"] and not target["cross_talk"] \
-            and target["done"] == target["submits"]
-        per_trial = ", ".join(f(r["p95"]) for r in results if r["n"] == TARGET_SESSIONS)
-        verdict = (f"Target at N = {TARGET_SESSIONS}: p95 {f(target['p95'])} s over all {target['done']} submits of "
-                   f"{args.trials} trial(s) (each trial's p95: {per_trial} s) against <= {TARGET_P95_S:.0f} s, "
-                   f"{len(target['errors'])} errors against 0: **{'met' if met else 'not met'}**.")
-    base = memory.get("baseline", 0)
-    marks = []
-    for r in pooled.values():
-        clean = not r["errors"] and not r["cross_talk"] and r["done"] == r["submits"]
-        marks.append(summary_line(f"Load: {r['n']} sessions ({args.trials} trial(s) pooled), p95 submit -> tokens shown (overview page, {args.tokens} tokens)",
-                                  f"{f(r['p95'])} s, {len(r['errors'])} errors, {len(r['cross_talk'])} cross-talk",
-                                  f"<= {TARGET_P95_S:.0f} s, 0 errors" if r["n"] == TARGET_SESSIONS else "(target at N = 30)",
-                                  (r["p95"] <= TARGET_P95_S and clean) if r["n"] == TARGET_SESSIONS else None))
-    if results and base:
-        last = results[-1]
-        marks.append(summary_line(f"Load: server RSS after the {last['n']} sessions closed - baseline",
-                                  f"{(last['rss_after'] - base) / 2**20:+,.0f} MiB (baseline {base / 2**20:,.0f} MiB)",
-                                  "near baseline (<= +10 %)", last["rss_after"] <= base * 1.10))
-    leaks = [f"N = {r['n']} (trial {r['trial']}): {'+' if r['rss_after'] >= base else ''}{(r['rss_after'] - base) / 2**20:,.0f} MiB"
-             for r in results]
-    errors = [e for r in results for e in r["errors"] + r["cross_talk"] + r["foreign_rows"]][:10]
-    return "\n".join([
-        "## Many users: N sessions on one server (MiniLM, overview page)", "",
-        f"`python -m benchmarks.load` (sessions {', '.join(map(str, args.sessions))}, {args.trials} trial(s) each; {args.rounds} texts per session "
-        f"of {args.tokens} tokens; pages opened {args.open_stagger} s apart, rounds started {args.stagger} s apart, "
-        f"{args.think} s between a session's rounds). Machine: {machine()}. {load_note(load0)} One headless "
-        "Chromium per classroom size, one browser context (= one Streamlit session) per student, all on the same "
-        "machine as the server; before each size the benchmark waits (up to "
-        f"{args.quiet_timeout:.0f} s) for the machine's CPU to drop below {QUIET_BUSY:.0%} busy over one second "
-        "(the last column: what it was when the run started), so that the previous size's closed pages do not "
-        "count against the next. The overview page runs the tokenizer on the text (no forward pass) and draws "
-        "one badge per token.",
-        "",
-        "\n".join(rows), "",
-        verdict, "",
-        "How client and server time are separated: *latency* is the page's own clock, from the Control+Enter keydown "
-        "to the DOM change after which the run is over and the badges are exactly the new text's tokens (a "
-        "MutationObserver stamps it). *Server run* is the server's clock: app.py times each script run and "
-        "`/_stcore/metrics` serves it as the histogram `glassbox_script_run_seconds` (Streamlit 1.67 exposes no "
-        "script-run metric of its own: only cache_memory_bytes, session_events, session_duration_seconds and "
-        "active_sessions); the table's figures are the difference of the histogram across the typing phase, "
-        "quantiles interpolated inside its buckets. The CPU columns are the CPU seconds used in the typing phase "
-        "by the server process, by Chromium's processes, and by Playwright's driver (the harness: it fills the "
-        "text areas and waits on one promise per round, without polling): on 2 cores they all compete, so "
-        "latency minus server run time is transfer, waiting for a core, and the browser's own drawing.", "",
-        f"Memory (server RSS): baseline {mib(base)} after a warm-up session loaded the model and closed; after all "
-        f"of a run's tabs closed (server: 0 active sessions, then {args.settle:.0f} s) vs baseline: "
-        f"{'; '.join(leaks)}. glibc keeps up to 512 MiB of freed heap for reuse (`models.runtime.tune_allocator`), "
-        "so after-close RSS shows memory held for reuse as well as memory still referenced; a leak would show "
-        "as growth from one run to the next on the same server.",
-        *(["", "First errors / foreign rows: " + "; ".join(errors)] if errors else []),
-        "", *marks,
-    ])
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sessions", type=int, nargs="+", default=[1, 10, 30])
@@ -512,10 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     load0 = os.getloadavg()
     with app_server(url=args.url) as base:
         results, memory = asyncio.run(run_all(args, base))
-    md = report(results, memory, args, load0)
-    print(md)
-    if not args.no_doc:
-        update_doc("load", md)
+    publish("load", report(results, memory, args, load0), write_doc=not args.no_doc)
     return 0
 
 

@@ -352,14 +352,11 @@ def main() -> None:
                 results[n]["bertviz"][view] = b = bertviz_bytes(n, view)
                 print(f"[{n} tokens] BertViz {view}: {b.get('bytes', b.get('error'))} bytes", file=sys.stderr)
     md = report(results, views) + "\n\nBuild times above: " + load_note(load)
-    print(md)
+    from benchmarks._timing import publish
+
+    publish("render_payload", md, write_doc=not args.no_doc, say_where=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
-    if not args.no_doc:
-        from benchmarks._timing import update_doc
-
-        update_doc("render_payload", md)
-        print("\n(written to docs/benchmarks.md, section render_payload)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -70,12 +70,9 @@ def main() -> None:
                               "--repeats", str(args.repeats), "--device", args.device, "--allocator", mode],
                              cwd=ROOT, check=True, capture_output=True, text=True)
         parts.append(run.stdout)
-    md = "\n".join(parts)
-    print(md)
-    if not args.no_doc:
-        from benchmarks._timing import update_doc
+    from benchmarks._timing import publish
 
-        update_doc("trace_overhead", md)
+    publish("trace_overhead", "\n".join(parts), write_doc=not args.no_doc)
 
 
 if __name__ == "__main__":

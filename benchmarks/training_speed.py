@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from benchmarks._timing import interleaved_medians, load_average, machine, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_medians, load_average, machine, publish  # noqa: E402
 from models import positional as P  # noqa: E402
 from models.training.tasks import IGNORE, get_task  # noqa: E402
 from models.training.trainer import TrainSettings, build_model, train  # noqa: E402
@@ -118,9 +118,7 @@ def main() -> None:
         ok = "yes" if secs <= TARGET_S else "NO"
         lines.append(f"| {threads} | {sps['glassbox']:.1f} | {sps['torch.nn']:.1f} | "
                      f"{sps['glassbox'] / sps['torch.nn']:.2f} | {secs:.1f} s ({ok}) | {steps} | {acc:.1%} |")
-    if not args.no_doc:
-        update_doc("training", "\n".join(lines))
-    print("\n".join(lines))
+    publish("training", "\n".join(lines), write_doc=not args.no_doc)
     if not all(math.isfinite(r[2]) for r in rows):
         sys.exit(1)
 

@@ -47,7 +47,7 @@ os.environ.update({"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATAS
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_times, machine, paired_ratio, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_times, machine, paired_ratio, publish, update_doc  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
 
 TARGET_RATIO, TARGET_BYTES = 1.10, 0.5
@@ -234,9 +234,7 @@ def main(argv: list[str] | None = None) -> int:
           "'summed' counts every cache entry, 'distinct' each storage once, since TransformerLens's `hook_in` of a "
           "module is often the same tensor as the `hook_out` before it):\n\n"
           + "\n".join(t2) + "\n\n" + "\n".join(marks))
-    print(md)
-    if not args.no_doc:
-        update_doc(SECTION, md)
+    publish(SECTION, md, write_doc=not args.no_doc)
     return 0
 
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_medians, machine, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_medians, machine, publish  # noqa: E402
 from models.weights.pretrained import load, minilm_path  # noqa: E402
 from models.runtime import tune_allocator  # noqa: E402
 
@@ -58,9 +58,7 @@ def main() -> None:
     md = (f"## Glassbox vs transformers {transformers.__version__} on MiniLM (CPU)\n\n"
           f"Machine: {machine()}. Medians of {args.repeats} interleaved repetitions, same process, "
           "`models.runtime.tune_allocator()` applied (process-wide, both sides).\n\n" + "\n".join(table))
-    print(md)
-    if not args.no_doc:
-        update_doc("vs_transformers", md)
+    publish("vs_transformers", md, write_doc=not args.no_doc)
 
 
 if __name__ == "__main__":

@@ -1,162 +1,21 @@
-"""The Streamlit app through `streamlit.testing.v1.AppTest` (no browser).
+"""The Streamlit app through `streamlit.testing.v1.AppTest` (no browser): the home page, the
+attention explorer's charts, links, views, clicks and exports, and bad input.
 
-Each test opens the app the way a user does: app.py runs first (sidebar, navigation),
-then `switch_page` to the page under test. Charts are checked through their plotly
-spec (`json.loads(element.proto.spec)`): plotly 7 sends numpy arrays as
-``{"dtype", "bdata", "shape"}`` with ``shape`` a string such as ``"8, 8"``.
-
-Chart clicks: AppTest has no API for a plotly (or dataframe) selection, and setting
-``at.session_state["head_map"] = {...}`` changes the chart's return value but does NOT
-fire its ``on_select`` callback, which is where the app reacts. `select` below sends
-the event as the browser does, as the widget's JSON string value in the next run's
-widget states, so the callback runs exactly as in a real session.
+The helpers (opening a page, reading a chart's plotly spec back, sending a chart click)
+are in `tests/app/helpers.py`, which says how each works.
 """
 from __future__ import annotations
 
-import base64
-import html
 import json
 import re
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from streamlit.proto.WidgetStates_pb2 import WidgetState
-from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[2]
-ATTENTION = "app_pages/attention.py"
-TIMEOUT = 120  # s per script run; the first one imports torch and loads MiniLM
-
-TEXT = "the cat sat on the mat"
-TEXT_TOKENS = ["[CLS]", "the", "cat", "sat", "on", "the", "mat", "[SEP]"]
-DEFAULT_TOKENS = ["[CLS]", "the", "students", "watched", "the", "model", "read", "their", "sentence", ",",
-                  "and", "every", "head", "chose", "where", "to", "look", ".", "[SEP]"]
-EVIL = "<b>x</b><script>alert(1)</script><style>*{display:none}</style>"
-T5_LABEL = "T5-style encoder-decoder"
-MINILM_LABEL = "MiniLM (BERT, 6×12)"
-EMPTY_PROMPT = "Type a sentence in the sidebar to see how the model reads it."
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def open_app(query: dict[str, str] | None = None, page: str | None = ATTENTION, *,
-             direct: bool = False) -> AppTest:
-    """Run app.py with `query` as the URL's query params, then open `page`.
-
-    ``direct``: open `page` in the very first run (like following a link to
-    /attention?...); otherwise the home page runs first and the test switches."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.query_params.update(query or {})
-    if direct and page:
-        at.switch_page(page)
-    at.run()
-    if page and not direct:
-        at.switch_page(page).run()
-    assert_ok(at)
-    return at
-
-
-def assert_ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert_ok(at)
-    return at
-
-
-def set_text(at: AppTest, text: str) -> AppTest:
-    at.text_area(key="text").input(text)
-    return rerun(at)
-
-
-def chart_ids(at: AppTest) -> list[str]:
-    """The keys of the plotly charts on the page (their element ids end in "-<key>")."""
-    return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
-
-
-def spec(at: AppTest, key: str) -> dict:
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-" + key)]
-    assert len(charts) == 1, f"plotly chart {key!r} not found; charts: {chart_ids(at)}"
-    return json.loads(charts[0].proto.spec)
-
-
-def decode(value: Any) -> np.ndarray:
-    """A plotly array from a spec: a base64 typed array or a plain list."""
-    if isinstance(value, dict) and "bdata" in value:
-        arr = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
-        shape = [int(s) for s in str(value.get("shape", len(arr))).split(",")]
-        return arr.reshape(shape)
-    return np.asarray(value)
-
-
-def heatmap_z(fig: dict) -> np.ndarray:
-    """z of the first heatmap trace (the weights; NaN = masked)."""
-    heatmaps = [tr for tr in fig["data"] if tr.get("type") == "heatmap"]
-    assert heatmaps, [tr.get("type") for tr in fig["data"]]
-    return decode(heatmaps[0]["z"]).astype(np.float64)
-
-
-def assert_rows_sum_to_one(z: np.ndarray) -> None:
-    sums = np.nansum(z, axis=-1)
-    np.testing.assert_allclose(sums, 1.0, atol=1e-4)
-    assert np.all(np.nan_to_num(z, nan=0.0) >= 0)
-
-
-def select(at: AppTest, key: str, event: dict, kind: str = "plotly_chart") -> AppTest:
-    """Rerun as if the user had selected `event` in chart/dataframe `key`."""
-    nodes = [n for n in at.get(kind) if n.proto.id.endswith("-" + key)]
-    assert len(nodes) == 1, f"{kind} {key!r} not found"
-    states = at._tree.get_widget_states()  # what at.run() would send, plus the selection
-    states.widgets.append(WidgetState(id=nodes[0].proto.id, string_value=json.dumps(event)))
-    at._run(states)
-    assert_ok(at)
-    return at
-
-
-def points(*customdata: list[int]) -> dict:
-    pts = [{"curve_number": 1, "point_number": i, "point_index": i, "x": c[1], "y": c[0], "customdata": list(c)}
-           for i, c in enumerate(customdata)]
-    return {"selection": {"points": pts, "point_indices": list(range(len(pts))), "box": [], "lasso": []}}
-
-
-def find_block(node: Any, key: str) -> Any | None:
-    """The container created with st.container(key=key), or None."""
-    for child in getattr(node, "children", {}).values():
-        if getattr(getattr(child, "proto", None), "id", "").endswith("-" + key):
-            return child
-        found = find_block(child, key)
-        if found is not None:
-            return found
-    return None
-
-
-def as_shown(markdown: str) -> str:
-    """What a reader sees of markdown that escapes its specials (backslashes, entities)
-    and shows link values as code spans."""
-    text = re.sub(r"(`+) (.*?) \1", lambda m: m.group(2).replace("\\", "\\\\"), markdown)
-    return html.unescape(re.sub(r"\\(.)", r"\1", text))
-
-
-def warnings_text(at: AppTest) -> str:
-    return "\n".join(as_shown(w.value) for w in at.warning)
-
-
-def everything_rendered(at: AppTest) -> str:
-    """Every piece of text the page sends to the browser, except widget values."""
-    parts: list[str] = []
-    for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "error",
-                 "success", "latex", "code"):
-        parts += [str(e.value) for e in getattr(at, kind)]
-    parts += [c.proto.spec for c in at.get("plotly_chart")]
-    parts += [df.value.to_csv() + " ".join(map(str, df.value.columns)) for df in at.dataframe]
-    parts += [str(tb.value) for tb in at.table]
-    return "\n".join(parts)
+from tests.app.helpers import (ATTENTION, DEFAULT_TOKENS, EMPTY_PROMPT, EVIL, GPT_LABEL, T5_LABEL, TEXT, TEXT_TOKENS,
+                               as_shown, assert_escaped, assert_rows_sum_to_one, chart_ids, decode, everything_rendered,
+                               find_block, heatmap_z, new_app, open_app, points, rerun, select, set_text, spec,
+                               warnings_text)
 
 
 # --------------------------------------------------------------------------- pages
@@ -187,7 +46,7 @@ def test_home_catalogue_is_one_table_listing_every_model():
 
 
 def test_first_sidebar_edit_is_kept():
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
+    at = new_app()
     at.run()
     set_text(at, TEXT)
     assert at.session_state["_selection"].text == TEXT
@@ -383,7 +242,7 @@ def test_encoder_decoder_stacks():
 
 
 def test_decoder_only_preset_is_causal():
-    at = open_app({"model": "GPT-2-style decoder", "text": TEXT})
+    at = open_app({"model": GPT_LABEL, "text": TEXT})
     assert at.selectbox(key="model").value == "custom:gpt"
     z = heatmap_z(spec(at, "head_map"))
     n = len(TEXT_TOKENS)
@@ -441,15 +300,10 @@ def test_unusual_characters(text, tick):
         rerun(at)
 
 
-def _assert_escaped(rendered: str) -> None:
-    for raw in ("<script", "<style", "<b>", "</b>"):
-        assert raw not in rendered, f"unescaped {raw!r} reached the page"
-
-
 def test_html_in_the_text_is_shown_literally():
     at = open_app(page=None)
     set_text(at, EVIL)
-    _assert_escaped(everything_rendered(at))
+    assert_escaped(everything_rendered(at))
     badges = next(m.value for m in at.markdown if "-badge[" in m.value)
     assert ":blue-badge[&lt;]" in badges and ":blue-badge[script]" in badges
 
@@ -467,7 +321,7 @@ def test_html_in_the_text_is_shown_literally():
     for view in ("lines", "metrics", "rollout"):
         at.radio(key="view__en").set_value(view)
         rendered += everything_rendered(rerun(at))
-    _assert_escaped(rendered)
+    assert_escaped(rendered)
     assert "&lt;" in rendered
 
 
@@ -476,7 +330,7 @@ def test_html_in_the_target_text_is_shown_literally():
     at.radio(key="stack__en").set_value("cross")
     hm = spec(rerun(at), "head_map")
     assert "&lt;" in hm["layout"]["yaxis"]["ticktext"]
-    _assert_escaped(everything_rendered(at))
+    assert_escaped(everything_rendered(at))
 
 
 # --------------------------------------------------------------------------- clicks

@@ -1,52 +1,25 @@
 """The generation page through AppTest: what it shows is what models.generate computes."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from models.weights import zoo
 from lab import generation as G
+<<<<<<< HEAD
 from lab import repetition as RP
+=======
+from tests.app.helpers import EVIL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, assert_ok, decode, open_app, spec, texts
+>>>>>>> rs-tests
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = "app_pages/generate.py"
-TIMEOUT = 120
-GPT = "GPT-2-style decoder"
-T5 = "T5-style encoder-decoder"
 PROMPT = "the cat sat on the mat and the dog"
-EVIL = "<b>x</b><script>alert(1)</script><style>*{display:none}</style>"
 
 
 def open_page(**query: str) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.query_params.update(query)
-    at.run()
-    at.switch_page(PAGE).run()
-    assert_ok(at)
-    return at
-
-
-def assert_ok(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
-
-
-def spec(at: AppTest, key: str) -> dict:
-    charts = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-" + key)]
-    assert len(charts) == 1, [c.proto.id for c in at.get("plotly_chart")]
-    return json.loads(charts[0].proto.spec)
-
-
-def texts(at: AppTest, kind: str) -> list[str]:
-    return [str(e.value) for e in at.get(kind)]
-
-
-def generated_line(at: AppTest) -> str:
-    return next(m for m in texts(at, "markdown") if m.startswith("**Generated:**"))
+    """The generation page opened with `query` as the link's parameters."""
+    return open_app(query, PAGE)
 
 
 def direct(key: str, text: str, settings: G.Settings) -> G.Result:
@@ -57,7 +30,7 @@ def direct(key: str, text: str, settings: G.Settings) -> G.Result:
 
 
 def test_greedy_page_shows_the_real_generation_and_steps():
-    at = open_page(model=GPT, text=PROMPT, gen_n="10")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="10")
     res, tok = direct("custom:gpt", PROMPT, G.Settings(max_new_tokens=10))
     assert at.session_state["_gen"].new_ids == res.new_ids
     assert at.slider(key="gen_step").value == len(res.steps)
@@ -83,13 +56,11 @@ def test_greedy_page_shows_the_real_generation_and_steps():
 
 
 def _arr(v):
-    from tests.app.test_app import decode
-
     return decode(v).astype(np.float64)
 
 
 def test_kv_cache_tab_reports_real_sizes_and_kv_heads():
-    at = open_page(model="LLaMA-style decoder", text=PROMPT, gen_n="4")
+    at = open_page(model=LLAMA_LABEL, text=PROMPT, gen_n="4")
     run = at.session_state["_gen"]
     last = run.steps[-1]
     # LLaMA preset: 4 query heads, 2 kv heads, d_head 16, 2 layers, float32
@@ -105,19 +76,19 @@ def test_kv_cache_tab_reports_real_sizes_and_kv_heads():
 
 
 def test_sampling_top_k_one_equals_greedy_and_cuts_are_explained():
-    greedy = open_page(model=GPT, text=PROMPT, gen_n="6")
-    at = open_page(model=GPT, text=PROMPT, gen_n="6", strategy="sample", gen_t="1.5", gen_k="1", gen_seed="5")
+    greedy = open_page(model=GPT_LABEL, text=PROMPT, gen_n="6")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="6", strategy="sample", gen_t="1.5", gen_k="1", gen_seed="5")
     assert at.session_state["_gen"].new_ids == greedy.session_state["_gen"].new_ids
-    at = open_page(model=GPT, text=PROMPT, gen_n="6", strategy="sample", gen_t="0.0")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="6", strategy="sample", gen_t="0.0")
     assert "Temperature 0 means greedy: the most probable token every time." in texts(at, "caption")
     assert at.session_state["_gen"].new_ids == greedy.session_state["_gen"].new_ids
-    at = open_page(model=GPT, text=PROMPT, gen_n="6", strategy="sample", gen_p="0.0")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="6", strategy="sample", gen_p="0.0")
     assert any(c.startswith("Top-p 0 keeps only the most probable token") for c in texts(at, "caption"))
     assert at.session_state["_gen"].new_ids == greedy.session_state["_gen"].new_ids
 
 
 def test_seeded_sampling_is_reproducible_in_the_page():
-    q = dict(model=GPT, text=PROMPT, gen_n="8", strategy="sample", gen_t="1.2", gen_k="20", gen_seed="11")
+    q = dict(model=GPT_LABEL, text=PROMPT, gen_n="8", strategy="sample", gen_t="1.2", gen_k="20", gen_seed="11")
     a, b = open_page(**q), open_page(**q)
     res, _ = direct("custom:gpt", PROMPT, G.Settings("sample", 8, 1.2, 20, 1.0, 11))
     assert a.session_state["_gen"].new_ids == b.session_state["_gen"].new_ids == res.new_ids
@@ -125,19 +96,19 @@ def test_seeded_sampling_is_reproducible_in_the_page():
 
 
 def test_beam_search_tree_and_width_one():
-    at = open_page(model=GPT, text=PROMPT, gen_n="5", strategy="beam", gen_width="3")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="5", strategy="beam", gen_width="3")
     res, _ = direct("custom:gpt", PROMPT, G.Settings("beam", 5, beam_width=3))
     assert at.session_state["_gen"].new_ids == res.new_ids
     tree = spec(at, "gen_beam_tree")
     assert any(tr.get("mode") == "markers+text" for tr in tree["data"])
     assert any(m.startswith("Returned sequence: 5 tokens") for m in texts(at, "markdown"))
-    one = open_page(model=GPT, text=PROMPT, gen_n="5", strategy="beam", gen_width="1")
-    greedy = open_page(model=GPT, text=PROMPT, gen_n="5")
+    one = open_page(model=GPT_LABEL, text=PROMPT, gen_n="5", strategy="beam", gen_width="1")
+    greedy = open_page(model=GPT_LABEL, text=PROMPT, gen_n="5")
     assert one.session_state["_gen"].new_ids == greedy.session_state["_gen"].new_ids
 
 
 def test_encoder_decoder_cross_attention_grows_per_step():
-    at = open_page(model=T5, text=PROMPT, gen_n="5")
+    at = open_page(model=T5_LABEL, text=PROMPT, gen_n="5")
     run = at.session_state["_gen"]
     z = _arr(spec(at, "gen_cross")["data"][0]["z"])
     assert z.shape == (len(run.steps), len(run.source_tokens))
@@ -158,14 +129,14 @@ def test_encoder_only_model_explains_and_switches_to_a_decoder():
 
 def test_long_prompt_is_truncated_with_a_note():
     long = " ".join(["word"] * 600)
-    at = open_page(model=GPT, text=long, gen_n="5")
+    at = open_page(model=GPT_LABEL, text=long, gen_n="5")
     notes = [i for i in texts(at, "info") if i.startswith("The prompt was too long")]
     assert notes and "last 507 kept" in notes[0]
     assert len(at.session_state["_gen"].prompt_ids) == 507
 
 
 def test_stop_keeps_what_was_produced():
-    at = open_page(model=GPT, text=PROMPT, gen_n="10")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="10")
     run = at.session_state["_gen"]
     # as if the stop button had interrupted the run after 4 tokens
     run.steps, run.done = run.steps[:4], False
@@ -180,13 +151,13 @@ def test_stop_keeps_what_was_produced():
 
 
 def test_user_text_is_escaped():
-    at = open_page(model=GPT, text=EVIL, gen_n="3")
+    at = open_page(model=GPT_LABEL, text=EVIL, gen_n="3")
     for md in texts(at, "markdown"):
         assert "<script>" not in md and "<style>" not in md
 
 
 def test_chinese_ui():
-    at = open_page(model=GPT, text=PROMPT, gen_n="3", lang="中文")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="3", lang="中文")
     assert at.title[0].value == "逐个词元地生成"
     assert any(m.startswith("**生成结果：**") for m in texts(at, "markdown"))
 
@@ -194,7 +165,7 @@ def test_chinese_ui():
 @pytest.mark.parametrize("query", [dict(gen_n="999"), dict(gen_t="-3", strategy="sample"), dict(gen_width="0",
                                                                                                 strategy="beam")])
 def test_bad_link_values_fall_back_with_a_notice(query):
-    at = open_page(model=GPT, text=PROMPT, **query)
+    at = open_page(model=GPT_LABEL, text=PROMPT, **query)
     assert at.session_state["_gen"].new_ids
     param = next(iter(query.keys() - {"strategy"}))
     assert f"The link's {param.replace('_', chr(92) + '_')}=` {query[param]} ` is not valid here; using the default " \
@@ -202,7 +173,7 @@ def test_bad_link_values_fall_back_with_a_notice(query):
 
 
 def test_repetition_compares_greedy_with_sampling():
-    at = open_page(model=GPT, text=PROMPT, gen_n="12")
+    at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="12")
     run = at.session_state["_gen"]
     rate = RP.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
     assert f"{rate:.0%} of the generated tokens complete an 3-gram that already occurred (orange)." \

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from models import masks as M
-from tests.app.test_app import (EMPTY_PROMPT, EVIL, TEXT, TEXT_TOKENS, _assert_escaped, assert_ok,
-                                assert_rows_sum_to_one, decode, everything_rendered, heatmap_z, open_app, rerun,
-                                set_text, spec, warnings_text)
+from tests.app.helpers import (EMPTY_PROMPT, EVIL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, TEXT, TEXT_TOKENS, assert_escaped,
+                               assert_ok, assert_rows_sum_to_one, chart_ids, decode, everything_rendered, heatmap_z,
+                               open_app, rerun, set_text, spec, warnings_text)
 
 MASKS = "app_pages/masks.py"
 WALK = "app_pages/walkthrough.py"
@@ -53,7 +53,7 @@ def test_masks_page_default_is_a_local_window_applied_to_minilm():
         open_tab(at, tab)
         for key in keys:
             spec(at, key)
-    assert "mk_composed" not in [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+    assert "mk_composed" not in chart_ids(at)
 
 
 def test_bigbird_composed_with_causal_matches_the_builders():
@@ -129,7 +129,7 @@ def test_parameters_from_a_longer_text_are_clamped():
 
 
 def test_decoder_preset_warns_when_the_mask_sees_the_future():
-    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, MASKS)
+    at = open_app({"text": TEXT, "model": GPT_LABEL}, MASKS)
     set_parts(at, ["full"])
     assert any("see later tokens" in w.value for w in at.warning)
     set_parts(at, ["causal"])
@@ -137,7 +137,7 @@ def test_decoder_preset_warns_when_the_mask_sees_the_future():
 
 
 def test_masks_page_for_an_encoder_decoder_and_in_chinese():
-    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder", "lang": "中文"}, MASKS)
+    at = open_app({"text": TEXT, "model": T5_LABEL, "lang": "中文"}, MASKS)
     at.radio(key="mk_stack__zh").set_value("decoder")
     rerun(at)
     assert at.title[0].value == "掩码与注意力变体"
@@ -159,7 +159,7 @@ def test_walkthrough_checks_against_hook_attn_out_for_minilm():
 
 
 def test_walkthrough_gqa_decoder_shows_masked_keys_and_shared_heads():
-    at = open_app({"text": TEXT, "model": "LLaMA-style decoder", "wt_head": "3"}, WALK)
+    at = open_app({"text": TEXT, "model": LLAMA_LABEL, "wt_head": "3"}, WALK)
     assert any("equals the model's" in s.value for s in at.success)
     table = at.dataframe[0].value
     q = 2                                               # default query position
@@ -171,7 +171,7 @@ def test_walkthrough_gqa_decoder_shows_masked_keys_and_shared_heads():
 
 
 def test_walkthrough_neuron_view_for_a_masked_key():
-    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, WALK)
+    at = open_app({"text": TEXT, "model": GPT_LABEL}, WALK)
     at.selectbox(key="wt_query").set_value(1)
     at.selectbox(key="wt_key").set_value(5)
     rerun(at)
@@ -181,7 +181,7 @@ def test_walkthrough_neuron_view_for_a_masked_key():
 
 
 def test_walkthrough_encoder_decoder():
-    at = open_app({"text": TEXT, "model": "T5-style encoder-decoder", "target": "one two"}, WALK)
+    at = open_app({"text": TEXT, "model": T5_LABEL, "target": "one two"}, WALK)
     at.radio(key="wt_stack__en").set_value("decoder")
     rerun(at)
     assert any("equals the model's" in s.value for s in at.success)
@@ -204,7 +204,7 @@ def test_empty_text_prompts_and_html_is_escaped(page):
     assert any(i.value == EMPTY_PROMPT for i in at.info)
     set_text(at, EVIL)
     assert_ok(at)
-    _assert_escaped(everything_rendered(at))
+    assert_escaped(everything_rendered(at))
 
 
 def test_padding_tab_runs_a_real_batch():
@@ -233,7 +233,7 @@ def test_receptive_field_table_shows_why_strided_covers_everything():
 
 
 def test_variants_tab_compares_with_the_models_softmax():
-    at = open_app({"text": TEXT, "model": "GPT-2-style decoder"}, MASKS)
+    at = open_app({"text": TEXT, "model": GPT_LABEL}, MASKS)
     open_tab(at, "Without softmax")
     assert at.toggle(key="mk_linear_causal").value is True
     lin = heatmap_z(spec(at, "mk_v_lin"))
@@ -261,7 +261,7 @@ def test_walkthrough_download_holds_every_number():
 
 
 def test_encoder_decoder_stacks_read_their_own_text():
-    at = open_app({"text": "a b c", "target": "one two three four five", "model": "T5-style encoder-decoder"}, MASKS)
+    at = open_app({"text": "a b c", "target": "one two three four five", "model": T5_LABEL}, MASKS)
     assert composed(at).shape == (5, 5)                # encoder: [CLS] a b c [SEP]
     at.radio(key="mk_stack__en").set_value("decoder")
     rerun(at)

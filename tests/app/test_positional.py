@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models import positional as P
-from tests.app.test_app import assert_ok, chart_ids, decode, open_app, rerun, spec
+from tests.app.helpers import assert_ok, chart_ids, decode, heatmap_z, open_app, rerun, spec
 
 PAGE = "app_pages/positional.py"
 
@@ -37,7 +37,7 @@ def test_tables_default_schemes_real_numbers():
     assert chart_ids(at) == ["pe_table_sinusoidal", "pe_table_learned", "pe_table_rope",
                              "pe_sim_sinusoidal", "pe_sim_learned", "pe_sim_rope", "pe_curves"]
     fig = spec(at, "pe_table_sinusoidal")
-    z = decode([d for d in fig["data"] if d["type"] == "heatmap"][0]["z"])
+    z = heatmap_z(fig)
     np.testing.assert_allclose(z, P.sinusoidal(64, 64).numpy(), atol=1e-6)
     assert z[10, 0] == pytest.approx(-0.5440, abs=1e-4)                 # sin(10 rad), not degrees
     wave = decode(fig["data"][0]["y"])
@@ -66,7 +66,7 @@ def test_switching_schemes_changes_the_charts():
     rerun(at)
     at.radio(key="pe_sim__en").set_value("dot")
     rerun(at)
-    sim = decode([d for d in spec(at, "pe_sim_rope")["data"] if d["type"] == "heatmap"][0]["z"])
+    sim = heatmap_z(spec(at, "pe_sim_rope"))
     assert sim[0, 0] == pytest.approx(32.0, abs=1e-4)                    # d/2 unit pairs
     assert sim[5, 2] == pytest.approx(sim[40, 37], abs=1e-4)            # depends on m - n only
 
@@ -102,7 +102,7 @@ def test_shift_section_numbers():
     assert chart_ids(at) == ["pe_shift_m", "pe_shift_arrows"]
     ok = [s.value for s in at.success][0]
     assert numbers(ok)[0] < 1e-5
-    m = decode([d for d in spec(at, "pe_shift_m")["data"] if d["type"] == "heatmap"][0]["z"])
+    m = heatmap_z(spec(at, "pe_shift_m"))
     np.testing.assert_allclose(m, P.sinusoidal_shift_matrix(5, 64).numpy()[:16, :16], atol=1e-6)
     at.slider(key="pe_k").set_value(200)
     rerun(at)
@@ -144,7 +144,7 @@ def test_bias_section_alibi_and_relative():
 
 
 def test_chinese_and_formulas():
-    at = open_app({"lang": "中文", "pe_task": "copy", "pe_extra_n": "64"}, page=PAGE)
+    at = lab({"lang": "中文", "pe_task": "copy", "pe_extra_n": "64"})
     assert at.title[0].value == "位置编码实验室"
     for name in ("attention", "extrapolation", "shifttest", "shift", "rope", "bias"):
         at = section(at, name)
@@ -188,7 +188,7 @@ def test_attention_side_by_side_and_permutation():
     grid = spec(at, "pe_attn_grid")
     assert [a["text"] for a in grid["layout"]["annotations"]][:6] == SCHEME_LABELS
     ex = tasks.get_task("copy").probe()
-    z = decode([d for d in grid["data"] if d["type"] == "heatmap"][0]["z"])
+    z = heatmap_z(grid)
     assert z.shape == (len(ex.ids), len(ex.ids))
     np.testing.assert_allclose(np.nansum(z, -1), 1.0, atol=1e-4)        # mean of heads: rows still sum to 1
     assert np.isnan(z[0, 1])                                            # causal: the future is masked
@@ -288,7 +288,7 @@ def test_relative_bias_of_a_trained_checkpoint_is_its_weights():
     buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
     np.testing.assert_array_equal(buckets, P.relative_bucket_map(32, bidirectional=False).numpy())  # a decoder
     grid = spec(at, "pe_rel_grid")
-    z = decode([d for d in grid["data"] if d["type"] == "heatmap"][0]["z"])
+    z = heatmap_z(grid)
     want = P.relative_bias(model.rel_bias.weight.detach(), 32, bidirectional=False)[0].numpy()
     np.testing.assert_allclose(z, want, atol=1e-6)
     assert not any("random weights" in c.value for c in at.caption)

@@ -2,7 +2,8 @@
 refused before the forward pass)."""
 from __future__ import annotations
 
-from tests.app.test_app import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, heatmap_z, open_app, spec
+from tests.app.helpers import (ATTENTION, TEXT, TEXT_TOKENS, assert_no_exception, assert_ok, heatmap_z, open_app,
+                               spec)
 
 from ui import serving as loaders
 
@@ -49,7 +50,7 @@ def test_a_model_too_big_for_the_budget_is_refused_with_a_message(monkeypatch):
     monkeypatch.setenv(loaders.BUDGET_ENV, "0.001")                 # 1 kB: not even one token fits
     at = open_app({"text": TEXT}, page=None)
     at.switch_page(ATTENTION).run()
-    assert not at.exception
+    assert_no_exception(at)
     errors = "\n".join(e.value for e in at.error)
     assert "too large for this server's memory budget" in errors
     assert not at.get("plotly_chart")

@@ -6,25 +6,18 @@ import io
 import json
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from models.weights.checkpoint import CHECKPOINT_DIR
+from tests.app.helpers import ATTENTION, assert_no_exception, assert_ok, open_app
 
-ROOT = Path(__file__).resolve().parents[2]
 TRAINING = "app_pages/training.py"
-ATTENTION = "app_pages/attention.py"
-TIMEOUT = 120
 
 
 def open_training() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT)
-    at.run()
-    at.switch_page(TRAINING).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_app(page=TRAINING, errors_ok=True)
 
 
 def records(at: AppTest) -> list:
@@ -38,14 +31,14 @@ def wait_finished(at: AppTest, timeout: float = 240) -> None:
         time.sleep(0.2)
     assert rec.run.finished, "the run did not finish in time"
     at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
 
 
 def start(at: AppTest, **numbers) -> AppTest:
     for key, value in numbers.items():
         at.number_input(key=key).set_value(value)
     at.button(key="tr_start").click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    assert_no_exception(at)
     return at
 
 
@@ -77,7 +70,7 @@ def test_a_short_run_finishes_with_curves_scrubber_and_joins_the_picker():
     assert len(replay["frames"]) == 4 and replay["layout"]["sliders"][0]["steps"][-1]["label"] == "60"
     # scrub back to step 20: the curves get a marker there
     scrub.set_value(20).run()
-    assert not at.exception
+    assert_no_exception(at)
     curves = json.loads(at.get("plotly_chart")[0].proto.spec)
     assert any(s.get("x0") == 20 for s in curves["layout"].get("shapes", []))
     # the trained model is in the sidebar's picker and the attention page can read it
@@ -86,7 +79,7 @@ def test_a_short_run_finishes_with_curves_scrubber_and_joins_the_picker():
     model.set_value(rec.key).run()
     at.text_area(key="text").input("abcd=dcba").run()
     at.switch_page(ATTENTION).run()
-    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert_ok(at)
     assert at.title[0].value
 
 
@@ -177,6 +170,6 @@ def test_a_trained_model_offers_its_task_example_on_other_pages():
     rec = records(at)[-1]
     assert at.selectbox(key="model").value == rec.key          # selected for the user when training ended
     at.switch_page("app_pages/ffn.py").run()
-    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert_ok(at)
     example = [b for b in at.button if "jggifhic=" in b.label]
     assert example, [b.label for b in at.button]

@@ -2,7 +2,7 @@
 
 What only a browser shows: the URL the frontend writes, plotly's SVG tick labels,
 clicks on chart points, and that user text never runs as HTML/JS. Every test ends
-with `assert_clean`: no request left the machine and no uncaught JS error.
+with `assert_clean` (helpers.py): no request left the machine and no uncaught JS error.
 Screenshots land in test-artifacts/screenshots/e2e-*.png.
 """
 from __future__ import annotations
@@ -13,7 +13,8 @@ import urllib.parse
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import click_plotly_point, open_app, screenshot, wait_for_rerun
+from tests.e2e.helpers import (CHARTS, assert_clean, click_plotly_point, open_app, screenshot, type_text,
+                               wait_for_rerun)
 from viz_core.figure import DOT_COLUMN as DOTS  # the clickable dots left of a heatmap
 
 TEXT = "the cat sat on the mat"
@@ -23,7 +24,6 @@ DEFAULT_TOKENS = ["[CLS]", "the", "students", "watched", "the", "model", "read",
 EVIL = "<b>x</b><script>alert(1)</script><style>*{display:none}</style>"
 TIMEOUT = 60_000  # ms; the machine may be busy, nothing here is a timing assertion
 
-CHARTS = '[data-testid="stPlotlyChart"]'
 MODEL_VIEW, HEAD_MAP = 0, 1  # chart order on the attention page's heads view
 
 # Viewport position data of the model-view marker whose customdata is [layer, head].
@@ -44,20 +44,6 @@ _TILE_JS = """
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def assert_clean(page: Page) -> None:
-    assert page.glassbox_external_requests == [], page.glassbox_external_requests
-    assert page.glassbox_js_errors == [], page.glassbox_js_errors
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
-
-
-def type_text(page: Page, text: str) -> None:
-    """Type into the sidebar text area and commit it (Ctrl+Enter), then wait for the run."""
-    area = page.locator('[data-testid="stSidebar"] .st-key-text textarea')
-    area.fill(text)
-    area.press("Control+Enter")
-    wait_for_rerun(page, timeout=TIMEOUT)
 
 
 def tick_texts(page: Page, chart: int, axis: str = "x") -> list[str]:
@@ -97,7 +83,7 @@ def test_home_shows_the_token_badges(page: Page, app_server: str):
     expect(page.get_by_text(f"{len(DEFAULT_TOKENS)} tokens.", exact=False)).to_be_visible()
     screenshot(page, "e2e-01-home")
 
-    type_text(page, TEXT)
+    type_text(page, TEXT, TIMEOUT)
     expect(badges).to_have_text(TEXT_TOKENS, timeout=TIMEOUT)
     page.wait_for_url(re.compile(r"[?&]text=the\+cat\+sat\+on\+the\+mat"), timeout=TIMEOUT)
     screenshot(page, "e2e-02-home-new-text")
@@ -108,7 +94,7 @@ def test_new_sentence_and_a_cell_click(page: Page, app_server: str):
     open_attention(page, app_server)
     wait_for_ticks(page, HEAD_MAP, DEFAULT_TOKENS)
 
-    type_text(page, TEXT)
+    type_text(page, TEXT, TIMEOUT)
     wait_for_ticks(page, HEAD_MAP, TEXT_TOKENS)
     wait_for_ticks(page, HEAD_MAP, TEXT_TOKENS, axis="y")
     expect(page.locator(".st-key-detail_panel")).to_have_count(0)
@@ -197,7 +183,7 @@ def test_html_in_the_text_stays_text(page: Page, app_server: str):
 
     page.on("dialog", on_dialog)
     open_attention(page, app_server)
-    type_text(page, EVIL)
+    type_text(page, EVIL, TIMEOUT)
     ticks_expected_len = 34  # [CLS] + 32 WordPiece tokens + [SEP]
     expect(page.locator(CHARTS).nth(HEAD_MAP).locator(".xtick text")).to_have_count(ticks_expected_len,
                                                                                     timeout=TIMEOUT)

@@ -7,21 +7,14 @@ import urllib.parse
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import open_app, screenshot, wait_for_rerun
+from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
 
 TIMEOUT = 90_000
-CHARTS = '[data-testid="stPlotlyChart"]'
 TOY = "Toy: reverse · rope"          # a shipped checkpoint (models/checkpoints/reverse-rope)
 TOY_PROMPT = "jggifhic="             # the reverse task: <bos> x = reversed(x)
 SPELL = "Toy: spell digits (encoder-decoder) · sinusoidal"
 MODEL = "GPT-2-style decoder"        # random "build your own" preset
 PROMPT = "the cat sat on the mat and the dog"
-
-
-def assert_clean(page: Page) -> None:
-    assert page.glassbox_external_requests == [], page.glassbox_external_requests
-    assert page.glassbox_js_errors == [], page.glassbox_js_errors
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
 
 def open_generate(page: Page, base_url: str, **query: str) -> None:

@@ -7,13 +7,11 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import click_plotly_point, open_app, screenshot, wait_for_rerun
-from tests.e2e.test_app_e2e import assert_clean
+from tests.e2e.helpers import CHARTS, assert_clean, click_plotly_point, open_app, screenshot, wait_for_rerun
 
 TEXT = "the cat sat on the mat"
 TEXT_B = "the dog sat on the mat"
 TIMEOUT = 60_000
-CHARTS = '[data-testid="stPlotlyChart"]'
 
 _CELL_JS = """
 ([index, x, y]) => {

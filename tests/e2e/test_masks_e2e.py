@@ -11,7 +11,7 @@ import numpy as np
 from playwright.sync_api import Page, expect
 
 from models import masks as M
-from tests.e2e.conftest import open_app, screenshot, wait_for_rerun
+from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
 
 TEXT = "the cat sat on the mat"
 N_TOKENS = 8  # [CLS] the cat sat on the mat [SEP]
@@ -29,12 +29,6 @@ _TRACES_JS = """
   }));
 }
 """
-
-
-def assert_clean(page: Page) -> None:
-    assert page.glassbox_external_requests == [], page.glassbox_external_requests
-    assert page.glassbox_js_errors == [], page.glassbox_js_errors
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
 
 def traces(page: Page, key: str) -> list[dict]:

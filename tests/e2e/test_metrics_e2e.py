@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import urllib.request
 
-from tests.e2e.conftest import open_app
+from tests.e2e.helpers import open_app, type_text
 from ui.serving.run_stats import parse_metrics
 
 
@@ -16,11 +16,7 @@ def _metrics(base_url: str) -> tuple[str, dict]:
 def test_script_runs_are_timed_and_served_with_streamlits_metrics(app_server, page):
     _, before = _metrics(app_server)
     open_app(page, app_server, "/")
-    page.locator('[data-testid="stSidebar"] .st-key-text textarea').fill("Metrics count this run.")
-    page.locator('[data-testid="stSidebar"] .st-key-text textarea').press("Control+Enter")
-    from tests.e2e.conftest import wait_for_rerun
-
-    wait_for_rerun(page)
+    type_text(page, "Metrics count this run.")
     text, after = _metrics(app_server)
     assert "# TYPE glassbox_script_run_seconds histogram" in text
     assert "active_sessions" in text                      # Streamlit's own families are still there

@@ -7,16 +7,9 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import open_app, screenshot, wait_for_rerun
+from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
 
 TIMEOUT = 90_000  # ms; the machine may be busy, nothing here is a timing assertion
-CHARTS = '[data-testid="stPlotlyChart"]'
-
-
-def assert_clean(page: Page) -> None:
-    assert page.glassbox_external_requests == [], page.glassbox_external_requests
-    assert page.glassbox_js_errors == [], page.glassbox_js_errors
-    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
 
 
 def chart_titles(page: Page) -> list[str]:
@@ -40,6 +33,22 @@ def open_lab(page: Page, base_url: str, query: str = "") -> None:
 def section(page: Page, label: str) -> None:
     page.locator('[class*="st-key-pe_view"]').get_by_text(label, exact=True).click()
     wait_for_rerun(page, timeout=TIMEOUT)
+
+
+def shows(page: Page, shot: str, *, section_label: str | None = None, text: str | None = None,
+          charts: int | None = None, legend: int | None = None) -> None:
+    """Open section `section_label` (None: the one on screen), wait until the page shows
+    `text`, `charts` plotly charts and `legend` legend entries in the first one (each
+    where given), then save the screenshot `shot`."""
+    if section_label is not None:
+        section(page, section_label)
+    if text is not None:
+        expect(page.get_by_text(text, exact=False)).to_be_visible(timeout=TIMEOUT)
+    if charts is not None:
+        expect(page.locator(CHARTS)).to_have_count(charts, timeout=TIMEOUT)
+    if legend is not None:
+        expect(page.locator(CHARTS).first.locator(".legendtext")).to_have_count(legend, timeout=TIMEOUT)
+    screenshot(page, shot)
 
 
 def test_switching_schemes_changes_the_charts(page: Page, app_server: str):
@@ -89,31 +98,18 @@ def test_odd_dimension_is_explained(page: Page, app_server: str):
 
 def test_sections_draw(page: Page, app_server: str):
     open_lab(page, app_server)
-    section(page, "Sinusoidal shift")
-    expect(page.get_by_text("Largest |M_k · PE(pos) − PE(pos + k)|", exact=False)).to_be_visible(timeout=TIMEOUT)
-    expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-04-shift")
-    section(page, "RoPE")
-    expect(page.get_by_text("The curves lie on top of each other", exact=False)).to_be_visible(timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-05-rope")
-    section(page, "ALiBi & relative")
-    expect(page.locator(CHARTS)).to_have_count(5, timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-06-bias")
+    shows(page, "e2e-pe-04-shift", section_label="Sinusoidal shift", text="Largest |M_k · PE(pos) − PE(pos + k)|",
+          charts=2)
+    shows(page, "e2e-pe-05-rope", section_label="RoPE", text="The curves lie on top of each other")
+    shows(page, "e2e-pe-06-bias", section_label="ALiBi & relative", charts=5)
     assert_clean(page)
 
 
 def test_checkpoint_sections(page: Page, app_server: str):
     open_lab(page, app_server, "pe_view=attention")          # the default task: reverse
-    expect(page.get_by_text("No positions: the attention permutes with the tokens")).to_be_visible(timeout=TIMEOUT)
-    expect(page.locator(CHARTS)).to_have_count(4, timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-07-attention")
-    section(page, "Length extrapolation")
-    expect(page.locator(CHARTS)).to_have_count(1, timeout=TIMEOUT)
-    expect(page.locator(CHARTS).first.locator(".legendtext")).to_have_count(6, timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-08-extrapolation")
-    section(page, "Shift test")
-    expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
-    screenshot(page, "e2e-pe-09-shift-test")
+    shows(page, "e2e-pe-07-attention", text="No positions: the attention permutes with the tokens", charts=4)
+    shows(page, "e2e-pe-08-extrapolation", section_label="Length extrapolation", charts=1, legend=6)
+    shows(page, "e2e-pe-09-shift-test", section_label="Shift test", charts=2)
     assert_clean(page)
 
 

@@ -9,11 +9,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import ARTIFACTS_DIR, ServerError, _app_script, open_app, screenshot, serve_app
-from tests.e2e.test_app_e2e import assert_clean
+from tests.e2e.helpers import (ARTIFACTS_DIR, CHARTS, ServerError, app_script, assert_clean, open_app, screenshot,
+                               serve_app)
 
 TIMEOUT = 90_000
-CHARTS = '[data-testid="stPlotlyChart"]'
 LONG = " ".join(f"token{i % 50}" if i % 5 == 0 else "the" for i in range(500))   # ~600 word pieces
 
 
@@ -23,7 +22,7 @@ def small_budget_server() -> Iterator[str]:
     old = os.environ.get("GLASSBOX_TRACE_BUDGET_MB")
     os.environ["GLASSBOX_TRACE_BUDGET_MB"] = "3"
     try:
-        with serve_app(_app_script(), ARTIFACTS_DIR / "streamlit-server-small-budget.log") as url:
+        with serve_app(app_script(), ARTIFACTS_DIR / "streamlit-server-small-budget.log") as url:
             yield url
     except ServerError as e:
         pytest.fail(str(e), pytrace=False)

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import open_app, screenshot, wait_for_rerun
-from tests.e2e.test_app_e2e import assert_clean
+from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
 
 TIMEOUT = 60_000
 TRAIN_TIMEOUT = 240_000     # a busy CI machine; nothing here is a timing assertion
-CHARTS = '[data-testid="stPlotlyChart"]'
 
 
 def test_short_run_curves_scrubber_replay_and_inspect(page: Page, app_server: str):

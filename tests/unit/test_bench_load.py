@@ -1,8 +1,8 @@
-"""benchmarks/load.py: the figures it reports from its trials (no browser here)."""
+"""benchmarks/load.py: the figures it reports from its trials (benchmarks/_load_report.py; no browser here)."""
 import argparse
 import math
 
-from benchmarks.load import pct, pool, report
+from benchmarks._load_report import pct, pool, report
 
 
 def _trial(n, trial, lat, errors=(), cross=()):

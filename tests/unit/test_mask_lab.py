@@ -4,20 +4,17 @@ import pytest
 import torch
 
 from models import masks as M
-
-
-def T(rows):
-    return torch.tensor(rows, dtype=torch.bool)
+from tests.unit.helpers import bools
 
 
 def test_compose_local_and_causal_is_a_causal_window():
     got = M.compose(5, [{"kind": "local", "window": 1}, {"kind": "causal"}])
-    assert torch.equal(got, T([
-        [1, 0, 0, 0, 0],
-        [1, 1, 0, 0, 0],
-        [0, 1, 1, 0, 0],
-        [0, 0, 1, 1, 0],
-        [0, 0, 0, 1, 1]]))
+    assert torch.equal(got, bools("""
+        1 . . . .
+        1 1 . . .
+        . 1 1 . .
+        . . 1 1 .
+        . . . 1 1"""))
 
 
 def test_compose_nothing_is_full_attention():
@@ -28,31 +25,31 @@ def test_compose_longformer_and_prefix():
     got = M.compose(5, [{"kind": "longformer", "window": 1, "global_tokens": (0,)},
                         {"kind": "prefix", "prefix_len": 2}])
     # longformer(1, global 0) AND prefix-LM(2): the prefix is bidirectional, the rest causal
-    assert torch.equal(got, T([
-        [1, 1, 0, 0, 0],
-        [1, 1, 0, 0, 0],
-        [1, 1, 1, 0, 0],
-        [1, 0, 1, 1, 0],
-        [1, 0, 0, 1, 1]]))
+    assert torch.equal(got, bools("""
+        1 1 . . .
+        1 1 . . .
+        1 1 1 . .
+        1 . 1 1 .
+        1 . . 1 1"""))
 
 
 def test_compose_dilated_with_reach_and_strided():
     got = M.compose(6, [{"kind": "dilated", "dilation": 2, "dilated_window": 1}, {"kind": "causal"}])
-    assert torch.equal(got, T([
-        [1, 0, 0, 0, 0, 0],
-        [0, 1, 0, 0, 0, 0],
-        [1, 0, 1, 0, 0, 0],
-        [0, 1, 0, 1, 0, 0],
-        [0, 0, 1, 0, 1, 0],
-        [0, 0, 0, 1, 0, 1]]))
+    assert torch.equal(got, bools("""
+        1 . . . . .
+        . 1 . . . .
+        1 . 1 . . .
+        . 1 . 1 . .
+        . . 1 . 1 .
+        . . . 1 . 1"""))
     strided_causal = M.compose(6, [{"kind": "strided", "stride": 3}, {"kind": "causal"}])
-    assert torch.equal(strided_causal, T([
-        [1, 0, 0, 0, 0, 0],
-        [1, 1, 0, 0, 0, 0],
-        [1, 1, 1, 0, 0, 0],
-        [1, 1, 1, 1, 0, 0],
-        [0, 1, 1, 1, 1, 0],
-        [0, 0, 1, 1, 1, 1]]))
+    assert torch.equal(strided_causal, bools("""
+        1 . . . . .
+        1 1 . . . .
+        1 1 1 . . .
+        1 1 1 1 . .
+        . 1 1 1 1 .
+        . . 1 1 1 1"""))
 
 
 def test_compose_bigbird_is_seeded_and_contains_its_window_and_globals():
@@ -69,8 +66,8 @@ def test_compose_xlnet_streams():
     content = M.compose(3, [{"kind": "xlnet_content", "order": order}])
     query = M.compose(3, [{"kind": "xlnet_query", "order": order}])
     # order 2 -> 0 -> 1: position 2 sees itself; 0 sees 2 and itself; 1 sees everything
-    assert torch.equal(content, T([[1, 0, 1], [1, 1, 1], [0, 0, 1]]))
-    assert torch.equal(query, T([[0, 0, 1], [1, 0, 1], [0, 0, 0]]))
+    assert torch.equal(content, bools([[1, 0, 1], [1, 1, 1], [0, 0, 1]]))
+    assert torch.equal(query, bools([[0, 0, 1], [1, 0, 1], [0, 0, 0]]))
     assert M.empty_rows(query) == [2]
 
 
@@ -101,9 +98,9 @@ def test_part_checks_its_arguments():
 
 
 def test_keep_self_only_fills_empty_rows():
-    m = T([[0, 0, 0], [1, 0, 0], [0, 0, 0]])
+    m = bools([[0, 0, 0], [1, 0, 0], [0, 0, 0]])
     assert M.empty_rows(m) == [0, 2]
-    assert torch.equal(M.keep_self(m), T([[1, 0, 0], [1, 0, 0], [0, 0, 1]]))
+    assert torch.equal(M.keep_self(m), bools([[1, 0, 0], [1, 0, 0], [0, 0, 1]]))
     full = torch.ones(2, 2, dtype=torch.bool)
     assert M.keep_self(full) is full
 

@@ -3,60 +3,57 @@ import torch
 
 from models import MaskSpec
 from models import masks as M
-
-
-def T(rows):
-    return torch.tensor(rows, dtype=torch.bool)
+from tests.unit.helpers import bools
 
 
 def test_causal():
-    assert torch.equal(M.causal(3), T([[1, 0, 0], [1, 1, 0], [1, 1, 1]]))
+    assert torch.equal(M.causal(3), bools([[1, 0, 0], [1, 1, 0], [1, 1, 1]]))
 
 
 def test_full():
-    assert torch.equal(M.full(2), T([[1, 1], [1, 1]]))
+    assert torch.equal(M.full(2), bools([[1, 1], [1, 1]]))
     assert M.full(2, 3).shape == (2, 3)
 
 
 def test_local_window():
-    assert torch.equal(M.local(5, 1), T([
-        [1, 1, 0, 0, 0],
-        [1, 1, 1, 0, 0],
-        [0, 1, 1, 1, 0],
-        [0, 0, 1, 1, 1],
-        [0, 0, 0, 1, 1]]))
+    assert torch.equal(M.local(5, 1), bools("""
+        1 1 . . .
+        1 1 1 . .
+        . 1 1 1 .
+        . . 1 1 1
+        . . . 1 1"""))
 
 
 def test_dilated():
-    assert torch.equal(M.dilated(5, 2), T([
-        [1, 0, 1, 0, 1],
-        [0, 1, 0, 1, 0],
-        [1, 0, 1, 0, 1],
-        [0, 1, 0, 1, 0],
-        [1, 0, 1, 0, 1]]))
-    assert torch.equal(M.dilated(5, 2, window=1)[0], T([1, 0, 1, 0, 0]))
+    assert torch.equal(M.dilated(5, 2), bools("""
+        1 . 1 . 1
+        . 1 . 1 .
+        1 . 1 . 1
+        . 1 . 1 .
+        1 . 1 . 1"""))
+    assert torch.equal(M.dilated(5, 2, window=1)[0], bools([1, 0, 1, 0, 0]))
 
 
 def test_strided():
     # local block |i-k| < 3  united with every 3rd key ((i-k) mod 3 == 0)
-    assert torch.equal(M.strided(8, 3), T([
-        [1, 1, 1, 1, 0, 0, 1, 0],
-        [1, 1, 1, 1, 1, 0, 0, 1],
-        [1, 1, 1, 1, 1, 1, 0, 0],
-        [1, 1, 1, 1, 1, 1, 1, 0],
-        [0, 1, 1, 1, 1, 1, 1, 1],
-        [0, 0, 1, 1, 1, 1, 1, 1],
-        [1, 0, 0, 1, 1, 1, 1, 1],
-        [0, 1, 0, 0, 1, 1, 1, 1]]))
+    assert torch.equal(M.strided(8, 3), bools("""
+        1 1 1 1 . . 1 .
+        1 1 1 1 1 . . 1
+        1 1 1 1 1 1 . .
+        1 1 1 1 1 1 1 .
+        . 1 1 1 1 1 1 1
+        . . 1 1 1 1 1 1
+        1 . . 1 1 1 1 1
+        . 1 . . 1 1 1 1"""))
 
 
 def test_longformer():
-    assert torch.equal(M.longformer(5, 1, global_tokens=(0,)), T([
-        [1, 1, 1, 1, 1],
-        [1, 1, 1, 0, 0],
-        [1, 1, 1, 1, 0],
-        [1, 0, 1, 1, 1],
-        [1, 0, 0, 1, 1]]))
+    assert torch.equal(M.longformer(5, 1, global_tokens=(0,)), bools("""
+        1 1 1 1 1
+        1 1 1 . .
+        1 1 1 1 .
+        1 . 1 1 1
+        1 . . 1 1"""))
     # -1 is the last token (e.g. [SEP]); positions past the end are ignored
     m = M.longformer(4, 1, global_tokens=(-1, 10))
     assert m[:, 3].all() and m[3].all() and not m[0, 2]
@@ -73,30 +70,30 @@ def test_bigbird_contains_longformer_and_is_seeded():
 
 
 def test_prefix_lm():
-    assert torch.equal(M.prefix_lm(4, 2), T([
-        [1, 1, 0, 0],
-        [1, 1, 0, 0],
-        [1, 1, 1, 0],
-        [1, 1, 1, 1]]))
+    assert torch.equal(M.prefix_lm(4, 2), bools("""
+        1 1 . .
+        1 1 . .
+        1 1 1 .
+        1 1 1 1"""))
 
 
 def test_padding_composes_with_and():
-    valid = T([1, 1, 0])
-    assert torch.equal(M.causal(3) & M.padding(valid), T([[1, 0, 0], [1, 1, 0], [1, 1, 0]]))
-    batch = M.padding(T([[1, 0], [1, 1]]))
-    assert batch.shape == (2, 2, 2) and torch.equal(batch[0], T([[1, 0], [1, 0]]))
+    valid = bools([1, 1, 0])
+    assert torch.equal(M.causal(3) & M.padding(valid), bools([[1, 0, 0], [1, 1, 0], [1, 1, 0]]))
+    batch = M.padding(bools([[1, 0], [1, 1]]))
+    assert batch.shape == (2, 2, 2) and torch.equal(batch[0], bools([[1, 0], [1, 0]]))
 
 
 def test_xlnet_two_streams():
     content, query = M.xlnet_permutation([2, 0, 1])   # factorisation order 2 -> 0 -> 1
-    assert torch.equal(content, T([
-        [1, 0, 1],
-        [1, 1, 1],
-        [0, 0, 1]]))
-    assert torch.equal(query, T([
-        [0, 0, 1],
-        [1, 0, 1],
-        [0, 0, 0]]))
+    assert torch.equal(content, bools("""
+        1 . 1
+        1 1 1
+        . . 1"""))
+    assert torch.equal(query, bools("""
+        . . 1
+        1 . 1
+        . . ."""))
     assert torch.equal(query | torch.eye(3, dtype=torch.bool), content)
     with pytest.raises(ValueError, match="permutation"):
         M.xlnet_permutation([0, 0, 1])
@@ -121,6 +118,6 @@ def test_bad_masks_raise():
     with pytest.raises(ValueError, match="Unknown attention pattern"):
         MaskSpec("diagonal")
     with pytest.raises(ValueError, match="nothing to attend"):
-        M.check_rows(T([[1, 0], [0, 0]]))
+        M.check_rows(bools([[1, 0], [0, 0]]))
     with pytest.raises(ValueError, match="at least one position"):
         M.causal(0)
