@@ -272,6 +272,19 @@ def require_internals(sel: Selection) -> serving.InternalsData:
     return require_data(sel, serving.internals)
 
 
+def internals_page(sel: Selection, title: str, intro: str):
+    """The top of a page that reads the FFN / residual-stream internals: title, model, the
+    toy task's example button, text, the cached data (with its notes) and the intro.
+    Returns (data, model)."""
+    st.title(title)
+    model, _ = require_model(sel)
+    task_example_button(sel)
+    require_text(sel)
+    data = require_internals(sel)
+    st.markdown(intro)
+    return data, model
+
+
 def task_example(key: str) -> tuple[str, str | None] | None:
     """(text, decoder text or None) of the fixed example of the toy task a model reads
     (models.training.tasks), e.g. "abcd=dcba" for reverse. None for other models."""

@@ -1,4 +1,4 @@
-"""The generation page through AppTest: what it shows is what models.generate computes."""
+"""The generation page through AppTest: what it shows is what lab.generation computes."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,11 +7,8 @@ from streamlit.testing.v1 import AppTest
 
 from models.weights import zoo
 from lab import generation as G
-<<<<<<< HEAD
 from lab import repetition as RP
-=======
 from tests.app.helpers import EVIL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, assert_ok, decode, open_app, spec, texts
->>>>>>> rs-tests
 
 PAGE = "app_pages/generate.py"
 PROMPT = "the cat sat on the mat and the dog"

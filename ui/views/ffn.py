@@ -16,8 +16,7 @@ from lab import ffn as F
 
 from ..i18n import FORMULAS, t
 from ..serving import InternalsData, neuron_projection, parameters
-from ..shell import (Selection, bound, choice, index_slider, require_internals, require_model, require_text,
-                     show_notices, task_example_button)
+from ..shell import Selection, bound, choice, index_slider, internals_page, show_notices
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 
@@ -59,12 +58,7 @@ class Controls:
 
 def render(sel: Selection) -> None:
     """The feed-forward page."""
-    st.title(t("ffn_title"))
-    model, _ = require_model(sel)
-    task_example_button(sel)
-    require_text(sel)
-    data = require_internals(sel)
-    st.markdown(t("ffn_intro"))
+    data, model = internals_page(sel, t("ffn_title"), t("ffn_intro"))
     body(data, sel, model.cfg)
 
 

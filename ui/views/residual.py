@@ -15,8 +15,7 @@ from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import InternalsData, encode, load_model, run_held
-from ..shell import (Selection, choice, require_internals, require_model, require_text, show_notices, task_example,
-                     task_example_button)
+from ..shell import Selection, choice, internals_page, show_notices, task_example
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 
@@ -28,12 +27,7 @@ FALLBACK = "custom:gpt"
 
 def render(sel: Selection) -> None:
     """The residual-stream page."""
-    st.title(t("res_title"))
-    model, _ = require_model(sel)
-    task_example_button(sel)
-    require_text(sel)
-    data = require_internals(sel)
-    st.markdown(t("res_intro"))
+    data, model = internals_page(sel, t("res_title"), t("res_intro"))
     body(data, sel, model.cfg)
 
 
