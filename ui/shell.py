@@ -229,11 +229,6 @@ def require_data(sel: Selection, load):
     return data
 
 
-def require_attention(sel: Selection) -> serving.AttentionData:
-    """The cached attention patterns of the selection, with the usual notes."""
-    return require_data(sel, serving.attention_data)
-
-
 def run_or_stop(loader, sel: Selection):
     """`loader(model, device, text, target)` (a cached recorded pass), its memory notes
     shown (budget cut, out-of-memory fallback); a pass that cannot run stops the page with
@@ -267,20 +262,15 @@ def show_run_notes(info: serving.RunInfo | None, device: str) -> None:
         st.warning(t("mem_fallback_shorter", n=info.n_asked, kept=info.n_kept), icon=":material/memory:")
 
 
-def require_internals(sel: Selection) -> serving.InternalsData:
-    """The cached FFN / residual-stream data of the selection, with the usual notes."""
-    return require_data(sel, serving.internals)
-
-
-def internals_page(sel: Selection, title: str, intro: str):
+def internals_page(sel: Selection, title: str, intro: str, load):
     """The top of a page that reads the FFN / residual-stream internals: title, model, the
-    toy task's example button, text, the cached data (with its notes) and the intro.
-    Returns (data, model)."""
+    toy task's example button, text, `load`'s cached data (`serving.internals`, with the
+    notes of require_data) and the intro. Returns (data, model)."""
     st.title(title)
     model, _ = require_model(sel)
     task_example_button(sel)
     require_text(sel)
-    data = require_internals(sel)
+    data = require_data(sel, load)
     st.markdown(intro)
     return data, model
 

@@ -25,7 +25,7 @@ from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import AttentionData, config_json, trace_npz
-from ..shell import Selection, choice, index_slider, require_attention, require_model, require_text, set_choice, \
+from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
     show_notices, stack_choice
 from ..widgets import compare
 
@@ -57,7 +57,7 @@ def render(sel: Selection) -> None:
     st.title(t("attn_title"))
     model, _ = require_model(sel)
     require_text(sel)
-    data = require_attention(sel)
+    data = require_data(sel, serving.attention_data)       # ui/serving/cache.py
     # controls and views are one fragment: switching head, layer or view reruns only them
     explorer(data, sel, model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
     memory_caption(data, model.cfg)

@@ -14,6 +14,7 @@ import streamlit as st
 import viz_core as vz
 from lab import ffn as F
 
+from .. import serving
 from ..i18n import FORMULAS, t
 from ..serving import InternalsData, neuron_projection, parameters
 from ..shell import Selection, bound, choice, index_slider, internals_page, show_notices
@@ -58,7 +59,7 @@ class Controls:
 
 def render(sel: Selection) -> None:
     """The feed-forward page."""
-    data, model = internals_page(sel, t("ffn_title"), t("ffn_intro"))
+    data, model = internals_page(sel, t("ffn_title"), t("ffn_intro"), serving.internals)
     body(data, sel, model.cfg)
 
 

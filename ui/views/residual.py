@@ -27,7 +27,7 @@ FALLBACK = "custom:gpt"
 
 def render(sel: Selection) -> None:
     """The residual-stream page."""
-    data, model = internals_page(sel, t("res_title"), t("res_intro"))
+    data, model = internals_page(sel, t("res_title"), t("res_intro"), serving.internals)
     body(data, sel, model.cfg)
 
 
