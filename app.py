@@ -12,10 +12,11 @@ if "torch" not in sys.modules:
 
 from ui.i18n import t  # noqa: E402  (after the progress bar is on screen)
 from ui.serving.run_stats import timed_run  # noqa: E402
-from ui.shell import sidebar  # noqa: E402
+from ui.shell import admit, sidebar  # noqa: E402
 
 # Each run is timed on the server's clock and served on /_stcore/metrics (ui/serving/run_stats.py).
 with timed_run():
+    admit(boot)               # a visitor beyond GLASSBOX_MAX_SESSIONS gets a sentence, not a slow server
     sidebar()
     boot.empty()
 

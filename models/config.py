@@ -2,15 +2,20 @@
 
 `TransformerConfig` is a frozen dataclass: one object describes a whole model, it is
 hashable (so the app can cache on it) and it round-trips through JSON (`to_dict` /
-`from_dict`) so checkpoints and traces carry it. Every invalid combination raises a
-`ValueError` whose message a student can act on.
+`from_dict`) so checkpoints and traces carry it. Every invalid value or combination
+raises a `ConfigError` (a `ValueError`) whose message a student can act on, with a reason
+id and values an app can translate (`models/errors.py`). Values are checked for their
+type too: a config read from a file may hold anything.
 """
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from .errors import ConfigError
 
 ARCHS = ("encoder", "decoder", "encoder-decoder")
 POSITIONALS = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
@@ -22,8 +27,43 @@ MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bi
 
 
 def _check_choice(what: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"Unknown {what} {value!r}: choose one of {', '.join(allowed)}.")
+    if not isinstance(value, str) or value not in allowed:
+        shown = value if isinstance(value, str) else type(value).__name__
+        raise ConfigError("choice", f"Unknown {what} {shown!r}: choose one of {', '.join(allowed)}.", what=what,
+                          value=str(shown)[:40], allowed=", ".join(allowed))
+
+
+def _whole(obj: object, name: str, low: int | None = None, optional: bool = False) -> None:
+    """The field `name` must be a whole number (>= low); an integral float from JSON
+    (64.0) becomes an int. None is allowed when optional."""
+    v = getattr(obj, name)
+    if v is None and optional:
+        return
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+        object.__setattr__(obj, name, v)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ConfigError("whole", f"{name} must be a whole number (got {str(v)[:40]!r}).", name=name,
+                          value=str(v)[:40])
+    if low is not None and v < low:
+        if low == 1:
+            raise ConfigError("positive", f"{name} must be a positive number (got {v}).", name=name, value=v)
+        raise ConfigError("at_least", f"{name} must be at least {low} (got {v}).", name=name, low=low, value=v)
+
+
+def _real(obj: object, name: str) -> float:
+    v = getattr(obj, name)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+        raise ConfigError("real", f"{name} must be a finite number (got {str(v)[:40]!r}).", name=name,
+                          value=str(v)[:40])
+    object.__setattr__(obj, name, float(v))
+    return float(v)
+
+
+def _flag(obj: object, name: str) -> None:
+    if not isinstance(getattr(obj, name), bool):
+        raise ConfigError("flag", f"{name} must be true or false (got {str(getattr(obj, name))[:40]!r}).",
+                          name=name, value=str(getattr(obj, name))[:40])
 
 
 @dataclass(frozen=True)
@@ -45,18 +85,28 @@ class MaskSpec:
 
     def __post_init__(self) -> None:
         _check_choice("attention pattern", self.kind, MASK_KINDS)
+        for name in ("window", "dilation", "stride", "n_random", "prefix_len", "seed"):
+            _whole(self, name)
         if self.window < 1:
-            raise ValueError(f"The attention window must be at least 1 token (got {self.window}).")
+            raise ConfigError("mask_window", f"The attention window must be at least 1 token (got {self.window}).",
+                              value=self.window)
         if self.dilation < 1:
-            raise ValueError(f"The dilation must be at least 1 (got {self.dilation}).")
+            raise ConfigError("mask_dilation", f"The dilation must be at least 1 (got {self.dilation}).",
+                              value=self.dilation)
         if self.stride < 1:
-            raise ValueError(f"The stride must be at least 1 (got {self.stride}).")
+            raise ConfigError("mask_stride", f"The stride must be at least 1 (got {self.stride}).", value=self.stride)
         if self.n_random < 0:
-            raise ValueError(f"BigBird needs zero or more random keys per query (got {self.n_random}).")
+            raise ConfigError("mask_random", f"BigBird needs zero or more random keys per query (got {self.n_random}).",
+                              value=self.n_random)
         if self.prefix_len < 0:
-            raise ValueError(f"The prefix length cannot be negative (got {self.prefix_len}).")
+            raise ConfigError("mask_prefix", f"The prefix length cannot be negative (got {self.prefix_len}).",
+                              value=self.prefix_len)
         # lists from JSON become tuples so the spec stays hashable
-        object.__setattr__(self, "global_tokens", tuple(int(g) for g in self.global_tokens))
+        tokens = self.global_tokens
+        if isinstance(tokens, (str, bytes)) or not hasattr(tokens, "__iter__") or \
+                any(isinstance(g, bool) or not isinstance(g, int) for g in tokens):
+            raise ConfigError("mask_global", "global_tokens must be a list of token positions (whole numbers).")
+        object.__setattr__(self, "global_tokens", tuple(int(g) for g in tokens))
 
     def to_dict(self) -> dict[str, Any]:
         return {**dataclasses.asdict(self), "global_tokens": list(self.global_tokens)}
@@ -102,33 +152,55 @@ class TransformerConfig:
         _check_choice("activation", self.activation, ACTIVATIONS)
         _check_choice("output", self.output, OUTPUTS)
         if isinstance(self.attention, dict):  # from JSON
-            object.__setattr__(self, "attention", MaskSpec(**self.attention))
+            try:
+                object.__setattr__(self, "attention", MaskSpec(**self.attention))
+            except TypeError:
+                unknown = sorted(set(self.attention) - {f.name for f in dataclasses.fields(MaskSpec)})
+                raise ConfigError("unknown_fields", f"Unknown attention field(s): {', '.join(map(str, unknown))}.",
+                                  names=", ".join(map(str, unknown))[:80]) from None
         elif isinstance(self.attention, str):
             object.__setattr__(self, "attention", MaskSpec(self.attention))
-        for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_len"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive number (got {getattr(self, name)}).")
+        elif not isinstance(self.attention, MaskSpec):
+            raise ConfigError("attention", "attention must be a pattern name or an object with its settings.")
+        for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_len", "relative_buckets",
+                     "relative_max_distance"):
+            _whole(self, name, 1)
+        for name in ("n_kv_heads", "d_head", "rope_dim"):
+            _whole(self, name, 1, optional=True)
+        _whole(self, "pad_id", 0, optional=True)
+        _whole(self, "n_token_types")
+        for name in ("bias", "tie_embeddings", "embed_norm"):
+            _flag(self, name)
+        for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base"):
+            _real(self, name)
         if self.d_head is None and self.d_model % self.n_heads != 0:
-            raise ValueError(
-                f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}) "
-                "so that every head gets the same number of dimensions."
-            )
-        if self.n_kv_heads is not None:
-            if self.n_kv_heads < 1 or self.n_heads % self.n_kv_heads != 0:
-                raise ValueError(
-                    f"n_heads ({self.n_heads}) must be divisible by n_kv_heads ({self.n_kv_heads}) "
-                    "so that each key/value head is shared by the same number of query heads."
-                )
+            raise ConfigError(
+                "divisible", f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}) "
+                "so that every head gets the same number of dimensions.",
+                a="d_model", a_value=self.d_model, b="n_heads", b_value=self.n_heads)
+        if self.n_kv_heads is not None and self.n_heads % self.n_kv_heads != 0:
+            raise ConfigError(
+                "divisible_kv", f"n_heads ({self.n_heads}) must be divisible by n_kv_heads ({self.n_kv_heads}) "
+                "so that each key/value head is shared by the same number of query heads.",
+                heads=self.n_heads, kv=self.n_kv_heads)
         if self.positional == "rope" and self.rotary_dim % 2 != 0:
-            raise ValueError(f"RoPE rotates pairs of dimensions, so it needs an even number of dims (got {self.rotary_dim}).")
+            raise ConfigError("rope_even", "RoPE rotates pairs of dimensions, so it needs an even number of dims "
+                              f"(got {self.rotary_dim}).", value=self.rotary_dim)
         if self.rope_dim is not None and not 0 < self.rope_dim <= self.head_dim:
-            raise ValueError(f"rope_dim must be between 1 and d_head ({self.head_dim}), got {self.rope_dim}.")
+            raise ConfigError("rope_dim", f"rope_dim must be between 1 and d_head ({self.head_dim}), got "
+                              f"{self.rope_dim}.", value=self.rope_dim, head=self.head_dim)
         if self.positional == "sinusoidal" and self.d_model % 2 != 0:
-            raise ValueError(f"Sinusoidal encodings pair sin and cos, so d_model must be even (got {self.d_model}).")
+            raise ConfigError("sinusoidal_even", "Sinusoidal encodings pair sin and cos, so d_model must be even "
+                              f"(got {self.d_model}).", value=self.d_model)
         if not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout must be in [0, 1) (got {self.dropout}).")
+            raise ConfigError("dropout", f"dropout must be in [0, 1) (got {self.dropout}).", value=self.dropout)
         if self.n_token_types < 0:
-            raise ValueError(f"n_token_types cannot be negative (got {self.n_token_types}).")
+            raise ConfigError("at_least", f"n_token_types cannot be negative (got {self.n_token_types}).",
+                              name="n_token_types", low=0, value=self.n_token_types)
+        if self.norm_eps <= 0 or self.rope_base <= 0:
+            name = "norm_eps" if self.norm_eps <= 0 else "rope_base"
+            raise ConfigError("positive", f"{name} must be a positive number (got {getattr(self, name)}).",
+                              name=name, value=getattr(self, name))
 
     # ---- derived values -------------------------------------------------------------
     @property
@@ -163,15 +235,32 @@ class TransformerConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "TransformerConfig":
+        if not isinstance(d, dict):
+            raise ConfigError("config_not_object", "A config must be a JSON object of settings "
+                              f"(this one is a {_json_kind(d)}).", kind=_json_kind(d))
         known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(d) - known)
+        unknown = sorted(map(str, set(d) - known))
         if unknown:
-            raise ValueError(f"Unknown config field(s): {', '.join(unknown)}.")
+            raise ConfigError("unknown_fields", f"Unknown config field(s): {', '.join(unknown)}.",
+                              names=", ".join(unknown)[:80])
         return cls(**d)
 
     @classmethod
     def from_json(cls, text: str) -> "TransformerConfig":
-        return cls.from_dict(json.loads(text))
+        try:
+            doc = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, RecursionError):
+            raise ConfigError("config_not_json", "The config is not valid JSON.") from None
+        return cls.from_dict(doc)
 
     def replace(self, **changes: Any) -> "TransformerConfig":
         return dataclasses.replace(self, **changes)
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words (never a Python type name)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return {dict: "object", list: "list", str: "string", type(None): "null"}.get(type(value), "value")

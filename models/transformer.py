@@ -282,7 +282,8 @@ class Transformer(_StackMixin, nn.Module):
         self.apply(_init_weights)
         if cfg.output == "logits" and cfg.tie_embeddings:
             self.unembed.weight = self.embed.weight
-        self.to(pick_device(device))
+        if device != "meta":           # "meta": shapes only, no memory (models/weights/safety.py)
+            self.to(pick_device(device))
 
     # ---- properties -------------------------------------------------------------------
     @property

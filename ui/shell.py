@@ -14,9 +14,12 @@ from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
+from models.errors import Refused
+
 from . import serving
 from .i18n import LANGUAGES, STRINGS, lang, t
 from .markup import md_code, md_escape
+from .refusals import say
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
 _NOTICES = "_url_notices"
@@ -121,6 +124,20 @@ class Selection:
     arch: str
 
 
+def admit(boot: Any = None) -> None:
+    """Let this browser session in, or (the server is full: GLASSBOX_MAX_SESSIONS) say
+    so and stop. `boot`: the start-up placeholder to clear first."""
+    from .serving import sessions
+
+    try:
+        sessions.admit()
+    except Refused as e:
+        if boot is not None:
+            boot.empty()
+        st.warning(say(e), icon=":material/group:")
+        st.stop()
+
+
 def sidebar() -> Selection:
     """The shared sidebar (language, model, text, device). Runs in app.py before pages."""
     from models.device import available_devices
@@ -200,9 +217,18 @@ def require_model(sel: Selection):
             progress.progress(100)
             status.update(label=t("loaded_model", model=sel.model_label), state="complete")
         return model, tok
-    except (ValueError, OSError, RuntimeError) as e:
-        st.error(t("load_failed", model=sel.model_label, error=md_escape(str(e))))
+    except Exception as e:      # noqa: BLE001 - a model that cannot load leaves a sentence, never a traceback
+        st.error(t("load_failed", model=md_escape(sel.model_label), error=explain(e)))
         st.stop()
+
+
+def explain(e: BaseException) -> str:
+    """A failure as one sentence for the page: a refusal in the UI language; one of our
+    own checks' sentences (a plain ValueError) as it is; anything else, the general
+    sentence (its details go to the server's log, never a traceback on screen)."""
+    if isinstance(e, Refused) or not isinstance(e, ValueError):
+        return say(e)
+    return md_escape(str(e))
 
 
 def require_text(sel: Selection) -> None:
@@ -243,7 +269,7 @@ def run_or_stop(loader, sel: Selection):
         st.error(t("mem_out_of_memory", n=e.n), icon=":material/memory:")
         st.stop()
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         st.stop()
     show_run_notes(data.run, sel.device)
     return data

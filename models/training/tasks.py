@@ -28,12 +28,14 @@ from typing import Any
 import numpy as np
 import torch
 
+from .. import limits
 from ..config import TransformerConfig
+from ..errors import Refused
 from ..tokenizer import SPECIALS, CharTokenizer
 
 SEP = "="
 IGNORE = -100              # target id that the loss and the accuracy skip
-MAX_LM_CHARS = 200_000     # a char-LM text longer than this is refused (upload limit)
+MAX_LM_CHARS = int(limits.LIMITS["text_kb"].default * 1000)   # a char-LM text longer than this is refused
 WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -442,6 +444,24 @@ class CharLMTask(Task):
 
 TASKS: dict[str, type[Task]] = {c.name: c for c in (CopyTask, ReverseTask, SortTask, InductionTask, BracketsTask,
                                                      SpellTask)}
+
+
+def text_from_upload(data: bytes, name: str = "the file") -> str:
+    """The training text of an uploaded .txt file: UTF-8 (a leading byte-order mark is
+    dropped), at most the text limit (models/limits.py, in KB of characters, and 4 bytes
+    a character at most); Refused with a sentence otherwise (text_too_big, text_not_utf8)."""
+    limit_kb = int(limits.value("text_kb"))
+    if len(data) > limit_kb * 1000 * 4:
+        raise Refused("text_too_big", f"That file is {len(data) // 1000} KB; the limit is {limit_kb} KB.",
+                      kb=len(data) // 1000, limit=limit_kb)
+    try:
+        text = bytes(data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Refused("text_not_utf8", f"{name} is not UTF-8 text.", name=name[:80]) from None
+    if len(text) > limit_kb * 1000:
+        raise Refused("text_too_big", f"That file is {len(text) // 1000} KB of text; the limit is {limit_kb} KB.",
+                      kb=len(text) // 1000, limit=limit_kb)
+    return text
 
 
 def get_task(name: str, **kw: Any) -> Task:

@@ -15,17 +15,20 @@ import json
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import torch
 
+from .. import limits
 from ..config import TransformerConfig
+from ..errors import Refused
 from ..tokenizer import Tokenizer, tokenizer_from_dict
 from ..transformer import Transformer
+from . import safety
+from .safety import Header
 
 FORMAT, VERSION = "glassbox-checkpoint", 1
 CHECKPOINT_DIR = Path(__file__).resolve().parent / "checkpoints"
-MAX_ZIP_MB = 20                        # an uploaded checkpoint zip; its contents may unpack to 4x that
 
 
 def _paths(path: str | Path) -> tuple[Path, Path]:
@@ -55,47 +58,85 @@ def save_checkpoint(model: Transformer, tokenizer: Tokenizer | None, path: str |
     return json_path
 
 
-def read_checkpoint_info(path: str | Path) -> dict[str, Any]:
-    """The JSON part only (cheap: for catalogues). Raises ValueError if it is not ours."""
-    weights_path, json_path = _paths(path)
+def _document(raw: bytes | str, name: str) -> dict[str, Any]:
+    """The JSON part of a checkpoint, checked to be ours (Refused otherwise)."""
     try:
-        doc = json.loads(json_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ValueError(f"{json_path} is not a readable Glassbox checkpoint: {e}") from None
-    if doc.get("format") != FORMAT:
-        raise ValueError(f"{json_path} is not a Glassbox checkpoint (format {doc.get('format')!r}).")
-    if not weights_path.exists():
-        raise ValueError(f"{weights_path} is missing (the weights of {json_path.name}).")
+        doc = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise Refused("not_json", f"{name} is not readable JSON.", file=name) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise Refused("not_checkpoint", f"{name} is not a Glassbox checkpoint.", file=name)
     return doc
 
 
+def read_checkpoint_info(path: str | Path) -> dict[str, Any]:
+    """The JSON part only (cheap: for catalogues). Raises a Refused (a ValueError) if it
+    is not ours or its weights file is missing."""
+    weights_path, json_path = _paths(path)
+    try:
+        raw = json_path.read_bytes()
+    except OSError:
+        raise Refused("not_readable", f"{json_path.name} cannot be read.", file=json_path.name) from None
+    doc = _document(raw, json_path.name)
+    if not weights_path.exists():
+        raise Refused("weights_absent", f"{weights_path.name} is missing (the weights of {json_path.name}).",
+                      file=weights_path.name)
+    return doc
+
+
+def _build(doc: dict[str, Any], header: Header, read: Callable[[], dict[str, torch.Tensor]]
+           ) -> tuple[Transformer, Tokenizer | None, dict[str, Any]]:
+    """A model from a checkpoint document and its weights, checked before anything is
+    allocated: the config, its size against the budget, every tensor's name, dtype and
+    shape in the header; only then `read()` the tensors and build the model."""
+    cfg = TransformerConfig.from_dict(doc.get("config"))
+    need = safety.check_model(cfg, "This checkpoint")
+    expected = safety.expected_shapes(cfg)
+    tied = cfg.output == "logits" and cfg.tie_embeddings
+    if tied:
+        expected.pop("unembed.weight", None)                      # stored once, as embed.weight
+    safety.check_tensors(expected, header)
+    safety.check_data_size(header, need)
+    tok = _tokenizer(doc.get("tokenizer"), cfg)
+    meta = doc.get("meta")
+    meta = {str(k): v for k, v in meta.items()} if isinstance(meta, dict) else {}
+    try:
+        state = read()
+    except Exception as e:    # noqa: BLE001 (the safetensors library's own errors): one sentence, the log keeps it
+        raise Refused("weights_corrupt", f"{header.name} is not a readable safetensors file (corrupt or truncated?): "
+                      f"{type(e).__name__}", file=header.name) from e
+    state = {k: v.float() for k, v in state.items() if k in expected}
+    if tied:
+        state["unembed.weight"] = state["embed.weight"]
+    model = Transformer(cfg, device="cpu")
+    model.load_state_dict(state, strict=True)
+    return model, tok, meta
+
+
+def _tokenizer(d: Any, cfg: TransformerConfig) -> Tokenizer | None:
+    if not d:
+        return None
+    try:
+        tok = tokenizer_from_dict(d)
+    except Exception as e:    # noqa: BLE001 (a hostile dict can fail anywhere inside): one sentence
+        raise Refused("tokenizer", "The checkpoint's tokenizer cannot be read.") from e
+    if tok.vocab_size > cfg.vocab_size:
+        raise Refused("tokenizer_vocab", f"The tokenizer has {tok.vocab_size} tokens but the model only "
+                      f"{cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size, n_model=cfg.vocab_size)
+    return tok
+
+
 def load_checkpoint(path: str | Path, device: str | torch.device | None = "cpu") -> tuple[Transformer, Tokenizer | None, dict]:
-    """(model, tokenizer, meta) from a checkpoint written by `save_checkpoint`."""
-    from safetensors import SafetensorError
+    """(model, tokenizer, meta) from a checkpoint written by `save_checkpoint` (checked
+    before anything is allocated: see `_build`)."""
     from safetensors.torch import load_file
+
+    from ..device import pick_device
 
     weights_path, _ = _paths(path)
     doc = read_checkpoint_info(path)
-    cfg = TransformerConfig.from_dict(doc["config"])
-    try:
-        state = load_file(str(weights_path))
-    except (SafetensorError, OSError, RuntimeError, ValueError) as e:
-        raise ValueError(f"{weights_path} is not a readable safetensors file (corrupt or truncated?): {e}") from None
-    model = Transformer(cfg, device="cpu")
-    if cfg.output == "logits" and cfg.tie_embeddings:
-        state["unembed.weight"] = state.get("embed.weight")
-    expected = model.state_dict()
-    for name, param in expected.items():
-        if name not in state or state[name] is None:
-            raise ValueError(f"{weights_path.name} is missing {name!r}.")
-        if tuple(state[name].shape) != tuple(param.shape):
-            raise ValueError(f"{name!r} in {weights_path.name} has shape {tuple(state[name].shape)}, "
-                             f"the config needs {tuple(param.shape)}.")
-    model.load_state_dict(state, strict=True)
-    tok = tokenizer_from_dict(doc["tokenizer"]) if doc.get("tokenizer") else None
-    from ..device import pick_device
-
-    return model.to(pick_device(device)).eval(), tok, doc.get("meta", {})
+    model, tok, meta = _build(doc, safety.read_header(weights_path), lambda: load_file(str(weights_path)))
+    return model.to(pick_device(device)).eval(), tok, meta
 
 
 def shipped_checkpoints(folder: Path = CHECKPOINT_DIR) -> list[Path]:
@@ -104,15 +145,10 @@ def shipped_checkpoints(folder: Path = CHECKPOINT_DIR) -> list[Path]:
 
 
 # ---- one zip for a download / an upload -------------------------------------------------------
-class CheckpointZipError(ValueError):
-    """A zip that is not a usable checkpoint. The message is an English sentence;
-    `reason` (too_big | not_zip | contents | invalid | no_tokenizer) and `values` (the
-    numbers or the inner error in it) let an app say the same in its own language."""
-
-    def __init__(self, reason: str, message: str, **values: Any) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.values = values
+class CheckpointZipError(Refused):
+    """A zip that is not a usable checkpoint: a `Refused` whose reason is one of too_big,
+    not_zip, contents, no_tokenizer, or the reason of the problem inside (a config, a
+    weights file, the budget: see `models/errors.py` and `safety.py`)."""
 
 
 def checkpoint_zip(model: Transformer, tokenizer: Tokenizer | None, meta: dict[str, Any], stem: str) -> bytes:
@@ -132,16 +168,19 @@ def _too_big(n_bytes: int, limit_mb: int) -> CheckpointZipError:
                               limit=limit_mb)
 
 
-def read_checkpoint_zip(data: bytes, limit_mb: int = MAX_ZIP_MB) -> tuple[Transformer, Tokenizer, dict]:
+def read_checkpoint_zip(data: bytes, limit_mb: int | None = None) -> tuple[Transformer, Tokenizer, dict]:
     """(model on the CPU, tokenizer, meta) from the bytes of a zip holding exactly one
-    .json and one .safetensors; CheckpointZipError (a ValueError) with a sentence
-    otherwise. At most `limit_mb` MB zipped and 4x that unpacked."""
+    .json and one .safetensors, read in memory (nothing is written to disk); a
+    CheckpointZipError (a ValueError) with a sentence otherwise. At most `limit_mb` MB
+    zipped (default: the upload limit, models/limits.py) and 4x that unpacked; the model
+    is checked against the server's budget before anything is allocated."""
+    limit_mb = int(limits.value("upload_mb")) if limit_mb is None else limit_mb
     if len(data) > limit_mb * 2**20:
         raise _too_big(len(data), limit_mb)
     try:
         z = zipfile.ZipFile(io.BytesIO(data))
         names = [i for i in z.infolist() if not i.is_dir()]
-    except zipfile.BadZipFile:
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError):
         raise CheckpointZipError("not_zip", "That file is not a zip archive.") from None
     jsons = [i for i in names if i.filename.endswith(".json")]
     weights = [i for i in names if i.filename.endswith(".safetensors")]
@@ -149,13 +188,20 @@ def read_checkpoint_zip(data: bytes, limit_mb: int = MAX_ZIP_MB) -> tuple[Transf
         raise CheckpointZipError("contents", "The zip must hold exactly one .json and one .safetensors file.")
     if sum(i.file_size for i in names) > 4 * limit_mb * 2**20:
         raise _too_big(sum(i.file_size for i in names), limit_mb)
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "upload.json").write_bytes(z.read(jsons[0]))
-        (Path(tmp) / "upload.safetensors").write_bytes(z.read(weights[0]))
-        try:
-            model, tok, meta = load_checkpoint(Path(tmp) / "upload.json", "cpu")
-        except (ValueError, TypeError, KeyError) as e:
-            raise CheckpointZipError("invalid", f"Not a valid Glassbox checkpoint: {e}", error=str(e)) from None
+    json_name, weights_name = (Path(i.filename).name[:80] for i in (jsons[0], weights[0]))
+    try:
+        doc = _document(z.read(jsons[0]), json_name)
+        raw = z.read(weights[0])
+    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError) as e:
+        if isinstance(e, Refused):
+            raise CheckpointZipError(e.reason, str(e), **e.values) from None
+        raise CheckpointZipError("not_zip", "That file is not a zip archive (its contents cannot be read).") from None
+    from safetensors.torch import load as load_bytes
+
+    try:
+        model, tok, meta = _build(doc, safety.read_header(raw, weights_name), lambda: load_bytes(raw))
+    except Refused as e:
+        raise CheckpointZipError(e.reason, str(e), **e.values) from e
     if tok is None:
         raise CheckpointZipError("no_tokenizer", "The checkpoint has no tokenizer, so text cannot be fed to it.")
-    return model, tok, meta
+    return model.eval(), tok, meta

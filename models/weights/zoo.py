@@ -113,10 +113,10 @@ def folder_entry(path: str | Path) -> Entry:
     key, label = f"folder:{path}", f"Folder: {path.name or path}"
     try:
         if not path.is_dir():
-            raise CheckpointError(f"{path} is not a folder.")
+            raise CheckpointError("not_folder", f"{path} is not a folder.", folder=path.name)
         cfg = config_from_hf(read_hf_config(path))
         if not any(path.glob("*.safetensors")):
-            raise CheckpointError(f"{path} has no .safetensors weights.")
+            raise CheckpointError("no_weights", f"{path} has no .safetensors weights.", folder=path.name)
         return Entry(key, label, "folder", "local Hugging Face checkpoint", True, config=cfg)
     except CheckpointError as e:
         return Entry(key, label, "folder", "local Hugging Face checkpoint", False, str(e))

@@ -21,7 +21,6 @@ the recorded pass the pages' cached data is made from.
 """
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, replace
 from typing import Callable, TypeVar
@@ -30,6 +29,7 @@ import streamlit as st
 import torch
 
 from lab.memory import estimate_trace_bytes, max_tokens_within, working_bytes
+from models import limits
 from models.runtime import tune_serving
 from models.tokenizer import Encoding, Tokenizer
 from models.trace import Trace
@@ -40,13 +40,14 @@ from . import guard
 
 tune_serving()   # allocator + torch thread counts, once per process (see models/runtime.py)
 
-MAX_CHARS = 20_000   # longer texts are cut before tokenizing (the model would keep <= max_len tokens anyway)
+# longer texts are cut before tokenizing (the model would keep <= max_len tokens anyway)
+MAX_CHARS = int(limits.value("text_chars"))
 # Memory one recorded pass may take (trace + one layer's working memory, estimated from
 # the config and the token count before the pass runs, lab/memory.py). 256 MB: a
 # 24 GB server shared by 30 users leaves ~800 MB a session, and the views keep copies
 # (numpy slices, figures) of what is recorded. MiniLM at 512 tokens needs ~130 MB.
-DEFAULT_TRACE_BUDGET_MB = 256
-BUDGET_ENV = "GLASSBOX_TRACE_BUDGET_MB"
+DEFAULT_TRACE_BUDGET_MB = limits.LIMITS["trace_mb"].default
+BUDGET_ENV = limits.LIMITS["trace_mb"].env
 T = TypeVar("T")
 _locks: dict[int, threading.Lock] = {}
 _locks_guard = threading.Lock()
@@ -94,13 +95,9 @@ def unk_fraction(tok: Tokenizer, ids: list[int]) -> float:
 
 # ---- budget ----------------------------------------------------------------------------------
 def trace_budget_bytes() -> int:
-    """The per-pass memory budget in bytes: $GLASSBOX_TRACE_BUDGET_MB, else 256 MB."""
-    raw = os.environ.get(BUDGET_ENV, "")
-    try:
-        mb = float(raw) if raw.strip() else DEFAULT_TRACE_BUDGET_MB
-    except ValueError:
-        mb = DEFAULT_TRACE_BUDGET_MB
-    return int(max(mb, 0.001) * 1e6)
+    """The per-pass memory budget in bytes: $GLASSBOX_TRACE_BUDGET_MB, else 256 MB
+    (models/limits.py; an unreadable value falls back to the default)."""
+    return limits.megabytes("trace_mb")
 
 
 def pass_bytes(model: Transformer, n_src: int, n_tgt: int | None, names: list[str] | None) -> int:

@@ -15,8 +15,8 @@ Use (ui/serving/gate.py, around the model lock)::
     with guard.forward_pass(len(enc.ids)), _lock(model):
         _, trace = model.run_with_cache(...)
 
-Settings (environment, read once): GLASSBOX_MAX_PASSES (slots, default 1 per 2 logical
-CPUs, at least 1), GLASSBOX_PASS_WAIT_S (default 60).
+Settings (models/limits.py, read once): GLASSBOX_MAX_PASSES (slots, default 1 per 2
+logical CPUs, at least 1), GLASSBOX_PASS_WAIT_S (default 60).
 """
 from __future__ import annotations
 
@@ -26,22 +26,13 @@ import threading
 import time
 from collections.abc import Iterator
 
+from models import limits
+
 SMALL_TOKENS = 128          # passes over fewer tokens than this do not queue
 
 
 class ServerBusy(ValueError):
     """Too many big passes are queued; the message says to try again."""
-
-
-def _int_env(name: str, default: int, low: int) -> int:
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = int(float(raw))
-    except ValueError:
-        raise ValueError(f"{name} must be a number, not {raw!r}.") from None
-    return max(low, value)
 
 
 class PassGuard:
@@ -99,8 +90,8 @@ def guard() -> PassGuard:
     global _guard
     with _guard_lock:
         if _guard is None:
-            slots = _int_env("GLASSBOX_MAX_PASSES", max(1, (os.cpu_count() or 1) // 2), 1)
-            _guard = PassGuard(slots, _int_env("GLASSBOX_PASS_WAIT_S", 60, 1))
+            slots = int(limits.value("passes")) or max(1, (os.cpu_count() or 1) // 2)   # 0: by the CPUs
+            _guard = PassGuard(slots, limits.value("pass_wait_s"))
         return _guard
 
 

@@ -16,7 +16,9 @@ from typing import Any
 
 import streamlit as st
 
+from models import limits
 from models.config import TransformerConfig
+from models.errors import Refused
 from models.training.tasks import TASKS, get_task
 from models.tokenizer import Tokenizer
 from models.transformer import Transformer
@@ -77,6 +79,26 @@ def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, An
     with _guard:
         _registry[key] = holder
     return key
+
+
+def check_room() -> None:
+    """Refused("session_models") when this session already holds as many trained or
+    uploaded models as the server allows (models/limits.py). Checked before a training
+    run starts or an upload is read, so a finished run is never refused."""
+    limit = int(limits.value("session_models"))
+    if len(session_models()) >= limit:
+        raise Refused("session_models", f"This browser session already holds {limit} trained or uploaded models, "
+                      "the server's limit.", n=limit)
+
+
+def remove(key: str) -> None:
+    """Take a model out of this session's picker (the session frees it)."""
+    holders: list[Holder] = st.session_state.get(_STATE, [])
+    st.session_state[_STATE] = [h for h in holders if h.key != key]
+    with _guard:
+        _registry.pop(key, None)
+    if st.session_state.get("model") == key:
+        st.session_state.pop("model", None)
 
 
 def select_next(key: str) -> None:

@@ -28,7 +28,7 @@ from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import MAX_CHARS, load_model, run_held
-from ..shell import Selection, bound, choice, require_model, show_notices
+from ..shell import Selection, bound, choice, explain, require_model, show_notices
 
 STRATEGIES = G.STRATEGIES
 MAX_NEW = 64
@@ -169,7 +169,7 @@ def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | No
             _stream(model, run, settings, src, eos)
     except ValueError as e:
         st.session_state.pop("_gen", None)
-        st.error(t("gen_failed", error=md_escape(str(e))))
+        st.error(t("gen_failed", error=explain(e)))
         return None
     run.done = True
     return run

@@ -25,8 +25,7 @@ from viz_core import masks as vm
 
 from .. import serving
 from ..i18n import FORMULAS, lang, t
-from ..markup import md_escape
-from ..shell import Selection, index_slider, require_model, require_text, show_notices, stack_choice
+from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
@@ -192,7 +191,7 @@ def xlnet_order(n: int) -> list[int] | None:
     try:
         return M.parse_order(text, n)
     except ValueError as e:
-        st.warning(t("mk_order_bad", error=md_escape(str(e))), icon=":material/shuffle:")
+        st.warning(t("mk_order_bad", error=explain(e)), icon=":material/shuffle:")
         return None
 
 
@@ -342,7 +341,7 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
     try:
         data = padded_batch(sel.model_key, sel.device, sel.text, text2, c.layer)
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         return
     cols = st.columns(2)
     for i, col in enumerate(cols):
@@ -452,5 +451,5 @@ def run_or_explain(sel: Selection, stack: str, parts_json: str) -> MK.MaskedRun:
     try:
         return masked_run(sel.model_key, sel.device, sel.text, sel.target, stack, parts_json)
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         st.stop()

@@ -15,7 +15,7 @@ from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import InternalsData, encode, load_model, run_held
-from ..shell import Selection, choice, internals_page, show_notices, task_example
+from ..shell import Selection, choice, explain, internals_page, show_notices, task_example
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 
@@ -145,7 +145,7 @@ def prepost_view(sel: Selection) -> None:
         pre, pre_tokens = stream_growth(pre_key, sel.device, text, False)
         post, post_tokens = stream_growth(post_key, sel.device, text, not shipped)
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         return
     series = {t("res_pre_stream"): (pre.steps, pre.stream), t("res_post_stream"): (post.steps, post.stream)}
     if post.unnormed is not None:

@@ -19,16 +19,20 @@ import streamlit as st
 
 import viz_core as vz
 from models.config import ACTIVATIONS, NORMS, POSITIONALS
-from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task
+from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task, text_from_upload
 from models.training.trainer import TrainRun, TrainSettings, check_fits, train
-from models.weights.checkpoint import MAX_ZIP_MB, CheckpointZipError, checkpoint_zip, read_checkpoint_zip
+from models import limits
+from models.errors import Refused
+from models.weights import safety
+from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 
 from ..i18n import t
 from ..markup import md_code, md_escape
+from ..refusals import say
 from ..serving import run_held, trained
-from ..shell import Selection
+from ..shell import Selection, explain
 
-MAX_PARALLEL = 2                       # training threads in the whole server
+MAX_PARALLEL = int(limits.value("training_runs"))   # training threads in the whole server
 MAX_TEXT_KB = MAX_LM_CHARS // 1000     # char-LM .txt upload
 TASK_IDS = (*TASKS, "char_lm")
 _slots = threading.BoundedSemaphore(MAX_PARALLEL)
@@ -91,6 +95,7 @@ def render(sel: Selection) -> None:
         else:
             finished(rec)
     upload()
+    session_models()
     with st.expander(t("tr_how")):
         st.markdown(t("tr_how_text"))
 
@@ -151,16 +156,12 @@ def settings_form(running: bool) -> Choices | None:
         text = st.text_area(t("tr_lm_text"), DEFAULT_TEXT, height=120, key="tr_lm_text", disabled=running,
                             max_chars=MAX_LM_CHARS)
         if up is not None:
-            if up.size > MAX_LM_CHARS * 4:
-                st.error(t("tr_text_too_big", kb=up.size // 1000, limit=MAX_TEXT_KB))
+            try:
+                text = text_from_upload(up.getvalue(), up.name)
+                st.caption(t("tr_using_file", name=md_escape(up.name), n=len(text)))
+            except Refused as e:
+                st.error(say(e))
                 text = None
-            else:
-                try:
-                    text = up.getvalue().decode("utf-8")
-                    st.caption(t("tr_using_file", name=md_escape(up.name), n=len(text)))
-                except UnicodeDecodeError:
-                    st.error(t("tr_text_not_utf8", name=md_escape(up.name)))
-                    text = None
     base = _base_task(task_id)
     defaults = base.default_config() if base is not None else None
     with st.form("tr_form", border=True):
@@ -216,8 +217,13 @@ def start(c: Choices, device: str) -> None:
         cfg = task.default_config(**c.model_kw())
         settings = c.train_settings()
         check_fits(task, cfg)
+        safety.check_model(cfg)                 # the form bounds it; the server's budget is checked anyway
+        trained.check_room()
+    except Refused as e:
+        st.error(say(e), icon=":material/block:")
+        return
     except ValueError as e:
-        st.error(t("tr_refused", error=md_escape(str(e))), icon=":material/block:")
+        st.error(t("tr_refused", error=explain(e)), icon=":material/block:")
         return
     run = TrainRun(task, cfg, settings, task.probe())
     label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {cfg.positional}"
@@ -355,7 +361,7 @@ def download(rec: Record) -> None:
 
 def upload() -> None:
     with st.expander(t("tr_upload_title"), icon=":material/upload:"):
-        st.caption(t("tr_upload_help", mb=MAX_ZIP_MB))
+        st.caption(t("tr_upload_help", mb=int(limits.value("upload_mb"))))
         f = st.file_uploader(t("tr_upload"), type=["zip"], key="tr_upload")
         if f is None:
             return
@@ -365,11 +371,27 @@ def upload() -> None:
             st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
             return
         try:
+            trained.check_room()
             model, tok, meta = read_checkpoint_zip(f.getvalue())
-        except CheckpointZipError as e:
-            st.error(md_escape(t(f"tr_upload_{e.reason}", **e.values)), icon=":material/error:")
+        except Exception as e:      # noqa: BLE001 - a hostile file must leave a sentence, never a traceback
+            st.error(say(e), icon=":material/error:")
             return
         label = meta.get("label") or f"{t('tr_uploaded_label')}: {f.name}"
         key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name)})
         done[sig] = trained.find(key).label
         st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
+
+
+def session_models() -> None:
+    """The models this session trained or uploaded, each with a button that removes it
+    (a session holds at most GLASSBOX_SESSION_MODELS of them)."""
+    holders = trained.session_models()
+    if not holders:
+        return
+    limit = int(limits.value("session_models"))
+    with st.expander(t("tr_session_models", n=len(holders), limit=limit), icon=":material/inventory_2:"):
+        for h in holders:
+            c1, c2 = st.columns([5, 1], vertical_alignment="center")
+            c1.markdown(md_escape(h.label))
+            c2.button(t("tr_remove"), key=f"tr_remove_{h.key}", on_click=trained.remove, args=(h.key,),
+                      icon=":material/delete:")

@@ -25,7 +25,7 @@ from viz_core.figure import HIGHLIGHT
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
-from ..shell import Selection, index_slider, require_model, require_text, show_notices, stack_choice
+from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
@@ -288,5 +288,5 @@ def walk_or_explain(sel: Selection, c: Controls) -> HeadWalk:
     try:
         return walk(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, c.query)
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         st.stop()

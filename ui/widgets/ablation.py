@@ -23,7 +23,7 @@ from .. import serving
 from ..i18n import t
 from ..markup import md_escape
 from ..serving import encode, load_model, run_held
-from ..shell import Selection
+from ..shell import Selection, explain
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -125,7 +125,7 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         res = ablation_effect(sel.model_key, sel.device, sel.text, sel.target, ab.heads, ab.drop_positional,
                               ab.remove_mask, ab.norm)
     except (ValueError, RuntimeError) as e:
-        st.error(t("run_failed", error=md_escape(str(e))))
+        st.error(t("run_failed", error=explain(e)))
         return
     notes = []
     if ab.remove_mask and cfg.arch != "decoder" and cfg.attention.kind == "full":
@@ -145,7 +145,7 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
             c1.metric(t("abl_acc_base", task=task), f"{base:.0%}")
             c2.metric(t("abl_acc_ablated", task=task), f"{ablated:.0%}", delta=f"{(ablated - base) * 100:+.0f} pp")
         except (ImportError, ValueError, KeyError) as e:
-            st.caption(md_escape(t("abl_acc_failed", error=str(e))))
+            st.caption(t("abl_acc_failed", error=explain(e)))
     tokens = res["tokens"]
     if res["logits"]:
         changed = int(np.sum(res["changed"]))

