@@ -263,4 +263,4 @@ def _json_kind(value: object) -> str:
         return "boolean"
     if isinstance(value, (int, float)):
         return "number"
-    return {dict: "object", list: "list", str: "string", type(None): "null"}.get(type(value), "value")
+    return {dict: "object", list: "array", str: "string", type(None): "null"}.get(type(value), "value")

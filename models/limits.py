@@ -67,7 +67,7 @@ LIMITS: dict[str, Limit] = {
         ".streamlit/config.toml, is set just above)", "refused_too_big"),
     "text_kb": Limit(
         "GLASSBOX_TEXT_UPLOAD_KB", 200, "KB",
-        "a character-level training text (.txt upload or pasted)", "tr_text_too_big"),
+        "a character-level training text (.txt upload or pasted)", "refused_text_too_big"),
     "session_models": Limit(
         "GLASSBOX_SESSION_MODELS", 8, "models",
         "models one browser session has trained or uploaded (each stays in memory for the session)",
@@ -82,10 +82,10 @@ LIMITS: dict[str, Limit] = {
     "passes": Limit(
         "GLASSBOX_MAX_PASSES", 0, "passes",
         "big forward passes (>= 128 tokens) running at once across all models; 0 = one per two logical CPUs",
-        "server_busy", strict=True),
+        "refused_server_busy", strict=True),
     "pass_wait_s": Limit(
         "GLASSBOX_PASS_WAIT_S", 60, "s",
-        "how long a big pass waits for a slot before the page says the server is busy", "server_busy",
+        "how long a big pass waits for a slot before the page says the server is busy", "refused_server_busy",
         strict=True),
 }
 

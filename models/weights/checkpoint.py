@@ -103,8 +103,8 @@ def _build(doc: dict[str, Any], header: Header, read: Callable[[], dict[str, tor
     try:
         state = read()
     except Exception as e:    # noqa: BLE001 (the safetensors library's own errors): one sentence, the log keeps it
-        raise Refused("weights_corrupt", f"{header.name} is not a readable safetensors file (corrupt or truncated?): "
-                      f"{type(e).__name__}", file=header.name) from e
+        raise Refused("weights_corrupt", f"{header.name} is not a readable safetensors file (corrupt or truncated?).",
+                      file=header.name) from e
     state = {k: v.float() for k, v in state.items() if k in expected}
     if tied:
         state["unembed.weight"] = state["embed.weight"]

@@ -347,7 +347,7 @@ def read_safetensors(folder: Path) -> dict[str, torch.Tensor]:
             weights.update(load_file(str(f)))
         except (SafetensorError, OSError, RuntimeError, ValueError) as e:
             raise CheckpointError("weights_corrupt", f"{f.name} is not a readable safetensors file (corrupt or "
-                                  f"truncated?): {type(e).__name__}", file=f.name) from None
+                                  "truncated?).", file=f.name) from e
     return weights
 
 

@@ -146,7 +146,7 @@ class Header:
 
 
 def _corrupt(name: str, detail: str) -> Refused:
-    return Refused("weights_corrupt", f"{name} is not a readable safetensors file (corrupt or truncated?): {detail}",
+    return Refused("weights_corrupt", f"{name} is not a readable safetensors file (corrupt or truncated?): {detail}.",
                    file=name)
 
 

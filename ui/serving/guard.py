@@ -27,12 +27,16 @@ import time
 from collections.abc import Iterator
 
 from models import limits
+from models.errors import Refused
 
 SMALL_TOKENS = 128          # passes over fewer tokens than this do not queue
 
 
-class ServerBusy(ValueError):
+class ServerBusy(Refused):
     """Too many big passes are queued; the message says to try again."""
+
+    def __init__(self, message: str, wait: str = "") -> None:
+        super().__init__("server_busy", message, wait=wait)
 
 
 class PassGuard:
@@ -67,7 +71,7 @@ class PassGuard:
                 self.passes += 1
         if not got:
             raise ServerBusy(f"The server is busy with other long texts (waited {self.wait_s:.0f} s). "
-                             "Please try again in a moment, or use a shorter text.")
+                             "Please try again in a moment, or use a shorter text.", wait=f"{self.wait_s:.0f}")
         try:
             yield
         finally:

@@ -13,6 +13,10 @@ STRINGS = {
               "GLASSBOX_MODEL_BUDGET_MB).",
         "zh": "该模型的参数约需 {need} MB，超过了本服务器每个模型 {budget} MB 的预算，因此没有加载任何内容。"
               "请换用更小的模型（或请服务器管理员调高 GLASSBOX_MODEL_BUDGET_MB）。"},
+    "refused_server_busy": {
+        "en": "The server is busy with other long texts (waited {wait} s). Please try again in a moment, or use a "
+              "shorter text.",
+        "zh": "服务器正忙于处理其他长文本（已等待 {wait} 秒）。请稍后再试，或换一段更短的文本。"},
     "refused_too_many_layers": {
         "en": "This model has {layers} layers; this server builds models of at most {limit}.",
         "zh": "该模型有 {layers} 层，而本服务器最多只构建 {limit} 层的模型。"},

@@ -109,6 +109,7 @@ class Record:
     label: str
     waiting: bool = True               # queued for a training slot
     key: str = ""                      # model-picker key once the model has joined it
+    failure: BaseException | None = None   # what ended the thread, if it did not end by itself
     thread: threading.Thread | None = field(default=None, repr=False)
 
 
@@ -133,7 +134,7 @@ def _worker(rec: Record, device: str) -> None:
             train(rec.run.task, rec.run.config, rec.run.settings, device=device, stop=rec.stop, run=rec.run,
                   gate=run_held)
         except Exception as e:  # noqa: BLE001 - a background thread must leave a message, not die silently
-            rec.run.state, rec.run.error = "failed", f"{type(e).__name__}: {e}"
+            rec.run.state, rec.failure = "failed", e          # the page says it in one sentence (explain)
         finally:
             torch.set_num_threads(before)
 
@@ -267,7 +268,8 @@ def _status_line(rec: Record) -> None:
     elif run.state == "stopped":
         st.warning(t("tr_stopped") + " " + text, icon=":material/stop_circle:")
     else:
-        st.error(t("tr_failed", error=md_escape(run.error)), icon=":material/error:")
+        error = explain(rec.failure) if rec.failure is not None else md_escape(run.error)
+        st.error(t("tr_failed", error=error), icon=":material/error:")
 
 
 def live(rec: Record) -> None:
