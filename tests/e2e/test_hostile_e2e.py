@@ -1,0 +1,74 @@
+"""A hostile file never costs another session anything: one browser session uploads a
+checkpoint whose config asks for a model of 4e15 bytes while a second session is
+generating; the upload is refused with a sentence (nothing allocated) and the generation
+finishes normally. Screenshots: test-artifacts/screenshots/e2e-hostile-*.png."""
+from __future__ import annotations
+
+import io
+import json
+import struct
+import urllib.parse
+import zipfile
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import (RUN_COUNTER_JS, VIEWPORT, assert_clean, is_local, open_app, screenshot,
+                               wait_for_rerun)
+
+TIMEOUT = 120_000
+PROMPT = " ".join(["the students watched the model read their sentence"] * 12)
+
+
+def oversized_zip(path: Path) -> Path:
+    """A Glassbox checkpoint zip whose config asks for vocab 10^9 x d_model 10^6."""
+    doc = {"format": "glassbox-checkpoint", "version": 1, "tokenizer": None, "meta": {},
+           "config": {"vocab_size": 10**9, "d_model": 10**6, "n_heads": 4}}
+    header = json.dumps({"embed.weight": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}).encode()
+    weights = struct.pack("<Q", len(header)) + header + b"\0" * 4
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("huge.json", json.dumps(doc))
+        z.writestr("huge.safetensors", weights)
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_an_oversized_upload_is_refused_while_another_session_generates(page: Page, browser: Browser,
+                                                                         app_server: str, tmp_path: Path):
+    # session A: a 64-token generation, streamed token by token
+    query = urllib.parse.urlencode({"model": "GPT-2-style decoder", "text": PROMPT, "gen_n": "64"})
+    page.goto(f"{app_server.rstrip('/')}/generate?{query}", wait_until="domcontentloaded", timeout=TIMEOUT)
+    stop = page.locator(".st-key-gen_stop_btn button")
+    expect(stop).to_be_visible(timeout=TIMEOUT)                          # A is mid-generation
+
+    # session B, in its own browser context: the oversized checkpoint
+    other = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    other.add_init_script(f"({RUN_COUNTER_JS})();")
+    b = other.new_page()
+    b.glassbox_external_requests, b.glassbox_js_errors = [], []           # what assert_clean reads
+    other.route(lambda url: not is_local(url), lambda route: (b.glassbox_external_requests.append(route.request.url),
+                                                              route.abort()))
+    b.on("pageerror", lambda exc: b.glassbox_js_errors.append(str(exc)))
+    try:
+        open_app(b, app_server, "/training", timeout=TIMEOUT)
+        b.get_by_text("Upload a checkpoint").click()                          # open the expander
+        b.locator(".st-key-tr_upload input[type=file]").set_input_files(str(oversized_zip(tmp_path / "huge.zip")))
+        refusal = b.locator('[data-testid="stAlertContentError"]').filter(has_text="more than this server's budget")
+        expect(refusal).to_be_visible(timeout=TIMEOUT)
+        text = refusal.inner_text()
+        assert "4,032,004,688 MB" in text and "2,000 MB" in text, text        # both numbers
+        assert "Traceback" not in b.content() and "/tmp" not in text
+        refusal.scroll_into_view_if_needed()
+        screenshot(b, "e2e-hostile-01-refused")
+        assert_clean(b)
+
+        # A finishes its 64 tokens as if nothing had happened
+        expect(page.get_by_text("Step 64: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
+        wait_for_rerun(page, timeout=TIMEOUT)
+        expect(stop).to_have_count(0)
+        assert not page.get_by_text("stopped", exact=False).count()
+        screenshot(page, "e2e-hostile-02-generation-finished")
+        assert_clean(page)
+    finally:
+        other.close()
