@@ -2,16 +2,15 @@
 in the picker, refusals of settings that cannot work, and checkpoint upload."""
 from __future__ import annotations
 
-import io
 import json
 import time
-import zipfile
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from models.weights.checkpoint import CHECKPOINT_DIR
 from tests.app.helpers import ATTENTION, assert_no_exception, assert_ok, open_app
+from tests.unit.helpers import zip_of
 
 TRAINING = "app_pages/training.py"
 
@@ -121,14 +120,6 @@ def test_stop_keeps_the_last_snapshot_and_the_model():
     assert any(o.startswith("Trained: Reverse") for o in at.selectbox(key="model").options)
 
 
-def _zip(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        for name, data in files.items():
-            z.writestr(name, data)
-    return buf.getvalue()
-
-
 def test_checkpoint_zip_round_trip_and_bad_uploads():
     from models.weights.checkpoint import load_checkpoint
     from models.training.trainer import same_weights
@@ -141,13 +132,13 @@ def test_checkpoint_zip_round_trip_and_bad_uploads():
     with pytest.raises(ValueError, match="not a zip"):
         read_checkpoint_zip(b"hello")
     with pytest.raises(ValueError, match="exactly one"):
-        read_checkpoint_zip(_zip({"a.json": b"{}"}))
+        read_checkpoint_zip(zip_of({"a.json": b"{}"}))
     good_json = (CHECKPOINT_DIR / "reverse-rope.json").read_bytes()
     other_weights = (CHECKPOINT_DIR / "brackets.safetensors").read_bytes()     # another config's weights
     with pytest.raises(ValueError, match="shape|missing"):
-        read_checkpoint_zip(_zip({"a.json": good_json, "a.safetensors": other_weights}))
+        read_checkpoint_zip(zip_of({"a.json": good_json, "a.safetensors": other_weights}))
     with pytest.raises(ValueError, match="safetensors"):
-        read_checkpoint_zip(_zip({"a.json": good_json, "a.safetensors": b"garbage"}))
+        read_checkpoint_zip(zip_of({"a.json": good_json, "a.safetensors": b"garbage"}))
     with pytest.raises(ValueError, match="limit"):
         read_checkpoint_zip(b"0" * (21 * 2**20))
 

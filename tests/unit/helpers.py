@@ -20,3 +20,15 @@ def bools(rows: str | list) -> torch.Tensor:
         except KeyError as e:
             raise ValueError(f"a drawn mask has only '1' and '.' cells, not {e.args[0]!r}") from None
     return torch.tensor(rows, dtype=torch.bool)
+
+
+def zip_of(files: dict[str, bytes]) -> bytes:
+    """A zip archive of {member name: bytes}, in memory."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    return buf.getvalue()

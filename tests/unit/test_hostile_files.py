@@ -2,35 +2,25 @@
 checks that now run before anything is allocated (models/weights/safety.py)."""
 from __future__ import annotations
 
-import io
 import json
 import re
 import struct
 import subprocess
 import sys
 import tempfile
-import zipfile
 from pathlib import Path
 
 import pytest
-import torch
 
 from models import Transformer, TransformerConfig
 from models.errors import ModelTooBig, Refused
 from models.weights import safety
 from models.weights.checkpoint import CHECKPOINT_DIR, read_checkpoint_zip
 from models.weights.pretrained import CheckpointError, load
+from tests.unit.helpers import zip_of
 
 ROOT = Path(__file__).resolve().parents[2]
 TYPE_NAMES = re.compile(r"\b[A-Z][a-zA-Z]*(Error|Exception)\b|Traceback|NoneType|\bdict\b|\blist\b")
-
-
-def zip_of(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        for name, data in files.items():
-            z.writestr(name, data)
-    return buf.getvalue()
 
 
 def glassbox_json(config: dict) -> bytes:
