@@ -25,122 +25,18 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import plotly.graph_objects as go
 
-from .colors import plotly_colorscale
-from .figure import CLICK_TRACE, merge_terms, play_controls, template_text
+from .figure import CLICK_TRACE, merge_terms, template_text
+from .map_layout import (BOX_W, COLUMN_W, DIFF, EDGE, FILL, FONT, GAP, INK, NOTE_W, SHAPE_INK, SKIP, UNIT_PX,
+                         MAP_TERMS, VALUE_INK, Box, dims, in_flow, layout, scale_fonts, section_rows)
+from .map_overlays import follow_token, head_squares, norm_path, sparklines
 
-UNIT_PX = 44                 # one unit of the drawing, in px (the axes keep x and y at the same scale)
-BOX_W = 5.4                  # width of a part's box
-HEIGHT = {"tokens": 0.8, "embed": 1.0, "pos": 1.0, "norm": 0.8, "attn": 2.2, "ffn": 1.5, "add": 0.55,
-          "head": 1.0, "output": 0.8}
-GAP = 0.8                    # vertical room for an arrow and its shape label
-NOTE, NOTE_W = 1.0, 4.8     # room and width of a note beside the column (positions inside attention)
-SKIP = 0.9                   # the skip line's distance left of a box
-COLUMN_W = SKIP + BOX_W + 1.9 + 3.4 + 0.8      # skip, box, measured value, sparkline, margin
-SECTIONS = ("input", "attn", "cross", "ffn", "output")
-MAX_SQUARES = 24             # heads drawn as squares up to this many
-FILL = {"tokens": "#ece6f7", "embed": "#ece6f7", "pos": "#ece6f7", "norm": "#fff1bf", "attn": "#dbe9fb",
-        "ffn": "#d9f2e1", "head": "#ececec", "output": "#ececec"}
-EDGE = {"tokens": "#4b2f8f", "embed": "#4b2f8f", "pos": "#4b2f8f", "norm": "#7a5b00", "attn": "#17457d",
-        "ffn": "#1b5e33", "head": "#333333", "output": "#333333"}
-INK, SHAPE_INK, VALUE_INK = "#111111", "#333333", "#0b4f8a"
-DIFF = "#d9480f"             # parts where two compared models differ
-RING = "#e03131"             # the followed token's position
-FONT = 15
+__all__ = ["MAP_TERMS", "model_map", "section_rows", "follow_token", "norm_path", "layout"]
 
-MAP_TERMS: dict[str, str] = {
-    "tokens": "Tokens", "tokens_detail": "{n} token ids", "embed": "Token embedding", "embed_detail": "{vocab} × {d} table",
-    "type": "+ segment embedding", "type_detail": "{types} segments",
-    "pos_learned": "+ learned positions", "pos_sinusoidal": "+ sinusoidal positions",
-    "pos_detail": "table of {max_len} positions", "pos_rope": "RoPE", "pos_rope_detail": "rotates q, k inside attention",
-    "pos_alibi": "ALiBi", "pos_alibi_detail": "distance bias inside attention", "pos_relative": "T5 relative positions",
-    "pos_relative_detail": "learned bias inside attention", "pos_none": "No positions",
-    "pos_none_detail": "nothing tells the model the order",
-    "layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT (tanh)",
-    "norm_pre": "pre-norm: inside the branch", "norm_post": "post-norm: after the addition",
-    "norm_embed": "after the embeddings", "norm_final": "final norm",
-    "attn": "Self-attention", "attn_causal": "Masked self-attention", "cross": "Cross-attention",
-    "heads": "{h} heads · {kv} K/V heads · d_head {dh}", "weights": "weights", "kv_group": "K/V {g}",
-    "ffn": "Feed-forward", "ffn_gated": "gate ⊙ up", "hidden": "hidden",
-    "head": "Unembedding", "head_tied": "tied to the embedding", "logits": "logits",
-    "output": "Next token", "output_detail": "top prediction per position",
-    "hidden_out": "Hidden states", "hidden_detail": "no language-model head",
-    "blocks": "× {n} blocks", "layer_shown": "numbers: layer {l}", "layer": "layer",
-    "entropy_layer": "entropy / layer", "norm_layer": "‖x‖ / layer", "from_encoder": "K, V from the encoder",
-    "encoder": "Encoder", "decoder": "Decoder", "entropy": "entropy", "norm": "‖x‖",
-    "click": "click to open", "step": "stop", "play": "Play", "pause": "Pause",
-}
 ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}
-
-
-@dataclass
-class Box:
-    """Where one part is drawn: its index (the click id), its column and rectangle."""
-
-    index: int
-    part: Any
-    cx: float
-    y0: float
-    y1: float
-
-    @property
-    def yc(self) -> float:
-        return (self.y0 + self.y1) / 2
-
-
-def section_rows(*maps: Any) -> dict[str, float]:
-    """Height of each section, the largest over every stack of every map given: draw
-    maps with the same ``rows`` and their sections line up."""
-    rows = {s: 0.0 for s in SECTIONS}
-    for m in maps:
-        for stack in m.stacks:
-            for sec in SECTIONS:
-                room = [GAP + HEIGHT[_kind(p)] if _in_flow(p) else NOTE for p in stack.parts if p.section == sec]
-                rows[sec] = max(rows[sec], sum(room))
-    rows["output"] += GAP * 0.5
-    return rows
-
-
-def _kind(part: Any) -> str:
-    return "embed" if part.kind == "embed" else part.kind
-
-
-def _in_flow(part: Any) -> bool:
-    """Drawn in the column (not a note beside it: positions that live inside attention)."""
-    return not (part.kind == "pos" and not part.info.get("added", True))
-
-
-def layout(m: Any, rows: Mapping[str, float] | None = None) -> tuple[list[Box], dict[str, float], float]:
-    """(boxes, section tops, total height) of a map; ``rows`` from `section_rows`."""
-    rows = dict(rows or section_rows(m))
-    tops, y = {}, 0.0
-    for sec in SECTIONS:
-        tops[sec] = y
-        y += rows[sec]
-    boxes, index = [], 0
-    for col, stack in enumerate(m.stacks):
-        cx = SKIP + BOX_W / 2 + 0.4 + col * COLUMN_W
-        for sec in SECTIONS:
-            yy = tops[sec]
-            for p in (q for q in stack.parts if q.section == sec):
-                if not _in_flow(p):                    # a note to the right, in a row of its own
-                    boxes.append(Box(index, p, cx + BOX_W / 2 + 2.4, yy + 0.12, yy + 0.92))
-                    yy += NOTE
-                else:
-                    yy += GAP
-                    boxes.append(Box(index, p, cx, yy, yy + HEIGHT[_kind(p)]))
-                    yy += HEIGHT[_kind(p)]
-                index += 1
-    return boxes, tops, y + 0.3
-
-
-def _dims(shape: Sequence[int]) -> str:
-    return "[" + " × ".join(str(int(s)) for s in shape) + "]"
 
 
 def _texts(p: Any, m: Any, words: Mapping[str, str], n_layers: int) -> tuple[str, str]:
@@ -206,12 +102,14 @@ def model_map(
     follow: Mapping[str, Any] | None = None,
     title: str = "",
     terms: Mapping[str, str] | None = None,
+    unit_px: float = UNIT_PX,
 ) -> go.Figure:
     """The map of ``m`` (see the module docstring); ``data``: one pass's numbers (None:
     the structure alone); ``layer``: the block layer whose numbers the boxes show;
     ``highlight``: part ids drawn as "differs" (``"block"``: the number of blocks);
     ``rows``: shared section heights (`section_rows`) to line two maps up; ``follow``:
-    a token to step through the map (see `follow_token`)."""
+    a token to step through the map (see `follow_token`); ``unit_px``: the size of one
+    drawing unit in px (fonts follow; smaller for two maps side by side)."""
     if not 0 <= layer < max(m.n_layers, 1):
         raise ValueError(f"model_map: layer {layer} does not exist (the model has {m.n_layers}).")
     words = merge_terms(terms, MAP_TERMS)
@@ -254,10 +152,10 @@ def model_map(
     for b in boxes:
         by_stack.setdefault(b.part.stack, []).append(b)
     for stack_name, col in by_stack.items():
-        flow = [b for b in col if _in_flow(b.part)]
+        flow = [b for b in col if in_flow(b.part)]
         for prev, nxt in zip(flow, flow[1:]):          # arrows with the shape that flows along them
             arrow(prev.cx, prev.y1, nxt.cx, nxt.y0)
-            text(prev.cx + 0.18, (prev.y1 + nxt.y0) / 2, _dims(prev.part.shape), FONT - 2, SHAPE_INK, "left")
+            text(prev.cx + 0.18, (prev.y1 + nxt.y0) / 2, dims(prev.part.shape), FONT - 2, SHAPE_INK, "left")
         for sec in ("attn", "cross", "ffn"):           # the residual stream around each sub-layer
             sub = [b for b in flow if b.part.section == sec]
             add = next((b for b in sub if b.part.kind == "add"), None)
@@ -268,10 +166,10 @@ def model_map(
                                line=dict(color="#444444", width=1.8)))
             arrow(xs, add.yc, add.cx - 0.28, add.yc)
     for b in boxes:
-        p, kind = b.part, _kind(b.part)
+        p, kind = b.part, b.part.kind
         diff = p.id in hl
         t, detail = _texts(p, m, words, m.n_layers)
-        shape = _dims(p.shape)
+        shape = dims(p.shape)
         value = "" if follow is not None else _measured(p, data, layer)
         layer_id = layer if p.in_block else -1
         hover = _hover(t, detail, shape, value, words)
@@ -283,23 +181,23 @@ def model_map(
             if value:
                 text(b.cx + 0.45, b.yc, value, FONT - 3, VALUE_INK, "left")
             continue
-        w = BOX_W if _in_flow(p) else NOTE_W
+        w = BOX_W if in_flow(p) else NOTE_W
         x0, x1 = b.cx - w / 2, b.cx + w / 2
         shapes.append(dict(type="rect", x0=x0, x1=x1, y0=b.y0, y1=b.y1, fillcolor=FILL[kind], layer="below",
                            line=dict(color=DIFF if diff else EDGE[kind], width=4 if diff else 2,
-                                     dash=None if _in_flow(p) else "dot")))
+                                     dash=None if in_flow(p) else "dot")))
         small = kind == "norm"
         low = b.y1 - b.y0 < 0.9                           # a one-row box: two tight lines
         text(b.cx, b.y0 + (0.27 if low else 0.32), f"<b>{t}</b>" if not small else t,
              FONT - (1 if small else 0), DIFF if diff else INK)
         if detail:
             text(b.cx, b.y0 + (0.58 if low else 0.72), detail, FONT - 3, SHAPE_INK)
-        if value and _in_flow(p):
+        if value and in_flow(p):
             text(x1 + 0.15, b.yc, value, FONT - 3, VALUE_INK, "left")
         if kind == "attn":
-            text(b.cx, b.y1 - 0.25, f"{words['weights']} {_dims(p.info['pattern'])}", FONT - 3, SHAPE_INK)
+            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}", FONT - 3, SHAPE_INK)
         if kind == "ffn":
-            text(b.cx, b.y1 - 0.3, f"{words['hidden']} {_dims(p.info['hidden'])}", FONT - 3, SHAPE_INK)
+            text(b.cx, b.y1 - 0.3, f"{words['hidden']} {dims(p.info['hidden'])}", FONT - 3, SHAPE_INK)
         for k in range(int(round(w / 0.6))):           # invisible click points across the box
             click(x0 + 0.3 + 0.6 * k, b.yc, [b.index, layer_id, -1], hover)
     traces = [dict(type="scatter", x=clicks["x"], y=clicks["y"], mode="markers", name=CLICK_TRACE,
@@ -308,12 +206,12 @@ def model_map(
                    marker=dict(size=30, symbol="square", color="rgba(0,0,0,0)"),
                    selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
                    showlegend=False)]
-    traces += _heads(boxes, data, layer, words)
+    traces += head_squares(boxes, data, layer, words)
     if follow is None:
-        traces += _sparklines(boxes, data, layer, words, m.n_layers)
+        traces += sparklines(boxes, data, layer, words, m.n_layers)
     _encoder_arrow(m, boxes, words, arrow, text, shapes)
     for b in boxes:                                   # positions inside attention: a link into it
-        if not _in_flow(b.part) and b.part.info.get("positional") != "none":
+        if not in_flow(b.part) and b.part.info.get("positional") != "none":
             attn = next(x for x in boxes if x.part.stack == b.part.stack and x.part.id == "attn")
             xc, ya = attn.cx + BOX_W / 2 + 1.75, attn.y0 + 0.3
             shapes.append(dict(type="path", path=f"M {xc},{b.y1} L {xc},{ya}", line=dict(color=EDGE["pos"],
@@ -321,102 +219,26 @@ def model_map(
             arrow(xc, ya, attn.cx + BOX_W / 2, ya, EDGE["pos"], dash=True)
     fig = go.Figure([go.Scatter(**tr) if isinstance(tr, dict) else tr for tr in traces])
     fig.update_layout(
-        shapes=shapes, annotations=notes, height=int(height * UNIT_PX) + 20, showlegend=False,
+        shapes=shapes, annotations=notes, height=int(height * unit_px) + 20, showlegend=False,
         margin=dict(l=4, r=4, t=40 if title else 8, b=4), hovermode="closest", dragmode=False,
         plot_bgcolor="#ffffff", paper_bgcolor="#ffffff", font=dict(color=INK, size=FONT),
         xaxis=dict(range=[0, width], visible=False, fixedrange=True, constrain="domain"),
         yaxis=dict(range=[height, 0], visible=False, fixedrange=True, scaleanchor="x", scaleratio=1),
-        meta=dict(parts=len(boxes), height=height),
+        meta=dict(boxes=[[b.part.stack, b.part.id, round(b.y0, 3), round(b.y1, 3)] for b in boxes],
+                  n_layers=m.n_layers),            # what was drawn where (tests and browser checks)
     )
     if title:
         fig.update_layout(title=dict(text=html.escape(title), font=dict(size=FONT + 3)))
     if follow is not None:
         follow_token(fig, boxes, follow, words)
+    scale_fonts(fig, unit_px / UNIT_PX)
     return fig
-
-
-def _heads(boxes: list[Box], data: Any, layer: int, words: Mapping[str, str]) -> list[dict]:
-    """Each attention box's heads as squares (coloured by their entropy at `layer`) with
-    the K/V heads they share bracketed underneath; a square opens that head."""
-    out = []
-    for b in boxes:
-        p = b.part
-        n = p.info.get("heads", 0) if p.kind == "attn" else 0
-        if not 0 < n <= MAX_SQUARES:
-            continue
-        step = min(0.42, (BOX_W - 0.6) / n)
-        xs = b.cx - step * (n - 1) / 2 + step * np.arange(n)
-        y = b.y0 + 1.12
-        ent = None
-        if data is not None and p.stack in data.stacks:
-            e = data.stacks[p.stack].cross_entropy if p.id == "cross" else data.stacks[p.stack].entropy
-            ent = None if e is None else np.asarray(e)[layer]
-        hover = [template_text(f"{words['layer']} {layer}, H{h}" + ("" if ent is None else f"<br>{words['entropy']} "
-                                                                     f"{ent[h]:.3f}")) for h in range(n)]
-        color = ent if ent is not None else "#9aa9bf"
-        out.append(dict(type="scatter", x=xs, y=np.full(n, y), mode="markers", name="heads",
-                        customdata=[[b.index, layer, h] for h in range(n)], hovertext=hover,
-                        hovertemplate="%{hovertext}<extra></extra>",
-                        marker=dict(size=max(8, int(step * UNIT_PX) - 4), symbol="square", color=color,
-                                    colorscale=plotly_colorscale("blues"), reversescale=True,
-                                    line=dict(color="#17457d", width=1)),
-                        unselected=dict(marker=dict(opacity=1)), showlegend=False))
-        groups = p.info["groups"]
-        if p.info["kv_heads"] < n:                     # GQA / MQA: bracket the heads sharing a K/V head
-            for g in sorted(set(groups)):
-                members = [h for h in range(n) if groups[h] == g]
-                xa, xb = xs[members[0]] - step * 0.4, xs[members[-1]] + step * 0.4
-                out.append(dict(type="scatter", x=[xa, xa, xb, xb], y=[y + 0.22, y + 0.32, y + 0.32, y + 0.22],
-                                mode="lines", line=dict(color="#17457d", width=1.5), hoverinfo="skip",
-                                showlegend=False))
-                if len(set(groups)) <= 8:
-                    out.append(dict(type="scatter", x=[(xa + xb) / 2], y=[y + 0.52], mode="text",
-                                    text=[words["kv_group"].format(g=g)], textfont=dict(size=FONT - 4, color="#17457d"),
-                                    hoverinfo="skip", showlegend=False))
-    return out
-
-
-def _sparklines(boxes: list[Box], data: Any, layer: int, words: Mapping[str, str], n_layers: int) -> list[dict]:
-    """Per layer: the attention entropy beside each attention box and the stream's norm
-    beside the FFN; each point opens that layer."""
-    if data is None or n_layers < 2:
-        return []
-    out = []
-    for b in boxes:
-        p = b.part
-        if p.kind not in ("attn", "ffn") or p.stack not in data.stacks:
-            continue
-        sd = data.stacks[p.stack]
-        if p.kind == "attn":
-            values, label = np.asarray(sd.attention_entropy(cross=p.id == "cross")), words["entropy_layer"]
-            target = b.index
-        else:
-            stream = [x for x in boxes if x.part.stack == p.stack and x.part.section == "ffn" and x.part.in_block]
-            values, label = np.asarray(sd.per_layer(stream[-1].part.id)), words["norm_layer"]
-            target = stream[-1].index
-        if not len(values):
-            continue
-        x0, x1 = b.cx + BOX_W / 2 + 2.1, b.cx + BOX_W / 2 + 4.9
-        y_top, y_bot = b.y0 + 0.55, b.y1 - 0.15
-        lo, hi = float(np.min(values)), float(np.max(values))
-        ys = y_bot - (values - lo) / (hi - lo if hi > lo else 1.0) * (y_bot - y_top)
-        xs = np.linspace(x0, x1, len(values))
-        hover = [template_text(f"{words['layer']} {i}: {label.split(' /')[0]} {v:.3g}") for i, v in enumerate(values)]
-        out.append(dict(type="scatter", x=xs, y=ys, mode="lines+markers", name="spark",
-                        customdata=[[target, i, -1] for i in range(len(values))], hovertext=hover,
-                        hovertemplate="%{hovertext}<extra></extra>", line=dict(color=VALUE_INK, width=2),
-                        marker=dict(size=[13 if i == layer else 8 for i in range(len(values))], color=VALUE_INK,
-                                    line=dict(color="#ffffff", width=1)),
-                        unselected=dict(marker=dict(opacity=1)), showlegend=False))
-        out.append(dict(type="scatter", x=[(x0 + x1) / 2], y=[b.y0 + 0.18], mode="text", text=[label],
-                        textfont=dict(size=FONT - 3, color=VALUE_INK), hoverinfo="skip", showlegend=False))
-    return out
 
 
 def _encoder_arrow(m: Any, boxes: list[Box], words: Mapping[str, str], arrow, text, shapes: list) -> None:
     """Encoder-decoder: the encoder's output becomes the keys and values of every
     decoder cross-attention."""
-    enc = [b for b in boxes if b.part.stack == "encoder" and _in_flow(b.part)]
+    enc = [b for b in boxes if b.part.stack == "encoder" and in_flow(b.part)]
     cross = next((b for b in boxes if b.part.id == "cross"), None)
     if not enc or cross is None:
         return
@@ -426,75 +248,7 @@ def _encoder_arrow(m: Any, boxes: list[Box], words: Mapping[str, str], arrow, te
     shapes.append(dict(type="path", path=f"M {last.cx},{last.y1} L {last.cx},{y_out} L {x_chan},{y_out} "
                                           f"L {x_chan},{cross.yc}", line=dict(color="#17457d", width=3)))
     arrow(x_chan, cross.yc, cross.cx - BOX_W / 2, cross.yc, "#17457d")
-    text((last.cx + x_chan) / 2, y_out + 0.3, f"{words['from_encoder']} {_dims(last.part.shape)}", FONT - 2,
+    text((last.cx + x_chan) / 2, y_out + 0.3, f"{words['from_encoder']} {dims(last.part.shape)}", FONT - 2,
          "#17457d")
 
 
-def follow_token(fig: go.Figure, boxes: list[Box], follow: Mapping[str, Any], words: Mapping[str, str]) -> go.Figure:
-    """Add the "follow one token" animation to a map figure: a ring on the part where
-    the token's vector is, its norm beside it, and one frame per stop with plotly's
-    play / pause buttons and a step slider (client side: no server round trip).
-
-    follow: ``stack`` (the column), ``stops`` [(part id, layer)], ``norms`` [stops],
-    ``labels`` [stops] (slider labels), ``notes`` (optional extra text per stop, escaped
-    here) and ``start`` (the stop shown first)."""
-    stops, norms = list(follow["stops"]), np.asarray(follow["norms"], dtype=np.float64)
-    labels = [html.escape(str(x)) for x in follow["labels"]]
-    notes = [html.escape(str(x)) for x in follow.get("notes") or [""] * len(stops)]
-    if not (len(stops) == len(norms) == len(labels) == len(notes)) or not stops:
-        raise ValueError(f"follow_token: {len(stops)} stops, {len(norms)} norms, {len(labels)} labels.")
-    where = {b.part.id: b for b in boxes if b.part.stack == follow["stack"]}
-    missing = [pid for pid, _ in stops if pid not in where]
-    if missing:
-        raise ValueError(f"follow_token: no part {missing[0]!r} in the {follow['stack']} column.")
-    start = int(np.clip(follow.get("start", 0), 0, len(stops) - 1))
-
-    def at(k: int) -> list[go.Scatter]:
-        """The outline around stop k's part and the token's norm beside it."""
-        pid, layer = stops[k]
-        b = where[pid]
-        half = 0.36 if b.part.kind == "add" else (BOX_W if _in_flow(b.part) else NOTE_W) / 2 + 0.12
-        x0, x1, y0, y1 = b.cx - half, b.cx + half, b.y0 - 0.1, b.y1 + 0.1
-        tag = f"{words['layer']} {layer} · " if layer >= 0 else ""
-        extra = f"<br>{notes[k]}" if notes[k] else ""
-        return [go.Scatter(x=[x0, x1, x1, x0, x0], y=[y0, y0, y1, y1, y0], mode="lines", name="follow",
-                           line=dict(color=RING, width=5), hoverinfo="skip", showlegend=False),
-                go.Scatter(x=[x1 + 0.2], y=[b.yc], mode="text", name="follow_norm", hoverinfo="skip",
-                           text=[f"<b>{tag}‖x‖ = {norms[k]:.3g}</b>{extra}"], textposition="middle right",
-                           textfont=dict(size=FONT + 1, color=RING), cliponaxis=False, showlegend=False)]
-
-    fig.add_traces(at(start))
-    idx = [len(fig.data) - 2, len(fig.data) - 1]
-    fig.frames = [go.Frame(data=at(k), traces=idx, name=str(k)) for k in range(len(stops))]
-    fig.update_layout(**play_controls([str(k) for k in range(len(stops))], labels, start, words, y=0.0,
-                                      prefix=f"{words['step']}: ", font_size=FONT, slider_x=0.24))
-    fig.update_layout(margin=dict(b=120), height=fig.layout.height + 110)
-    return fig
-
-
-def norm_path(labels: Sequence[str], norms: np.ndarray, current: int, *, terms: Mapping[str, str] | None = None,
-              layers: Sequence[int] | None = None) -> go.Figure:
-    """The followed token's ‖x‖ at every stop (a line over the stops), the current stop
-    marked; block layers shaded alternately."""
-    words = merge_terms(terms, MAP_TERMS)
-    y = np.asarray(norms, dtype=np.float32)
-    if y.ndim != 1 or len(labels) != len(y) or not len(y):
-        raise ValueError(f"norm_path: {len(labels)} labels for norms of shape {y.shape}.")
-    x = np.arange(len(y))
-    fig = go.Figure(go.Scatter(x=x, y=y, mode="lines+markers", line=dict(color=VALUE_INK, width=2),
-                               marker=dict(size=7), hovertext=[html.escape(str(s)) for s in labels],
-                               hovertemplate="%{hovertext}: %{y:.4g}<extra></extra>", name=words["norm"]))
-    c = int(np.clip(current, 0, len(y) - 1))
-    fig.add_trace(go.Scatter(x=[c], y=[y[c]], mode="markers", marker=dict(size=16, color=RING, symbol="circle-open",
-                                                                          line=dict(width=3)), hoverinfo="skip"))
-    if layers is not None:
-        lay = np.asarray(layers)
-        for layer in sorted(set(int(v) for v in lay if v >= 0))[::2]:
-            where = np.flatnonzero(lay == layer)
-            fig.add_vrect(x0=where[0] - 0.5, x1=where[-1] + 0.5, fillcolor="rgba(0,0,0,0.05)", line_width=0)
-    step = max(1, len(y) // 30)
-    fig.update_layout(height=260, showlegend=False, margin=dict(l=50, r=10, t=10, b=90),
-                      xaxis=dict(tickmode="array", tickvals=x[::step].tolist(),
-                                 ticktext=[html.escape(str(s)) for s in labels][::step], tickangle=-60),
-                      yaxis=dict(title=dict(text=words["norm"]), rangemode="tozero"))
-    return fig

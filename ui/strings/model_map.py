@@ -1,5 +1,4 @@
-"""Strings of the model map on the overview page (ui/widgets/model_map.py): its modes,
-controls, the words drawn inside the figure (mm_*) and the compared settings."""
+"""Strings of the model map on the overview page (modes, controls, words inside the figure, compared settings)."""
 
 STRINGS = {
     "map_title": {"en": "The model map", "zh": "模型结构图"},

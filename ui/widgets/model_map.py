@@ -28,9 +28,9 @@ from ..views.residual import plain_labels
 
 MODES = ("map", "follow", "compare")
 GO = "_map_go"                           # a clicked part waiting to be opened: (page, params, choices)
-KEEP = ("lang", "model", "text", "target", "device")   # the sidebar's link parameters travel along
 PAGES = {"attention": "app_pages/attention.py", "ffn": "app_pages/ffn.py", "residual": "app_pages/residual.py",
          "positional": "app_pages/positional.py", "generate": "app_pages/generate.py"}
+COMPARE_PX = 1000                        # room of two maps side by side on a laptop screen (px)
 PE_SECTION = {"rope": "rope", "alibi": "bias", "relative": "bias"}     # positional page sections
 
 
@@ -87,8 +87,8 @@ def follow_clicks() -> None:
         set_choice(param, value)
     for param in ("layer", "head"):                   # the sliders start from the link
         st.session_state.pop(param, None)
-    kept = {k: v for k, v in st.query_params.to_dict().items() if k in KEEP}
-    st.switch_page(go.page, query_params={**kept, **go.params})
+    # the sidebar's bound widgets (model, text, language, ...) put their own values back
+    st.switch_page(go.page, query_params=go.params)
 
 
 # ---- the section ---------------------------------------------------------------------------------
@@ -217,12 +217,14 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     diffs = MM.compare(model_a.cfg, entry_b.config)
     hl = MM.highlighted(diffs)
     rows = vmap.section_rows(mp_a, mp_b)
-    left, right = st.columns(2, gap="medium")
+    widths = [len(mp_a.stacks), len(mp_b.stacks)]          # an encoder-decoder takes two columns' room
+    unit = min(vmap.UNIT_PX, COMPARE_PX / (sum(widths) * vmap.COLUMN_W))
+    left, right = st.columns(widths, gap="medium")
     for col, mp, view, label, key in ((left, mp_a, view_a, sel.model_label, "model_map"),
                                       (right, mp_b, view_b, entry_b.label, "model_map_b")):
         with col:
             fig = vmap.model_map(mp, None if view is None else view.data, highlight=sorted(hl), rows=rows,
-                                 title=label, terms=terms())
+                                 title=label, terms=terms(), unit_px=unit)
             chart(fig, key, mp)
     st.markdown(f"**{t('map_diff_title')}**")
     if not diffs:
