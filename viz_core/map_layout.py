@@ -10,10 +10,10 @@ from typing import Any
 
 UNIT_PX = 44                 # one unit of the drawing, in px (the axes keep x and y at the same scale)
 BOX_W = 5.4                  # width of a part's box
-HEIGHT = {"tokens": 0.8, "embed": 1.0, "pos": 1.0, "norm": 0.8, "attn": 2.2, "ffn": 1.5, "add": 0.55,
-          "head": 1.0, "output": 0.8}
+HEIGHT = {"tokens": 0.9, "embed": 1.0, "pos": 1.0, "norm": 0.9, "attn": 2.2, "ffn": 1.5, "add": 0.55,
+          "head": 1.0, "output": 0.9}           # one-row boxes (< 1) fit two lines of CJK text
 GAP = 0.8                    # vertical room for an arrow and its shape label
-NOTE, NOTE_W = 1.0, 4.8     # room and width of a note beside the column (positions inside attention)
+NOTE, NOTE_W = 1.25, 4.8    # room and width of a note beside the column (positions inside attention)
 SKIP = 0.9                   # the skip line's distance left of a box
 COLUMN_W = SKIP + BOX_W + 1.9 + 3.4 + 0.8      # skip, box, measured value, sparkline, margin
 SECTIONS = ("input", "attn", "cross", "ffn", "output")
@@ -42,7 +42,7 @@ MAP_TERMS: dict[str, str] = {
     "attn": "Self-attention", "attn_causal": "Masked self-attention", "cross": "Cross-attention",
     "heads": "{h} heads · {kv} K/V heads · d_head {dh}", "weights": "weights", "kv_group": "K/V {g}",
     "ffn": "Feed-forward", "ffn_gated": "gate ⊙ up", "hidden": "hidden",
-    "head": "Unembedding", "head_tied": "tied to the embedding", "logits": "logits",
+    "head": "Unembedding", "head_tied": "tied to W_E", "logits": "logits",
     "output": "Next token", "output_detail": "top prediction per position",
     "hidden_out": "Hidden states", "hidden_detail": "no language-model head",
     "blocks": "× {n} blocks", "layer_shown": "numbers: layer {l}", "layer": "layer",

@@ -34,7 +34,8 @@ from .map_layout import (BOX_W, COLUMN_W, DIFF, EDGE, FILL, FONT, GAP, INK, NOTE
                          MAP_TERMS, VALUE_INK, Box, dims, in_flow, layout, scale_fonts, section_rows)
 from .map_overlays import follow_token, head_squares, norm_path, sparklines
 
-__all__ = ["MAP_TERMS", "model_map", "section_rows", "follow_token", "norm_path", "layout"]
+__all__ = ["MAP_TERMS", "UNIT_PX", "COLUMN_W", "model_map", "section_rows", "follow_token", "norm_path", "layout",
+           "unit_for"]
 
 ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}
 
@@ -187,11 +188,11 @@ def model_map(
                            line=dict(color=DIFF if diff else EDGE[kind], width=4 if diff else 2,
                                      dash=None if in_flow(p) else "dot")))
         small = kind == "norm"
-        low = b.y1 - b.y0 < 0.9                           # a one-row box: two tight lines
-        text(b.cx, b.y0 + (0.27 if low else 0.32), f"<b>{t}</b>" if not small else t,
+        low = b.y1 - b.y0 < 1.0                           # a one-row box: two tight lines
+        text(b.cx, b.y0 + (0.29 if low else 0.32), f"<b>{t}</b>" if not small else t,
              FONT - (1 if small else 0), DIFF if diff else INK)
         if detail:
-            text(b.cx, b.y0 + (0.58 if low else 0.72), detail, FONT - 3, SHAPE_INK)
+            text(b.cx, b.y0 + (0.66 if low else 0.72), detail, FONT - 3, SHAPE_INK)
         if value and in_flow(p):
             text(x1 + 0.15, b.yc, value, FONT - 3, VALUE_INK, "left")
         if kind == "attn":
@@ -252,3 +253,8 @@ def _encoder_arrow(m: Any, boxes: list[Box], words: Mapping[str, str], arrow, te
          "#17457d")
 
 
+def unit_for(room_px: float, *maps: Any) -> float:
+    """The unit size (px) at which ``maps`` side by side fit ``room_px`` of width (at most
+    UNIT_PX: a wide screen leaves room around the map instead of enlarging it)."""
+    columns = sum(len(m.stacks) for m in maps)
+    return min(UNIT_PX, room_px / (columns * COLUMN_W + 0.2 * len(maps)))

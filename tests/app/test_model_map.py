@@ -154,7 +154,7 @@ def test_follow_one_token_steps_and_shows_the_real_norm():
     assert any(m.value.startswith(f"Stop 1 of {n_stops}") for m in at.markdown)
     # the first stop is the token embedding: ‖W_E[id of "the"]‖, computed here from the weights
     model, tok = zoo.load("minilm")
-    expected = float(model.embed.weight[tok.encode(TEXT).ids[1]].norm())
+    expected = float(model.embed.weight[tok.encode(TEXT).ids[1]].detach().norm())
     shown = [tr for tr in fig["data"] if tr.get("name") == "follow_norm"][0]["text"][0]
     assert f"‖x‖ = {expected:.3g}" in shown
     at.button(key="map_next").click()
@@ -219,3 +219,12 @@ def test_hostile_text_is_shown_literally_in_follow_mode():
     at.slider(key="mstep").set_value(len(spec(at, "model_map")["frames"]) - 1)
     assert_escaped(everything_rendered(rerun(at)))
     assert np.isfinite(decode(spec(at, "map_path")["data"][0]["y"])).all()
+
+
+def test_bad_link_values_give_a_notice_not_a_traceback():
+    at = open_app({"text": TEXT, "mlayer": "99", "vs": "nope"}, page=None)
+    notes = [w.value for w in at.warning] + [i.value for i in at.info]
+    assert any("mlayer" in n for n in notes), notes
+    at = open_app({"text": TEXT, "mview": "bogus"}, page=None)
+    assert any("mview" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert spec(at, "model_map")                                # the default map is drawn

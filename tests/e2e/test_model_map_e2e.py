@@ -43,10 +43,13 @@ _ACTIVE_STOP_JS = """
 def shot_map(page: Page, name: str, index: int = 0) -> None:
     """The page, and the map alone at full size (what a reader looks at)."""
     chart = page.locator(MAP).nth(index)
-    chart.scroll_into_view_if_needed()
     screenshot(page, name)
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1400, "height": 1900})       # the whole map below the app's header
+    chart.evaluate("el => el.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(300)
     chart.screenshot(path=str(SCREENSHOT_DIR / f"{name}-map.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
 
 
 @pytest.mark.parametrize("label,name,blocks", [
@@ -67,9 +70,11 @@ def test_map_of_each_style(app_server: str, page: Page, label: str, name: str, b
     assert_clean(page)
 
 
-@pytest.mark.parametrize("label,name", [("MiniLM (BERT, 6×12)", "minilm"), ("LLaMA-style decoder", "llama")])
-def test_map_in_chinese(app_server: str, page: Page, label: str, name: str) -> None:
-    open_app(page, app_server, "/", {"model": label, "lang": "中文"}, timeout=TIMEOUT)
+@pytest.mark.parametrize("label,name,mode", [("MiniLM (BERT, 6×12)", "minilm", "map"),
+                                             ("LLaMA-style decoder", "llama", "map"),
+                                             ("T5-style encoder-decoder", "t5-follow", "follow")])
+def test_map_in_chinese(app_server: str, page: Page, label: str, name: str, mode: str) -> None:
+    open_app(page, app_server, "/", {"model": label, "lang": "中文", "mview": mode, "mstep": "3"}, timeout=TIMEOUT)
     expect(page.locator(MAP).first).to_be_visible(timeout=TIMEOUT)
     text = page.evaluate(_SVG_TEXT_JS, 0)
     assert "词元嵌入" in text and "前馈网络" in text

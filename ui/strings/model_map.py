@@ -108,7 +108,7 @@ STRINGS = {
     "mm_ffn_gated": {"en": "gate ⊙ up", "zh": "门控 ⊙ 上投影"},
     "mm_hidden": {"en": "hidden", "zh": "隐藏层"},
     "mm_head": {"en": "Unembedding", "zh": "反嵌入（输出层）"},
-    "mm_head_tied": {"en": "tied to the embedding", "zh": "与嵌入共享权重"},
+    "mm_head_tied": {"en": "tied to W_E", "zh": "与嵌入共享"},
     "mm_logits": {"en": "logits", "zh": "logits"},
     "mm_output": {"en": "Next token", "zh": "下一个词元"},
     "mm_output_detail": {"en": "top prediction per position", "zh": "每个位置最可能的预测"},

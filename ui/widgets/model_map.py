@@ -23,14 +23,14 @@ from viz_core import model_map as vmap
 from .. import serving
 from ..i18n import t
 from ..markup import markdown_table, md_escape
-from ..shell import Selection, bound, choice, explain, index_slider, set_choice, stack_choice
+from ..shell import Selection, bound, choice, explain, index_slider, set_choice, show_notices, stack_choice
 from ..views.residual import plain_labels
 
 MODES = ("map", "follow", "compare")
 GO = "_map_go"                           # a clicked part waiting to be opened: (page, params, choices)
 PAGES = {"attention": "app_pages/attention.py", "ffn": "app_pages/ffn.py", "residual": "app_pages/residual.py",
          "positional": "app_pages/positional.py", "generate": "app_pages/generate.py"}
-COMPARE_PX = 1000                        # room of two maps side by side on a laptop screen (px)
+ROOM_PX = 900                            # the main column's width in a 1400 px window with the sidebar open
 PE_SECTION = {"rope": "rope", "alibi": "bias", "relative": "bias"}     # positional page sections
 
 
@@ -134,7 +134,9 @@ def chart(fig, key: str, mp: MM.ModelMap) -> None:
 
 def map_view(mp: MM.ModelMap, view: serving.MapView | None) -> None:
     layer = index_slider(t("map_layer"), mp.n_layers, "mlayer") if view is not None else 0
-    fig = vmap.model_map(mp, None if view is None else view.data, layer=layer, terms=terms())
+    show_notices()                                   # a link's ?mlayer= or ?mview= that was out of range
+    fig = vmap.model_map(mp, None if view is None else view.data, layer=layer, terms=terms(),
+                         unit_px=vmap.unit_for(ROOM_PX, mp))
     chart(fig, "model_map", mp)
 
 
@@ -167,6 +169,7 @@ def follow_view(view: serving.MapView) -> None:
     b2.button(t("map_next"), key="map_next", on_click=_step, args=(1, len(names)), icon=":material/skip_next:")
     with b3:
         k = index_slider(t("map_stop"), len(names), "mstep")
+    show_notices()
     norms = sd.norms[:, pos]
     notes = [""] * len(names)
     if sd.top_ids is not None and view.top_tokens is not None and sd.stack == Stack.output(mp.arch).value:
@@ -174,7 +177,8 @@ def follow_view(view: serving.MapView) -> None:
                                     p=f"{float(sd.top_probs[pos]):.0%}")
     follow = dict(stack=stack, stops=[(s.part, s.layer) for s in sd.stops], norms=norms, labels=names,
                   notes=notes, start=k)
-    chart(vmap.model_map(mp, view.data, follow=follow, terms=terms()), "model_map", mp)
+    chart(vmap.model_map(mp, view.data, follow=follow, terms=terms(), unit_px=vmap.unit_for(ROOM_PX, mp)),
+          "model_map", mp)
     st.markdown(t("map_stop_caption", k=k + 1, n=len(names), where=md_escape(names[k]),
                   tok=md_escape(labels[pos]), norm=f"{norms[k]:.4g}"))
     st.caption(t("map_follow_help"))
@@ -205,6 +209,7 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     if st.session_state.get("vs") not in keys:
         st.session_state["vs"] = first
     key_b = bound(st.selectbox, t("map_vs"), keys, key="vs", url_default=labels[first], format_func=labels.get)
+    show_notices()
     entry_b = next(e for e in entries if e.key == key_b)
     view_b = None
     if view_a is not None:
@@ -217,9 +222,8 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     diffs = MM.compare(model_a.cfg, entry_b.config)
     hl = MM.highlighted(diffs)
     rows = vmap.section_rows(mp_a, mp_b)
-    widths = [len(mp_a.stacks), len(mp_b.stacks)]          # an encoder-decoder takes two columns' room
-    unit = min(vmap.UNIT_PX, COMPARE_PX / (sum(widths) * vmap.COLUMN_W))
-    left, right = st.columns(widths, gap="medium")
+    unit = vmap.unit_for(ROOM_PX - 40, mp_a, mp_b)
+    left, right = st.columns([len(mp_a.stacks), len(mp_b.stacks)], gap="medium")   # an encoder-decoder: twice
     for col, mp, view, label, key in ((left, mp_a, view_a, sel.model_label, "model_map"),
                                       (right, mp_b, view_b, entry_b.label, "model_map_b")):
         with col:
