@@ -231,13 +231,6 @@ class MapData:
         return self.stacks[name]
 
 
-def stream_part(parts: tuple[Part, ...] | list[Part], section: str) -> str:
-    """The id of the part after which the residual stream leaves a sub-layer: its add
-    (pre-LN) or the norm that follows the add (post-LN)."""
-    ids = [p.id for p in parts if p.section == section and p.in_block]
-    return ids[-1]
-
-
 def _norm(x: torch.Tensor) -> torch.Tensor:
     return x.float().norm(dim=-1)
 

@@ -160,6 +160,14 @@ def test_follow_one_token_steps_and_shows_the_real_norm():
     at.button(key="map_next").click()
     fig = spec(rerun(at), "model_map")
     assert fig["layout"]["sliders"][0]["active"] == 1
+    # at the attention stop of layer 0: the token's attention entropy, the mean over heads of its row's
+    attn_stop = 4
+    frame = fig["frames"][attn_stop]["data"][1]["text"][0]
+    from lab import attention as LA
+    from models.trace import record_names
+    _, trace = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, ["pattern"]))
+    entropy = LA.entropy(trace.pattern(0).numpy())[:, 1].mean()
+    assert f"entropy {entropy:.2f}" in frame
     assert any(m.value.startswith(f"Stop 2 of {n_stops}") for m in at.markdown)
     path = spec(at, "map_path")
     assert len(decode(path["data"][0]["y"])) == n_stops

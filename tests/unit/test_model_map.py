@@ -168,7 +168,7 @@ def test_aligned_rows_and_highlight():
     a = MM.model_map(PRESETS["bert"][2], 9)
     b = MM.model_map(PRESETS["t5"][2], 9, 6)
     rows = section_rows(a, b)
-    (ba, ta, ha), (bb, tb, hb) = layout(a, rows), layout(b, rows)
+    (_, ta, ha), (_, tb, hb) = layout(a, rows), layout(b, rows)
     assert ta == tb and ha == hb
     fig = V.model_map(a, highlight=["ln1", "block"], rows=rows)
     diff = [s for s in fig.layout.shapes if s.line.color == "#d9480f"]

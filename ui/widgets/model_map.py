@@ -172,6 +172,10 @@ def follow_view(view: serving.MapView) -> None:
     show_notices()
     norms = sd.norms[:, pos]
     notes = [""] * len(names)
+    for i, st_ in enumerate(sd.stops):                   # where the token attends: its row's entropy
+        ent = sd.token_entropy if st_.part == "attn" else sd.cross_token_entropy if st_.part == "cross" else None
+        if ent is not None:
+            notes[i] = f"{t('mm_entropy')} {float(ent[st_.layer, pos]):.2f}"
     if sd.top_ids is not None and view.top_tokens is not None and sd.stack == Stack.output(mp.arch).value:
         notes[sd.index("head")] = t("map_prediction", tok=vz.visible_label(view.top_tokens[pos]),
                                     p=f"{float(sd.top_probs[pos]):.0%}")
