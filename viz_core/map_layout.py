@@ -29,10 +29,12 @@ FONT = 15
 
 
 MAP_TERMS: dict[str, str] = {
-    "tokens": "Tokens", "tokens_detail": "{n} token ids", "embed": "Token embedding", "embed_detail": "{vocab} × {d} table",
+    "tokens": "Tokens", "tokens_detail": "{n} token ids", "embed": "Token embedding",
+    "embed_detail": "{vocab} × {d} table",
     "type": "+ segment embedding", "type_detail": "{types} segments",
     "pos_learned": "+ learned positions", "pos_sinusoidal": "+ sinusoidal positions",
-    "pos_detail": "table of {max_len} positions", "pos_rope": "RoPE", "pos_rope_detail": "rotates q, k inside attention",
+    "pos_detail": "table of {max_len} positions", "pos_rope": "RoPE",
+    "pos_rope_detail": "rotates q, k inside attention",
     "pos_alibi": "ALiBi", "pos_alibi_detail": "distance bias inside attention", "pos_relative": "T5 relative positions",
     "pos_relative_detail": "learned bias inside attention", "pos_none": "No positions",
     "pos_none_detail": "nothing tells the model the order",

@@ -40,7 +40,7 @@ __all__ = ["MAP_TERMS", "UNIT_PX", "COLUMN_W", "model_map", "section_rows", "fol
 ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}
 
 
-def _texts(p: Any, m: Any, words: Mapping[str, str], n_layers: int) -> tuple[str, str]:
+def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     """(title, detail) of a part, in the figure's words."""
     i, d = p.info, m.d_model
     if p.kind == "tokens":
@@ -51,7 +51,8 @@ def _texts(p: Any, m: Any, words: Mapping[str, str], n_layers: int) -> tuple[str
         return words["type"], words["type_detail"].format(types=i["types"])
     if p.kind == "pos":
         key = f"pos_{i['positional']}"
-        return words[key], words["pos_detail"].format(max_len=i["max_len"]) if i.get("added") else words[key + "_detail"]
+        detail = words["pos_detail"].format(max_len=i["max_len"]) if i.get("added") else words[key + "_detail"]
+        return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
         return words[i["norm"]], words[where]
@@ -169,7 +170,7 @@ def model_map(
     for b in boxes:
         p, kind = b.part, b.part.kind
         diff = p.id in hl
-        t, detail = _texts(p, m, words, m.n_layers)
+        t, detail = _texts(p, m, words)
         shape = dims(p.shape)
         value = "" if follow is not None else _measured(p, data, layer)
         layer_id = layer if p.in_block else -1

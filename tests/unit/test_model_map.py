@@ -194,3 +194,13 @@ def test_follow_frames_and_norm_path():
         V.model_map(mp, follow={**follow, "norms": sd.norms[:3, 2]})
     path = V.norm_path([p for p, _ in stops], sd.norms[:, 2], 3, layers=[s.layer for s in sd.stops])
     assert list(path.data[1].x) == [3]
+
+
+def test_figure_of_a_dyt_mqa_encoder_outside_the_catalogue():
+    cfg = TransformerConfig(**SMALL, arch="encoder", norm="dyt", n_kv_heads=1, positional="none", output="hidden")
+    fig = V.model_map(MM.model_map(cfg, 5))
+    texts = [a.text for a in fig.layout.annotations]
+    assert sum("DyT (tanh)" in t for t in texts) == 3                    # ln1, ln2, the final norm
+    assert "No positions" in " ".join(texts)
+    brackets = [tr for tr in fig.data if tr.mode == "lines" and tr.name is None and len(tr.x) == 4]
+    assert len(brackets) == 1                                            # MQA: one K/V head for all 4

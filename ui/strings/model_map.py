@@ -22,6 +22,9 @@ STRINGS = {
               "that share one key/value head (GQA, MQA).",
         "zh": "小方块：各个注意力头，颜色越深熵越低（越集中）；括号把共用同一个键/值头的查询头分在一组（GQA、MQA）。"},
     "map_no_data": {"en": "The map shows the structure only: {error}", "zh": "结构图只显示结构：{error}"},
+    "map_structure_only": {"en": "Without a text to run, the shapes are those of a one-token text and no numbers "
+                                 "are shown.",
+                           "zh": "没有可运行的文本时，形状按只有一个词元的文本画出，也不显示数字。"},
     "map_follow_token": {"en": "Token to follow", "zh": "要跟随的词元"},
     "map_follow_stack": {"en": "Stack", "zh": "堆栈"},
     "map_stop": {"en": "Stop", "zh": "站点"},

@@ -79,7 +79,8 @@ def _on_click(parts: list[MM.Part], arch: str, key: str) -> None:
 
 
 def follow_clicks() -> None:
-    """Open the page a click on the map asked for (called before anything is drawn)."""
+    """Open the page a click on the map asked for (the map section's first line: the click
+    was stored by the chart's callback before this run started)."""
     go = st.session_state.pop(GO, None)
     if go is None:
         return
@@ -100,9 +101,10 @@ def section(sel: Selection, model) -> None:
     mode = choice(st.radio, t("map_mode"), MODES, param="mview", default="map", horizontal=True,
                   labels={m: t(f"map_mode_{m}") for m in MODES})
     view = load(sel)
-    if view is None:
+    if view is None:                                 # no numbers: the structure for a one-token text
         mp = MM.model_map(model.cfg, 1)
         mode = "map" if mode == "follow" else mode
+        st.caption(t("map_structure_only"))
     else:
         mp = view.structure
     if mode == "follow":
