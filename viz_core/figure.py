@@ -231,7 +231,7 @@ def play_controls(names: Sequence[str], labels: Sequence[str], active: int, word
     play = dict(label="▶ " + words["play"], method="animate",
                 args=[None, dict(frame=dict(duration=duration, redraw=redraw), fromcurrent=True,
                                  transition=dict(duration=0))])
-    pause = dict(label="⏸ " + words["pause"], method="animate",
+    pause = dict(label="❚❚ " + words["pause"], method="animate",   # U+23F8 (⏸) is missing from common fonts
                  args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])
     return dict(
         sliders=[dict(active=active, steps=steps, x=slider_x, len=1.0 - slider_x, y=y, pad=dict(t=10),

@@ -186,7 +186,7 @@ def test_follow_frames_and_norm_path():
     follow = dict(stack="self", stops=stops, norms=sd.norms[:, 2], labels=[p for p, _ in stops], start=3)
     fig = V.model_map(mp, MM.map_data(model, trace, mp), follow=follow)
     assert len(fig.frames) == len(stops) and fig.layout.sliders[0].active == 3
-    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "⏸ Pause"]
+    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "❚❚ Pause"]
     ring = [tr for tr in fig.data if tr.name == "follow"][0]
     top = dict(((s, p), (y0, y1)) for s, p, y0, y1 in fig.layout.meta["boxes"])[("self", stops[3][0])]
     assert min(ring.y) < top[0] and max(ring.y) > top[1]                       # the outline is around stop 3

@@ -34,9 +34,9 @@ STRINGS = {
         "en": "Stop {k} of {n}: **{where}**. The vector of {tok} has norm ‖x‖ = {norm}.",
         "zh": "第 {k} 站（共 {n} 站）：**{where}**。{tok} 的向量范数 ‖x‖ = {norm}。"},
     "map_follow_help": {
-        "en": "▶ Play steps through every stop in the browser, ⏸ Pause stops it, and the slider under the map jumps "
+        "en": "▶ Play steps through every stop in the browser, ❚❚ Pause stops it, and the slider under the map jumps "
               "to any stop. Back / Step move one stop and keep it in the page.",
-        "zh": "▶ 播放会在浏览器里逐站前进，⏸ 暂停停下，地图下方的滑块可以跳到任意一站。“上一步 / 下一步”每次移动一站。"},
+        "zh": "▶ 播放会在浏览器里逐站前进，❚❚ 暂停停下，地图下方的滑块可以跳到任意一站。“上一步 / 下一步”每次移动一站。"},
     "map_path_caption": {
         "en": "The norm of this token's vector at every stop (red: the current one). Norms jump after a norm layer "
               "and after each ⊕ the stream grows by what the sub-layer added.",
