@@ -215,3 +215,27 @@ def add_title(fig: go.Figure, title: str, **layout) -> go.Figure:
     if title:
         fig.update_layout(title=dict(text=html.escape(title)), **layout)
     return fig
+
+
+def play_controls(names: Sequence[str], labels: Sequence[str], active: int, words: Mapping[str, str], *,
+                  y: float, prefix: str = "", duration: int = 350, redraw: bool = True,
+                  font_size: int = 13, slider_x: float = 0.1) -> dict:
+    """Layout settings of an animation's controls: plotly's own play / pause buttons and
+    a step slider over the frames ``names`` (shown as ``labels``), ``active`` first.
+    ``words`` gives "play" and "pause"; ``y``: where the row sits and ``slider_x`` where
+    the slider starts, right of the buttons (paper coordinates).
+    Everything runs in the browser, without a server round trip."""
+    steps = [dict(method="animate", label=label,
+                  args=[[name], dict(mode="immediate", frame=dict(duration=0, redraw=redraw),
+                                     transition=dict(duration=0))]) for name, label in zip(names, labels)]
+    play = dict(label="▶ " + words["play"], method="animate",
+                args=[None, dict(frame=dict(duration=duration, redraw=redraw), fromcurrent=True,
+                                 transition=dict(duration=0))])
+    pause = dict(label="❚❚ " + words["pause"], method="animate",   # U+23F8 (⏸) is missing from common fonts
+                 args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])
+    return dict(
+        sliders=[dict(active=active, steps=steps, x=slider_x, len=1.0 - slider_x, y=y, pad=dict(t=10),
+                      currentvalue=dict(prefix=prefix, font=dict(size=font_size)))],
+        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=y, xanchor="left", yanchor="top",
+                          pad=dict(t=10, r=10), showactive=False, buttons=[play, pause])],
+    )

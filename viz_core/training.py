@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import SEQUENTIAL
-from .figure import merge_terms
+from .figure import merge_terms, play_controls
 from .labels import escape_labels
 
 TRAINING_TERMS = {"loss": "loss", "accuracy": "accuracy", "lr": "learning rate", "step": "step", "query": "query",
@@ -124,19 +124,7 @@ def attention_over_steps(
         fig.update_xaxes(type="category", row=1, col=p + 1, tickfont=dict(size=10), tickangle=-90)
     fig.frames = [go.Frame(data=[heat(a[p], p) for p in range(panels)], name=str(s),
                            traces=list(range(panels))) for a, s in zip(arr, steps)]
-    slider_steps = [dict(method="animate", label=str(s),
-                         args=[[str(s)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                                transition=dict(duration=0))]) for s in steps]
-    fig.update_layout(
-        height=height, margin=dict(l=60, r=20, t=40, b=110),
-        sliders=[dict(active=start, steps=slider_steps, x=0.1, len=0.9, y=-0.35, pad=dict(t=10),
-                      currentvalue=dict(prefix=f"{tm['step']} ", font=dict(size=13)))],
-        updatemenus=[dict(type="buttons", direction="left", x=0.0, y=-0.35, xanchor="left", yanchor="top",
-                          pad=dict(t=10, r=10), showactive=False,
-                          buttons=[dict(label="▶ " + tm["play"], method="animate",
-                                        args=[None, dict(frame=dict(duration=350, redraw=True), fromcurrent=True,
-                                                         transition=dict(duration=0))]),
-                                   dict(label="⏸ " + tm["pause"], method="animate",
-                                        args=[[None], dict(mode="immediate", frame=dict(duration=0, redraw=False))])])],
-    )
+    fig.update_layout(height=height, margin=dict(l=60, r=20, t=40, b=110),
+                      **play_controls([str(s) for s in steps], [str(s) for s in steps], start, tm, y=-0.35,
+                                      prefix=f"{tm['step']} "))
     return fig

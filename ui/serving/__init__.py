@@ -9,6 +9,7 @@ the models a session trained. Streamlit glue only; the analysis lives in `lab`.
 """
 from .cache import (INTERNALS, AttentionData, InternalsData, attention_data, config_json, head_metrics, internals,
                     neuron_projection, parameters, rollout, trace_npz)
+from .cache import MapView, map_view
 from .gate import (BUDGET_ENV, DEFAULT_TRACE_BUDGET_MB, MAX_CHARS, OutOfMemory, Recorded, RunInfo, TraceBudgetError,
                    encode, fit_budget, is_loaded, is_oom, load_model, pass_bytes, record, run, run_held,
                    run_with_fallback, trace_budget_bytes, unk_fraction)
@@ -16,7 +17,7 @@ from .trained import entries, entry, task_of
 
 __all__ = [
     "INTERNALS", "AttentionData", "InternalsData", "attention_data", "config_json", "head_metrics", "internals",
-    "neuron_projection", "parameters", "rollout", "trace_npz",
+    "neuron_projection", "parameters", "rollout", "trace_npz", "MapView", "map_view",
     "BUDGET_ENV", "DEFAULT_TRACE_BUDGET_MB", "MAX_CHARS", "OutOfMemory", "Recorded", "RunInfo", "TraceBudgetError",
     "encode", "fit_budget", "is_loaded", "is_oom", "load_model", "pass_bytes", "record", "run", "run_held",
     "run_with_fallback", "trace_budget_bytes", "unk_fraction", "entries", "entry", "task_of",

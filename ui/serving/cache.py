@@ -15,6 +15,7 @@ import streamlit as st
 
 from lab import attention as LA
 from lab import ffn as F
+from lab import model_map as MM
 from lab import residual as R
 from models.trace import Stack, as_numpy, record_names
 
@@ -173,3 +174,32 @@ def parameters(key: str, device: str) -> dict:
     model, _ = load_model(key, device)
     return {"parts": F.parameter_breakdown(model), "total": model.n_params,
             "ffn_layer": F.ffn_params_per_layer(model)}
+
+
+# ---- the model map (overview page) -------------------------------------------------------------
+@dataclass
+class MapView:
+    """The model map of one (model, text): the structure for the tokens that ran and what
+    the pass measured along it (lab/model_map.py)."""
+
+    structure: MM.ModelMap
+    data: MM.MapData
+    top_tokens: list[str] | None      # the head's most probable next token per position (output stack)
+    run: RunInfo | None = None
+
+
+def map_view(key: str, device: str, text: str, target: str, budget: int | None = None) -> MapView:
+    """One recorded pass (lab.model_map.KINDS, every stack) reduced to the map's numbers
+    (cached per text and memory budget)."""
+    return _map_view(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _map_view(key: str, device: str, text: str, target: str, budget: int) -> MapView:
+    model, _ = load_model(key, device)
+    rec = record(key, device, text, target, record_names(model.cfg, MM.KINDS), budget)
+    structure = MM.model_map(rec.model.cfg, len(rec.source.ids), len(rec.target.ids) if rec.target else None)
+    data = MM.map_data(rec.model, rec.trace, structure)
+    out = data.stacks[Stack.output(rec.model.cfg.arch).value]
+    top = None if out.top_ids is None else [rec.tokenizer.id_to_token(int(i)) for i in out.top_ids]
+    return MapView(structure, data, top, rec.info)

@@ -1,5 +1,5 @@
-"""The overview page: what Glassbox shows, the loaded model, how it splits the text,
-and the catalogue of models."""
+"""The overview page: what Glassbox shows, the loaded model, how it splits the text, the
+model map (ui/widgets/model_map.py) and the catalogue of models."""
 from __future__ import annotations
 
 import streamlit as st
@@ -8,9 +8,10 @@ import viz_core as vz
 from models.weights import zoo
 
 from ..i18n import t
-from ..markup import md_escape
+from ..markup import markdown_table, md_escape
 from ..serving import encode
 from ..shell import Selection, describe_entry, require_model, show_notices
+from ..widgets import model_map
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
 
@@ -30,6 +31,7 @@ def render(sel: Selection) -> None:
         st.page_link("app_pages/attention.py", label=t("home_open_attention"), icon=":material/visibility:")
     with right:
         model_card(model, sel)
+    model_map.section(sel, model)          # ui/widgets/model_map.py
     catalogue_table()
 
 
@@ -79,19 +81,6 @@ def model_card(model, sel: Selection) -> None:
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)
         st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in _describe(model.cfg).items()))
-
-
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
-    """One GitHub-style markdown table, every cell escaped (a local folder's name is
-    anybody's text). One markdown element instead of `st.table`, which draws each cell
-    as its own markdown element: the catalogue's ~100 cells made up a large share of
-    the browser's work on every rerun of the overview (benchmarks/load.py)."""
-    def cell(text: str) -> str:
-        return md_escape(" ".join(str(text).split())) or " "
-
-    lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines)
 
 
 def catalogue_table() -> None:
