@@ -162,6 +162,27 @@ def output_logits(model: Transformer, trace: Trace, position: int, stack: Stack 
 
 
 # ---- direct logit attribution ------------------------------------------------------------
+@dataclass(frozen=True)
+class Piece:
+    """One piece of the final stream and its share of the logit."""
+
+    kind: str                    # embed | pos_embed | type_embed | head | cross_head | attn_bias | cross_bias
+    #                              | mlp | norm_bias
+    value: float
+    layer: int | None = None
+    head: int | None = None
+    norm: str | None = None      # norm_bias: the norm's label ("ln_final", "L0 ln1")
+
+    @property
+    def label(self) -> str:
+        """'L1 H2', 'L0 mlp', 'ln_final bias', 'embed' (English ids; a UI translates by kind)."""
+        if self.kind in ("head", "cross_head"):
+            return f"L{self.layer} {'cross ' if self.kind == 'cross_head' else ''}H{self.head}"
+        if self.kind == "norm_bias":
+            return f"{self.norm} bias"
+        return self.kind if self.layer is None else f"L{self.layer} {self.kind}"
+
+
 @dataclass
 class Attribution:
     """Each piece's direct share of one logit (or of a logit difference) at one position."""
@@ -177,12 +198,16 @@ class Attribution:
     embeddings: dict[str, float]  # embed | pos_embed | type_embed -> share
     norm_bias: dict[str, float]  # norm label -> the share of its bias b (frozen norms only)
     scales: dict[str, float]     # norm label -> the divisor frozen at this position
-    parts: list[tuple[str, float]] = field(default_factory=list)   # every piece, execution order
+    parts: list[Piece] = field(default_factory=list)   # every piece, in execution order
 
     @property
     def total(self) -> float:
         """The sum of every share (equals `logit` up to float rounding)."""
-        return float(sum(v for _, v in self.parts))
+        return float(sum(p.value for p in self.parts))
+
+    def largest(self, k: int = 10) -> list[Piece]:
+        """The k pieces with the largest share, positive or negative."""
+        return sorted(self.parts, key=lambda p: -abs(p.value))[:k]
 
     @property
     def error(self) -> float:
@@ -220,22 +245,22 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
     embeddings: dict[str, float] = {}
     norm_bias: dict[str, float] = {}
     scales: dict[str, float] = {}
-    parts: list[tuple[str, float]] = []
+    parts: list[Piece] = []
     for step in reversed(readout_path(model, s)):                         # walk back from the output
         if step.op == "norm":
             norm = frozen_norm(model, trace, step, position)
             norm_bias[step.label] = float(norm.bias @ v)
             scales[step.label] = norm.scale
-            parts.append((f"{step.label} bias", norm_bias[step.label]))
+            parts.append(Piece("norm_bias", norm_bias[step.label], norm=step.label))
             v = norm.back(v)
         elif step.kind == "embed":
             for kind in ("embed", "type_embed", "pos_embed"):
                 if trace.has(kind, None, s):
                     embeddings[kind] = float(_f64(trace.get(kind, None, s, batch=0)[position]) @ v)
-                    parts.append((kind, embeddings[kind]))
+            parts += [Piece(kind, value) for kind, value in reversed(embeddings.items())]
         elif step.kind == "mlp":
             mlps[step.layer] = float(_f64(trace.get("mlp_out", step.layer, s, batch=0)[position]) @ v)
-            parts.append((step.label, mlps[step.layer]))
+            parts.append(Piece("mlp", float(mlps[step.layer]), step.layer))
         else:                                                              # attn | cross
             w_o = _w_o(model, step)
             per_head = (_f64(w_o.weight).T @ v).view(H, dh)                # W_O^h T v for every head [H, dh]
@@ -244,7 +269,9 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
             (cross if step.kind == "cross" else heads)[step.layer] = shares
             b = float(_f64(w_o.bias) @ v) if w_o.bias is not None else 0.0
             bias[step.layer] += b
-            parts += [(f"{step.label} H{h}", float(x)) for h, x in enumerate(shares)] + [(f"{step.label} bias", b)]
+            head_kind, bias_kind = ("cross_head", "cross_bias") if step.kind == "cross" else ("head", "attn_bias")
+            parts += [Piece(bias_kind, b, step.layer)] + [Piece(head_kind, float(x), step.layer, h)
+                                                          for h, x in reversed(list(enumerate(shares)))]
     return Attribution(position, target, other, logit, heads, cross, mlps, bias, embeddings, norm_bias, scales,
                        parts[::-1])
 

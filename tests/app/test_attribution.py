@@ -47,6 +47,8 @@ def test_dla_adds_up_to_the_logit_and_predicts_the_induction_answer():
     assert heads.sum() + parts.sum() == pytest.approx(float(logit), abs=1e-3)
     assert heads[1].sum() > heads[0].sum()                            # the induction heads (layer 1) write it
     assert "frozen" in texts(at, "caption")
+    formulas = [x.value for x in at.latex]                            # the explanations' formulas
+    assert len(formulas) == 3 and r"W_U[t]" in formulas[0]
 
 
 def test_target_tokens_typed_and_refused():
@@ -63,7 +65,7 @@ def test_target_tokens_typed_and_refused():
 def test_clicking_a_head_shows_what_it_writes():
     at = page({"model": INDUCTION, "text": A})
     select(at, "dla_heads", points([1, 2]))
-    assert at.session_state["_aview"] == "head"
+    assert at.session_state["_aview"] == "head" and at.radio(key="aview__en").value == "head"
     assert chart_ids(at) == ["head_writes", "head_ov"]
     assert at.slider(key="layer").value == 1 and at.slider(key="head").value == 2
     heading = next(m.value for m in at.markdown if m.value.startswith("**Layer 1, head 2"))
@@ -75,6 +77,9 @@ def test_clicking_a_head_shows_what_it_writes():
 
 def test_an_encoder_without_lm_head_says_what_applies():
     at = page({"text": TEXT})
+    assert at.radio(key="aview__en").value == "detectors"             # it opens on what applies to it
+    assert chart_ids(at) == ["det_map"]
+    at = page({"text": TEXT, "aview": "dla"})
     assert not chart_ids(at)
     note = texts(at, "info")
     assert "no language-model head" in note and "Activation patching" in note

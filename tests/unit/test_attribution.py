@@ -164,3 +164,15 @@ def test_typed_tokens():
     with pytest.raises(Refused) as e:
         A.token_id(wp, "glassboxology")
     assert e.value.reason == "token_splits" and "##" in e.value.values["pieces"]
+
+
+def test_pieces_in_execution_order():
+    model = trained_like(CONFIGS["gpt2-like"])
+    out, trace = run(model)
+    att = A.direct_logit_attribution(model, trace, 4, 2)
+    labels = [p.label for p in att.parts]
+    assert labels[:2] == ["embed", "pos_embed"]
+    assert labels[2:7] == ["L0 H0", "L0 H1", "L0 H2", "L0 H3", "L0 attn_bias"] and labels[7] == "L0 mlp"
+    assert labels[-1] == "ln_final bias" and len(labels) == 2 + 2 * (4 + 2) + 1
+    top = att.largest(3)
+    assert [abs(p.value) for p in top] == sorted((abs(p.value) for p in att.parts), reverse=True)[:3]

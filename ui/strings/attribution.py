@@ -63,7 +63,12 @@ STRINGS = {
                        "zh": "红色表示抬高 logit，蓝色表示压低。点击一个头，查看它写入了什么。"},
     "at_share": {"en": "share of the logit", "zh": "logit 份额"},
     "at_parts_title": {"en": "MLPs, embeddings and biases", "zh": "MLP、嵌入与偏置"},
-    "at_part_mlp": {"en": "L{layer} MLP", "zh": "L{layer} MLP"},
+    "at_piece_mlp": {"en": "L{layer} MLP", "zh": "L{layer} MLP"},
+    "at_piece_head": {"en": "L{layer} H{head}", "zh": "L{layer} H{head}"},
+    "at_piece_cross_head": {"en": "L{layer} cross H{head}", "zh": "L{layer} 交叉 H{head}"},
+    "at_piece_attn_bias": {"en": "L{layer} attention bias", "zh": "L{layer} 注意力偏置"},
+    "at_piece_cross_bias": {"en": "L{layer} cross-attention bias", "zh": "L{layer} 交叉注意力偏置"},
+    "at_piece_norm_bias": {"en": "{norm} bias", "zh": "{norm} 偏置"},
     "at_part_embed": {"en": "token embedding", "zh": "词元嵌入"},
     "at_part_pos_embed": {"en": "position embedding", "zh": "位置嵌入"},
     "at_part_type_embed": {"en": "segment embedding", "zh": "片段嵌入"},
@@ -124,9 +129,9 @@ STRINGS = {
                             "zh": "恢复比例：在所有位置修补每个头的输出"},
     "at_recovered": {"en": "recovered", "zh": "恢复比例"},
     "at_sweep_caption": {
-        "en": "1 = the patch brings back all of A's {metric}; 0 = it changes nothing; below 0 it pushes further "
-              "towards B. {runs} patched runs in {passes} batched passes, {s} s (kept for this pair).",
-        "zh": "1 表示这次修补完全恢复了 A 的{metric}；0 表示没有任何改变；小于 0 表示更偏向 B。"
+        "en": "1 = the patch brings back A's score ({metric}) entirely; 0 = it changes nothing; below 0 it pushes "
+              "further towards B. {runs} patched runs in {passes} batched passes, {s} s (kept for this pair).",
+        "zh": "1 表示这次修补完全恢复了 A 的得分（{metric}）；0 表示没有任何改变；小于 0 表示更偏向 B。"
               "共 {runs} 次修补运行，分 {passes} 批完成，用时 {s} 秒（结果已为这对文本缓存）。"},
     "at_sweep_resid_rows": {
         "en": "Row L*i*: the stream entering layer *i*; row “final”: the stream leaving the last layer (patching it at "

@@ -19,7 +19,7 @@ from lab.residual import has_unembedding
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
-from ..i18n import FORMULAS, t
+from ..i18n import FORMULAS, lang, t
 from ..markup import md_code, md_escape
 from ..refusals import say
 from ..serving import attribution as SA
@@ -47,7 +47,9 @@ def render(sel: Selection) -> None:
     model, tok = require_model(sel)
     task_example_button(sel)
     require_text(sel)
-    view = choice(st.radio, t("at_view"), VIEWS, param="aview", default="dla", horizontal=True,
+    # a model without an LM head has no logits to attribute: it opens on what applies to it
+    view = choice(st.radio, t("at_view"), VIEWS, param="aview",
+                  default="dla" if has_unembedding(model) else "detectors", horizontal=True,
                   labels={v: t(f"at_view_{v}") for v in VIEWS})
     show_notices()
     st.markdown(t(f"at_intro_{view}"))
@@ -126,8 +128,14 @@ def frozen_caption(scales: dict[str, float]) -> str:
 def _on_head(chart: str) -> None:
     cells = vz.selected_customdata(st.session_state.get(chart))
     if cells:
-        st.session_state["layer"], st.session_state["head"] = cells[0][0], cells[0][1]
+        layer, head = int(cells[0][0]), int(cells[0][1])
+        st.session_state["layer"], st.session_state["head"] = layer, head
+        # the head view's sliders are drawn fresh, which does not write their values to the link: do it here
+        st.query_params["layer"], st.query_params["head"] = str(layer), str(head)
         set_choice("aview", "head")
+        # and the radio on screen: with only set_choice the browser keeps showing its old choice (the widget's
+        # id is its key) and would send it back on the next interaction
+        st.session_state[f"aview__{lang()}"] = "head"
 
 
 def heads_chart(z: np.ndarray, key: str, title: str) -> None:
@@ -138,7 +146,7 @@ def heads_chart(z: np.ndarray, key: str, title: str) -> None:
 
 def parts(att) -> tuple[list[str], np.ndarray]:
     """The bar chart's pieces: each MLP, the embeddings, and the biases summed."""
-    labels = [t("at_part_mlp", layer=i) for i in range(len(att.mlps))]
+    labels = [t("at_piece_mlp", layer=i) for i in range(len(att.mlps))]
     values = list(att.mlps)
     for kind, v in att.embeddings.items():
         labels.append(t(f"at_part_{kind}"))
@@ -148,9 +156,21 @@ def parts(att) -> tuple[list[str], np.ndarray]:
     return labels, np.asarray(values, np.float32)
 
 
+def piece_label(p) -> str:
+    """A piece of lab.attribution in the UI language."""
+    if p.kind in ("head", "cross_head"):
+        return t(f"at_piece_{p.kind}", layer=p.layer, head=p.head)
+    if p.kind == "norm_bias":
+        return t("at_piece_norm_bias", norm=p.norm)
+    if p.kind in ("mlp", "attn_bias", "cross_bias"):
+        return t(f"at_piece_{p.kind}", layer=p.layer)
+    return t(f"at_part_{p.kind}")
+
+
 def largest(att) -> None:
-    rows = sorted(att.parts, key=lambda p: -abs(p[1]))[:TOP_K]
-    st.dataframe(pd.DataFrame({t("at_col_piece"): [p[0] for p in rows], t("at_share"): [p[1] for p in rows]}),
+    rows = att.largest(TOP_K)
+    st.dataframe(pd.DataFrame({t("at_col_piece"): [piece_label(p) for p in rows],
+                               t("at_share"): [p.value for p in rows]}),
                  hide_index=True, width="stretch", key="dla_table")
 
 
