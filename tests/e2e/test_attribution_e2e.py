@@ -91,3 +91,29 @@ def test_an_encoder_is_told_what_applies(app_server: str, page: Page) -> None:
     expect(main_charts(page)).to_have_count(0, timeout=TIMEOUT)
     screenshot(page, "e2e-attribution-encoder")
     assert_clean(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_training_lab_charts_the_detectors(app_server: str, page: Page, lang: str) -> None:
+    open_app(page, app_server, "/training", {"lang": LANGS[lang]}, timeout=TIMEOUT)
+    task = page.locator(".st-key-tr_task")
+    task.click()
+    page.get_by_role("option", name=re.compile("Induction|归纳")).click()
+    wait_for_rerun(page, timeout=TIMEOUT)
+    page.locator(".st-key-tr_layers input").fill("2")                 # an induction head needs two layers
+    page.locator(".st-key-tr_pe").click()
+    page.get_by_role("option", name="rope", exact=True).click()
+    page.locator(".st-key-tr_steps_induction input").fill("150")
+    page.locator(".st-key-tr_every input").fill("10")
+    page.locator(".st-key-tr_start button").click()
+    wait_for_rerun(page, timeout=TIMEOUT)
+    title = "Head detectors over training" if lang == "en" else "训练过程中的注意力头检测"
+    expect(page.get_by_text(title)).to_be_visible(timeout=4 * TIMEOUT)
+    wait_for_rerun(page, timeout=TIMEOUT)
+    chart = page.locator(".st-key-tr_detectors, " + CHARTS).filter(has_text=re.compile("induction|归纳")).first
+    chart.scroll_into_view_if_needed(timeout=TIMEOUT)
+    expect(chart.locator(".legendtext").first).to_be_visible(timeout=TIMEOUT)
+    screenshot(page, f"e2e-attribution-training-{lang}")
+    induction = "induction" if lang == "en" else "归纳"
+    expect(page.get_by_text(re.compile(rf"(best {induction} head is|最好的{induction}头是) L1"))).to_be_visible()
+    assert_clean(page)
