@@ -4,6 +4,7 @@ One module per topic: attention (head metrics, rollout), walkthrough (one head, 
 step), masking (a composed mask applied to the model), variants (attention without
 softmax), kv (MHA/GQA/MQA and KV-cache sizes), generation, ablation, ffn, residual
 (decomposition, norms, logit lens), positional (PE experiments), memory (what a trace
-costs before it runs). No Streamlit, plotly or altair, and no translated strings: the
+costs before it runs), attribution (direct logit attribution, what a head writes),
+patching (activation patching between two texts), detectors (head detectors). No Streamlit, plotly or altair, and no translated strings: the
 app's pages call these, and so can a notebook.
 """

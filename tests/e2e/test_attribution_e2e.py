@@ -42,6 +42,9 @@ def test_dla_and_a_click_on_a_head(app_server: str, page: Page, lang: str) -> No
     heading = "Layer 1, head 2" if lang == "en" else "第 1 层第 2 个头"
     expect(page.get_by_text(heading)).to_be_visible(timeout=TIMEOUT)
     expect(main_charts(page)).to_have_count(2, timeout=TIMEOUT)       # what it writes, its OV circuit
+    view = page.locator(f".st-key-aview__{lang} input[type=radio]")   # the radio on screen follows the click
+    expect(view.nth(1)).to_be_checked(timeout=TIMEOUT)
+    expect(view.nth(0)).not_to_be_checked()
     for param in ("layer=1", "head=2", "aview=head"):                  # the link reproduces the view
         page.wait_for_url(re.compile(rf"[?&]{param}(&|$)"), timeout=TIMEOUT)
     screenshot(page, f"e2e-attribution-head-{lang}")

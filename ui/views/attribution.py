@@ -19,7 +19,7 @@ from lab.residual import has_unembedding
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
-from ..i18n import FORMULAS, lang, t
+from ..i18n import FORMULAS, t
 from ..markup import md_code, md_escape
 from ..refusals import say
 from ..serving import attribution as SA
@@ -133,9 +133,6 @@ def _on_head(chart: str) -> None:
         # the head view's sliders are drawn fresh, which does not write their values to the link: do it here
         st.query_params["layer"], st.query_params["head"] = str(layer), str(head)
         set_choice("aview", "head")
-        # and the radio on screen: with only set_choice the browser keeps showing its old choice (the widget's
-        # id is its key) and would send it back on the next interaction
-        st.session_state[f"aview__{lang()}"] = "head"
 
 
 def heads_chart(z: np.ndarray, key: str, title: str) -> None:

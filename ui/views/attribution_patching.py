@@ -62,8 +62,9 @@ def render_view(sel: Selection, model, tok) -> None:
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return
-    if progress is not None:
-        bar.empty()
+    finally:
+        if progress is not None:
+            bar.empty()
     show_sweep(sweep, seconds, pair, site, kind)
 
 
