@@ -187,6 +187,15 @@ def sweep_patches(model: Transformer, site: str) -> list[tuple[str, str, int]]:
     return [(f"L{i}", kind, i) for i in range(n)]
 
 
+def sweep_size(model: Transformer, site: str, n_tokens: int) -> tuple[int, int]:
+    """(patched runs, multiply-adds they take, estimated) of a sweep over `site` on texts
+    of n_tokens: each run reads every token through every block's weights once; the
+    embeddings are look-ups and only one position is unembedded, so they are left out."""
+    runs = len(sweep_patches(model, site)) * (model.cfg.n_heads if site == "head" else n_tokens)
+    blocks = sum(p.numel() for name, p in model.named_parameters() if ".blocks." in f".{name}")
+    return runs, runs * n_tokens * blocks
+
+
 @torch.no_grad()
 def sweep(model: Transformer, ids_a: Sequence[int], ids_b: Sequence[int], site: str, metric: Metric, *,
           batch: int = 64, gate: Gate = direct, progress: Progress | None = None) -> Sweep:

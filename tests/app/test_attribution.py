@@ -208,3 +208,16 @@ def test_training_lab_charts_the_detectors_over_the_snapshots():
     assert len(decode(fig["data"][0]["y"])) == 4                      # steps 0, 20, 40, 60
     assert any("best induction head" in c.value for c in at.caption)
     assert json.loads(at.get("plotly_chart")[-1].proto.spec)["frames"]   # the replay is still last
+
+
+def test_a_large_sweep_waits_for_a_click(monkeypatch):
+    from ui.views import attribution_patching
+
+    monkeypatch.setattr(attribution_patching, "AUTO_WORK", 0)          # every sweep counts as large here
+    at = page({"model": INDUCTION, "text": A, "aview": "patching", "text_b": B, "psite": "mlp_out"})
+    assert "starts when you ask" in texts(at, "info") and not chart_ids(at)
+    at.button(key="sweep_start").click()
+    rerun(at)
+    assert chart_ids(at) == ["patch_map"]
+    rerun(at)                                                          # kept for this pair: no second click
+    assert chart_ids(at) == ["patch_map"]

@@ -124,3 +124,17 @@ def test_bad_pairs_are_refused(model):
         PT.sweep(model, A_IDS, B_IDS, "everything", PT.Metric("kl", 3))
     with pytest.raises(ValueError, match="Position 9"):
         PT.sweep(model, A_IDS, B_IDS, "resid", PT.Metric("kl", 9))
+
+
+def test_the_size_of_a_sweep(model):
+    runs, work = PT.sweep_size(model, "resid", 9)
+    assert runs == 4 * 9
+    blocks = sum(p.numel() for blk in model.blocks for p in blk.parameters())
+    assert work == runs * 9 * blocks
+    assert PT.sweep_size(model, "head", 9)[0] == 3 * 4
+    gpt2_small = zoo.build_random(small(vocab_size=100, d_model=768, n_heads=12, d_ff=3072, n_layers=12,
+                                        max_len=128))
+    from ui.views.attribution_patching import AUTO_WORK
+
+    assert PT.sweep_size(gpt2_small, "resid", 128)[1] > 50 * AUTO_WORK           # asks before it starts
+    assert PT.sweep_size(zoo.load("toy:induction")[0], "resid", 17)[1] < AUTO_WORK / 100

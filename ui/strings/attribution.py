@@ -109,6 +109,13 @@ STRINGS = {
                        "zh": "两个词元相同，它们的 logit 差恒为 0：请换一个。"},
     "at_pair_tops": {"en": "After position {pos}: A predicts {a}, B predicts {b}.",
                      "zh": "位置 {pos} 之后：A 预测 {a}，B 预测 {b}。"},
+    "at_sweep_start": {"en": "Run the sweep ({runs} patched runs of {n} tokens)",
+                       "zh": "开始修补扫描（{runs} 次运行，每次 {n} 个词元）"},
+    "at_sweep_big": {
+        "en": "This sweep is {runs} patched runs of {n} tokens, about {gmacs} billion multiply-adds: it can take a "
+              "while on this server, so it starts when you ask. Its result is then kept for this pair of texts.",
+        "zh": "这次扫描包含 {runs} 次修补运行，每次 {n} 个词元，约 {gmacs} 十亿次乘加运算：在本服务器上可能需要一段时间，"
+              "所以要等你点击后才开始。之后结果会为这对文本保留。"},
     "at_sweep_running": {"en": "Patching…", "zh": "正在修补…"},
     "at_sweep_progress": {"en": "Patching… {done} of {total} runs", "zh": "正在修补…已完成 {done} / {total} 次运行"},
     "at_metric_a": {"en": "Metric on A (clean)", "zh": "A 上的指标（干净）"},

@@ -23,6 +23,8 @@ from ..widgets import compare
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
 
 SITES = PT.SITES
+# a sweep larger than this (multiply-adds, lab.patching.sweep_size: ~10 s on a 2-core CPU) waits for a click
+AUTO_WORK = 2e11
 
 
 def render_view(sel: Selection, model, tok) -> None:
@@ -50,6 +52,12 @@ def render_view(sel: Selection, model, tok) -> None:
         return
     progress = None
     if SA.cached_sweep(sel.model_key, sel.device, sel.text, text_b, site, metric) is None:
+        runs, work = PT.sweep_size(model, site, len(pair.a.ids))
+        if work > AUTO_WORK and not st.button(t("at_sweep_start", runs=runs, n=len(pair.a.ids)), key="sweep_start",
+                                               icon=":material/play_arrow:"):
+            st.info(t("at_sweep_big", runs=runs, n=len(pair.a.ids), gmacs=f"{work / 1e9:,.0f}"),
+                    icon=":material/hourglass_empty:")
+            return
         bar = st.progress(0.0, text=t("at_sweep_running"))
 
         def progress(done: int, total: int) -> None:
