@@ -7,6 +7,5 @@ softmax), kv (MHA/GQA/MQA and KV-cache sizes), generation, ablation, ffn, residu
 costs before it runs), model_map (the architecture as parts and shapes, and one pass's
 numbers along it), attribution (direct logit attribution, what a head writes), patching
 (activation patching between two texts), detectors (head detectors). No Streamlit, plotly
-or altair, and no translated strings: the
-app's pages call these, and so can a notebook.
+or altair, and no translated strings: the app's pages call these, and so can a notebook.
 """
