@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test bench clean
+.PHONY: run test fuzz bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,13 @@ run: $(VENV)/.installed-run
 # pytest exits with 5 when no tests are collected: make treats that as a failure.
 test: $(VENV)/.installed-dev
 	$(PY) -m pytest
+
+# The fuzz suite's long profile (tests/fuzz/, docs/hostile-files.md): many more examples per
+# door than `make test`'s ci profile, a new random seed each run. Then the examples each door
+# ran and the peak memory of the process against its baseline and the budget.
+fuzz: $(VENV)/.installed-dev
+	HYPOTHESIS_PROFILE=long $(PY) -m pytest -p no:cacheprovider -q tests/fuzz; status=$$?; \
+		$(PY) -m tests.fuzz.report long; exit $$status
 
 # Every benchmark, one after another (they share the cores), each rewriting its section
 # of docs/benchmarks.md; then the summary table at the top (figure, target, met?).

@@ -27,7 +27,11 @@ from models.transformer import Transformer
 
 
 def build_random(config: TransformerConfig, text: str, tokenizer: str, seed: int, device: str):
-    """A seeded random model and a tokenizer that fits its vocabulary."""
+    """A seeded random model and a tokenizer that fits its vocabulary; a config larger
+    than the model budget (GLASSBOX_MODEL_BUDGET_MB) is refused before anything is built."""
+    from models.weights.safety import check_model
+
+    check_model(config, "This config")
     torch.manual_seed(seed)
     if tokenizer == "minilm":
         tok = minilm_tokenizer()

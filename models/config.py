@@ -26,11 +26,29 @@ OUTPUTS = ("logits", "hidden")
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
 
+def _shown(value: object) -> str:
+    """A value as a user wrote it (at most 40 characters): text as it is, anything else
+    in JSON's spelling ([1, 2], {"a": null}, true), never a Python repr or type name."""
+    if isinstance(value, str):
+        return value[:40]
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=True)[:40]
+    except (TypeError, ValueError):
+        return _json_kind(value)
+
+
+def _names(names: list) -> str:
+    """Field names as a sentence shows them: at most 80 characters (a hostile file may
+    have thousands of fields, each a page long)."""
+    text = ", ".join(map(str, names))
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 def _check_choice(what: str, value: str, allowed: tuple[str, ...]) -> None:
     if not isinstance(value, str) or value not in allowed:
-        shown = value if isinstance(value, str) else type(value).__name__
+        shown = _shown(value)
         raise ConfigError("choice", f"Unknown {what} {shown!r}: choose one of {', '.join(allowed)}.", what=what,
-                          value=str(shown)[:40], allowed=", ".join(allowed))
+                          value=shown, allowed=", ".join(allowed))
 
 
 def _whole(obj: object, name: str, low: int | None = None, optional: bool = False) -> None:
@@ -43,8 +61,8 @@ def _whole(obj: object, name: str, low: int | None = None, optional: bool = Fals
         v = int(v)
         object.__setattr__(obj, name, v)
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ConfigError("whole", f"{name} must be a whole number (got {str(v)[:40]!r}).", name=name,
-                          value=str(v)[:40])
+        raise ConfigError("whole", f"{name} must be a whole number (got {_shown(v)!r}).", name=name,
+                          value=_shown(v))
     if low is not None and v < low:
         if low == 1:
             raise ConfigError("positive", f"{name} must be a positive number (got {v}).", name=name, value=v)
@@ -54,16 +72,16 @@ def _whole(obj: object, name: str, low: int | None = None, optional: bool = Fals
 def _real(obj: object, name: str) -> float:
     v = getattr(obj, name)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-        raise ConfigError("real", f"{name} must be a finite number (got {str(v)[:40]!r}).", name=name,
-                          value=str(v)[:40])
+        raise ConfigError("real", f"{name} must be a finite number (got {_shown(v)!r}).", name=name,
+                          value=_shown(v))
     object.__setattr__(obj, name, float(v))
     return float(v)
 
 
 def _flag(obj: object, name: str) -> None:
     if not isinstance(getattr(obj, name), bool):
-        raise ConfigError("flag", f"{name} must be true or false (got {str(getattr(obj, name))[:40]!r}).",
-                          name=name, value=str(getattr(obj, name))[:40])
+        raise ConfigError("flag", f"{name} must be true or false (got {_shown(getattr(obj, name))!r}).",
+                          name=name, value=_shown(getattr(obj, name)))
 
 
 @dataclass(frozen=True)
@@ -156,8 +174,8 @@ class TransformerConfig:
                 object.__setattr__(self, "attention", MaskSpec(**self.attention))
             except TypeError:
                 unknown = sorted(set(self.attention) - {f.name for f in dataclasses.fields(MaskSpec)})
-                raise ConfigError("unknown_fields", f"Unknown attention field(s): {', '.join(map(str, unknown))}.",
-                                  names=", ".join(map(str, unknown))[:80]) from None
+                names = _names(unknown)
+                raise ConfigError("unknown_fields", f"Unknown attention field(s): {names}.", names=names) from None
         elif isinstance(self.attention, str):
             object.__setattr__(self, "attention", MaskSpec(self.attention))
         elif not isinstance(self.attention, MaskSpec):
@@ -241,15 +259,15 @@ class TransformerConfig:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(map(str, set(d) - known))
         if unknown:
-            raise ConfigError("unknown_fields", f"Unknown config field(s): {', '.join(unknown)}.",
-                              names=", ".join(unknown)[:80])
+            names = _names(unknown)
+            raise ConfigError("unknown_fields", f"Unknown config field(s): {names}.", names=names)
         return cls(**d)
 
     @classmethod
     def from_json(cls, text: str) -> "TransformerConfig":
         try:
             doc = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError, TypeError, RecursionError):
+        except (ValueError, TypeError, RecursionError):   # not JSON or not UTF-8, a number of over 4,300 digits
             raise ConfigError("config_not_json", "The config is not valid JSON.") from None
         return cls.from_dict(doc)
 

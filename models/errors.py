@@ -8,6 +8,7 @@ English sentence as its message (for logs, notebooks and tests). An app shows
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 
@@ -28,8 +29,17 @@ class ModelTooBig(Refused):
     """A model larger than the server's budget, known before anything is allocated."""
 
     def __init__(self, need: int, budget: int, what: str = "This model") -> None:
-        need_mb, budget_mb = need / 1e6, budget / 1e6
-        super().__init__("model_too_big", f"{what} needs about {need_mb:,.0f} MB for its parameters, more than this "
-                         f"server's budget of {budget_mb:,.0f} MB per model (GLASSBOX_MODEL_BUDGET_MB).",
-                         need=f"{need_mb:,.0f}", budget=f"{budget_mb:,.0f}")
+        need_mb, budget_mb = megabytes(need), megabytes(budget)
+        super().__init__("model_too_big", f"{what} needs about {need_mb} MB for its parameters, more than this "
+                         f"server's budget of {budget_mb} MB per model (GLASSBOX_MODEL_BUDGET_MB).",
+                         need=need_mb, budget=budget_mb)
         self.need, self.budget = need, budget
+
+
+def megabytes(n: int) -> str:
+    """n bytes in MB as a sentence shows them ("1,234"); a count too large for a float
+    (a hostile config's product of 300-digit numbers) as a power of ten ("10^312")."""
+    try:
+        return f"{n / 1e6:,.0f}"
+    except OverflowError:
+        return f"10^{int(n.bit_length() * math.log10(2)) - 6}"

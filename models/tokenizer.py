@@ -223,10 +223,13 @@ Tokenizer = CharTokenizer | WordTokenizer | HFTokenizer
 def tokenizer_from_dict(d: dict[str, Any]) -> Tokenizer:
     """Inverse of `to_dict()`, used by checkpoints (JSON, never pickle)."""
     kind = d.get("kind")
-    if kind == "char":
-        return CharTokenizer(d["vocab"], d.get("lowercase", False), d.get("add_bos", False))
-    if kind == "word":
-        return WordTokenizer(d["vocab"], d.get("lowercase", False), d.get("add_bos", False))
+    if kind in ("char", "word"):
+        vocab, lowercase, add_bos = d["vocab"], d.get("lowercase", False), d.get("add_bos", False)
+        if not isinstance(vocab, list) or not all(isinstance(v, str) for v in vocab):
+            raise ValueError("A tokenizer's vocab must be a list of strings.")
+        if not isinstance(lowercase, bool) or not isinstance(add_bos, bool):
+            raise ValueError("A tokenizer's lowercase and add_bos must be true or false.")
+        return (CharTokenizer if kind == "char" else WordTokenizer)(vocab, lowercase, add_bos)
     if kind == "hf":
         return HFTokenizer.from_str(d["json"])
     raise ValueError(f"Unknown tokenizer kind {kind!r}.")

@@ -9,6 +9,7 @@ fall back to the default silently; `bound()` notices it and the page says so.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
@@ -29,12 +30,38 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
     """A widget bound to the URL parameter `key`; an invalid or adjusted link value is
     recorded as a notice (shown by `show_notices`)."""
     asked = st.query_params.get(key)
+    if asked is not None and not readable(widget, asked):
+        forget_link_value(key)
+        st.session_state.setdefault(_NOTICES, []).append((key, asked, None))
     value = widget(label, *args, key=key, bind="query-params", **kwargs)
     now = st.query_params.get(key)
     if asked is not None and now != asked and not (now is None and asked == url_default):
         notes = st.session_state.setdefault(_NOTICES, [])
         notes.append((key, asked, now))
     return value
+
+
+def readable(widget: Callable[..., Any], asked: str) -> bool:
+    """Whether a link's value can be given to `widget`: a number widget (number_input,
+    slider) needs a finite number; other widgets check their own values."""
+    if getattr(widget, "__name__", "") not in ("number_input", "slider"):
+        return True
+    try:
+        return math.isfinite(float(asked))
+    except ValueError:
+        return False
+
+
+def forget_link_value(key: str) -> None:
+    """Remove `key` from the link before its widget is drawn, and from the link values
+    Streamlit seeds widgets from on a session's first run: Streamlit parses those itself,
+    and an integer number_input given ?x=1e309 raises OverflowError inside Streamlit
+    (Streamlit 1.67 catches ValueError, TypeError and IndexError there, not OverflowError)."""
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as qp:
+        qp.remove_param(key)
+        qp.set_initial_query_params_from_current()
 
 
 def index_slider(label: str, n: int, key: str, disabled: bool = False) -> int:

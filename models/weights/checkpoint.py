@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import io
 import json
+import struct
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any, Callable
 
@@ -62,7 +64,7 @@ def _document(raw: bytes | str, name: str) -> dict[str, Any]:
     """The JSON part of a checkpoint, checked to be ours (Refused otherwise)."""
     try:
         doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):      # not JSON or not UTF-8, a number of over 4,300 digits, too deep
         raise Refused("not_json", f"{name} is not readable JSON.", file=name) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise Refused("not_checkpoint", f"{name} is not a Glassbox checkpoint.", file=name)
@@ -118,7 +120,10 @@ def _tokenizer(d: Any, cfg: TransformerConfig) -> Tokenizer | None:
         return None
     try:
         tok = tokenizer_from_dict(d)
-    except Exception as e:    # noqa: BLE001 (a hostile dict can fail anywhere inside): one sentence
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:    # noqa: BLE001 - a hostile dict can fail anywhere inside, the tokenizers library
+        # with a PanicException (a BaseException) too: one sentence
         raise Refused("tokenizer", "The checkpoint's tokenizer cannot be read.") from e
     if tok.vocab_size > cfg.vocab_size:
         raise Refused("tokenizer_vocab", f"The tokenizer has {tok.vocab_size} tokens but the model only "
@@ -168,6 +173,20 @@ def _too_big(n_bytes: int, limit_mb: int) -> CheckpointZipError:
                               limit=limit_mb)
 
 
+def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """One member's bytes, never more than it claims to hold (`info.file_size`, checked
+    against the limits before). A zip bomb's member claims a few bytes and inflates to
+    gigabytes: zipfile's read() of a whole member inflates everything before cutting it
+    to the claimed size, whereas a read of n bytes inflates at most n. zipfile inflates
+    bzip2 and LZMA without any bound, so only stored and deflated members are read."""
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        name = Path(info.filename).name[:80]
+        raise CheckpointZipError("zip_method", f"{name} is compressed with a method Glassbox does not unpack (only "
+                                 "stored and deflate, the usual zip settings).", file=name)
+    with z.open(info) as f:
+        return f.read(info.file_size) if info.file_size else b""
+
+
 def read_checkpoint_zip(data: bytes, limit_mb: int | None = None) -> tuple[Transformer, Tokenizer, dict]:
     """(model on the CPU, tokenizer, meta) from the bytes of a zip holding exactly one
     .json and one .safetensors, read in memory (nothing is written to disk); a
@@ -189,12 +208,16 @@ def read_checkpoint_zip(data: bytes, limit_mb: int | None = None) -> tuple[Trans
     if sum(i.file_size for i in names) > 4 * limit_mb * 2**20:
         raise _too_big(sum(i.file_size for i in names), limit_mb)
     json_name, weights_name = (Path(i.filename).name[:80] for i in (jsons[0], weights[0]))
+    if jsons[0].file_size > safety.MAX_JSON_BYTES:
+        raise CheckpointZipError("not_checkpoint", f"{json_name} is not a Glassbox checkpoint (its JSON part is "
+                                 f"over {safety.MAX_JSON_BYTES // 10**6} MB).", file=json_name)
     try:
-        doc = _document(z.read(jsons[0]), json_name)
-        raw = z.read(weights[0])
-    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError) as e:
-        if isinstance(e, Refused):
-            raise CheckpointZipError(e.reason, str(e), **e.values) from None
+        doc = _document(_member(z, jsons[0]), json_name)
+        raw = _member(z, weights[0])
+    except Refused as e:
+        raise CheckpointZipError(e.reason, str(e), **e.values) from None
+    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError, ValueError, OSError, zlib.error,
+            struct.error):
         raise CheckpointZipError("not_zip", "That file is not a zip archive (its contents cannot be read).") from None
     from safetensors.torch import load as load_bytes
 

@@ -130,9 +130,10 @@ GPT2_TRANSPOSED = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight"
 def bert_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
     ks = [Copy("embed.weight", p + "embeddings.word_embeddings.weight"),
           Copy("pos_embed.weight", p + "embeddings.position_embeddings.weight"),
-          Copy("type_embed.weight", p + "embeddings.token_type_embeddings.weight"),
           Copy("ln_embed.weight", p + "embeddings.LayerNorm.weight"),
           Copy("ln_embed.bias", p + "embeddings.LayerNorm.bias")]
+    if cfg.n_token_types:                       # type_vocab_size 0: no segment embeddings to copy
+        ks.append(Copy("type_embed.weight", p + "embeddings.token_type_embeddings.weight"))
     for i in range(cfg.n_layers):
         h, o = f"{p}encoder.layer.{i}.", f"blocks.{i}."
         pairs = {"attn.W_Q": "attention.self.query", "attn.W_K": "attention.self.key",
@@ -219,7 +220,9 @@ def config_from_hf(hf_config: Mapping[str, Any]) -> TransformerConfig:
         field = str(e.args[0])[:40]
         raise CheckpointError("config_field", f"config.json lacks the field {field!r} needed for a {family} model.",
                               field=field, family=family) from None
-    except (TypeError, ZeroDivisionError, AttributeError, OverflowError):
+    except Refused:
+        raise
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError, OverflowError):   # e.g. rope_theta "fast"
         raise CheckpointError("config_values", f"config.json has values a {family} model cannot have "
                               "(a number where text is needed, or the reverse).", family=family) from None
 
@@ -314,7 +317,7 @@ def minilm_path() -> Path:
 def weight_files(folder: Path) -> list[Path]:
     """The folder's `*.safetensors` files (a single file or shards); a folder with only
     pickled weights (.bin, .pt) is refused: Glassbox never unpickles."""
-    files = sorted(folder.glob("*.safetensors"))
+    files = sorted(f for f in folder.glob("*.safetensors") if f.is_file())
     if not files:
         bins = [f.name for f in folder.glob("*.bin")] + [f.name for f in folder.glob("*.pt*")]
         if bins:
@@ -355,12 +358,12 @@ def read_hf_config(folder: Path) -> dict[str, Any]:
     path = folder / "config.json"
     if not path.is_file():
         raise CheckpointError("no_config", f"{folder.name} has no config.json.", folder=folder.name)
-    if path.stat().st_size > 10_000_000:
-        raise CheckpointError("config_json", f"{folder.name}/config.json is not a config (over 10 MB).",
-                              folder=folder.name)
+    if path.stat().st_size > safety.MAX_JSON_BYTES:
+        raise CheckpointError("config_json", f"{folder.name}/config.json is not a config (over "
+                              f"{safety.MAX_JSON_BYTES // 10**6} MB).", folder=folder.name)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):      # not JSON or not UTF-8, a number of over 4,300 digits, too deep
         raise CheckpointError("config_json", f"{folder.name}/config.json is not valid JSON.",
                               folder=folder.name) from None
     if not isinstance(doc, dict):
@@ -370,7 +373,19 @@ def read_hf_config(folder: Path) -> dict[str, Any]:
 
 def load_tokenizer(folder: Path) -> Tokenizer | None:
     """The tokenizer that belongs to a folder: tokenizer.json, else BERT's vocab.txt or
-    GPT-2's vocab.json + merges.txt; None when there is none."""
+    GPT-2's vocab.json + merges.txt; None when there is none. Files that cannot be read
+    as a tokenizer raise a CheckpointError ("tokenizer")."""
+    try:
+        return _tokenizer_files(folder)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as e:    # noqa: BLE001 - the tokenizers library raises plain Exception, TypeError and, from
+        # Rust, PanicException (a BaseException); bad JSON, bad UTF-8, a directory: one sentence, the log has the rest
+        raise CheckpointError("tokenizer", f"The tokenizer files in {folder.name} cannot be read.",
+                              folder=folder.name) from e
+
+
+def _tokenizer_files(folder: Path) -> Tokenizer | None:
     if (folder / "tokenizer.json").exists():
         return HFTokenizer.from_file(folder / "tokenizer.json")
     if (folder / "vocab.txt").exists():

@@ -39,6 +39,8 @@ DTYPE_BYTES = {"BOOL": 1, "U8": 1, "I8": 1, "F8_E5M2": 1, "F8_E4M3": 1, "I16": 2
                "I32": 4, "U32": 4, "F32": 4, "I64": 8, "U64": 8, "F64": 8}
 FLOATS = ("F16", "BF16", "F32", "F64")
 MAX_HEADER_BYTES = 100_000_000        # the safetensors format's own limit on its JSON header
+MAX_JSON_BYTES = 10_000_000           # a config.json or a checkpoint's JSON part (real ones: a few KB to ~2 MB;
+                                      # parsed JSON can take 20x its size in memory)
 
 
 # ---- the model a config describes -------------------------------------------------------------
@@ -161,14 +163,20 @@ def read_header(source: bytes | Path, name: str | None = None) -> Header:
     else:
         path = Path(source)
         name = name or path.name
-        size = path.stat().st_size
-        with open(path, "rb") as f:
-            head = f.read(8)
+        try:
+            size = path.stat().st_size
+            with open(path, "rb") as f:
+                head = f.read(8)
+        except OSError:                                         # a directory, no permission
+            raise Refused("not_readable", f"{name} cannot be read.", file=name) from None
 
         def read(n: int) -> bytes:
-            with open(path, "rb") as f:
-                f.seek(8)
-                return f.read(n)
+            try:
+                with open(path, "rb") as f:
+                    f.seek(8)
+                    return f.read(n)
+            except OSError:
+                raise Refused("not_readable", f"{name} cannot be read.", file=name) from None
     if size < 8 or len(head) < 8:
         raise _corrupt(name, f"it has {size} bytes, too few for a header")
     (n,) = struct.unpack("<Q", head)
@@ -176,7 +184,7 @@ def read_header(source: bytes | Path, name: str | None = None) -> Header:
         raise _corrupt(name, f"its header claims {n} bytes but the file has {size}")
     try:
         doc = json.loads(read(n).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):      # not UTF-8, not JSON, a number of over 4,300 digits, too deep
         raise _corrupt(name, "its header is not JSON") from None
     if not isinstance(doc, dict):
         raise _corrupt(name, "its header is not a JSON object")
@@ -186,7 +194,7 @@ def read_header(source: bytes | Path, name: str | None = None) -> Header:
     for key, entry in doc.items():
         if key == "__metadata__":
             continue
-        if not isinstance(entry, dict) or entry.get("dtype") not in DTYPE_BYTES:
+        if not isinstance(entry, dict) or not isinstance(entry.get("dtype"), str) or entry["dtype"] not in DTYPE_BYTES:
             raise _corrupt(name, f"the entry {str(key)[:60]!r} has no known dtype")
         shape, offsets = entry.get("shape"), entry.get("data_offsets")
         if not isinstance(shape, list) or any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in shape):

@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 import torch
 
 from ..config import MaskSpec, TransformerConfig
+from ..errors import Refused
 from ..tokenizer import Tokenizer, minilm_tokenizer
 from ..transformer import Transformer
 from .checkpoint import CHECKPOINT_DIR, load_checkpoint, read_checkpoint_info, shipped_checkpoints
@@ -89,7 +90,7 @@ def _minilm_entry() -> Entry:
         if not (folder / "model.safetensors").exists():
             return Entry("minilm", label, "pretrained", desc, False, f"{folder} has no model.safetensors.")
         return Entry("minilm", label, "pretrained", desc, True, config=config_from_hf(read_hf_config(folder)))
-    except CheckpointError as e:
+    except Refused as e:
         return Entry("minilm", label, "pretrained", desc, False, str(e))
 
 
@@ -118,7 +119,7 @@ def folder_entry(path: str | Path) -> Entry:
         if not any(path.glob("*.safetensors")):
             raise CheckpointError("no_weights", f"{path} has no .safetensors weights.", folder=path.name)
         return Entry(key, label, "folder", "local Hugging Face checkpoint", True, config=cfg)
-    except CheckpointError as e:
+    except Refused as e:
         return Entry(key, label, "folder", "local Hugging Face checkpoint", False, str(e))
 
 

@@ -215,3 +215,195 @@ def test_every_reason_a_refusal_can_carry_is_said_in_both_languages():
     missing = [r for r in sorted(reasons) if f"refused_{r}" not in STRINGS or
                set(STRINGS[f"refused_{r}"]) != {"en", "zh"}]
     assert not missing, missing
+
+
+# ---- found by the fuzz suite (tests/fuzz/, docs/hostile-files.md) ---------------------------------
+def test_a_zip_bomb_is_refused_without_inflating_it():
+    """A member that claims 1,000 bytes and inflates to 300 MB: zipfile's read() of a whole
+    member inflated all of it before cutting it to the claim (300 KB uploaded -> 300 MB)."""
+    import tracemalloc
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("m.json", GOOD_JSON)
+        with z.open("m.safetensors", "w") as f:
+            for _ in range(300):
+                f.write(bytes(2**20))
+    data = bytearray(buf.getvalue())
+    info = zipfile.ZipFile(io.BytesIO(bytes(data))).getinfo("m.safetensors")
+    struct.pack_into("<I", data, info.header_offset + 22, 1000)          # the local header's claim
+    central = data.rfind(b"PK\x01\x02")
+    struct.pack_into("<I", data, central + 24, 1000)                      # and the central directory's
+    tracemalloc.start()
+    try:
+        with pytest.raises(Refused) as e:
+            read_checkpoint_zip(bytes(data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.value.reason in ("not_zip", "weights_corrupt")
+    assert peak < 20 * 2**20, f"reading the bomb allocated {peak / 2**20:.0f} MB"
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA])
+def test_members_zipfile_cannot_bound_are_refused(method):
+    """zipfile inflates bzip2 and LZMA members without a bound: only stored and deflate."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as z:
+        z.writestr("m.json", GOOD_JSON)
+        z.writestr("m.safetensors", GOOD_WEIGHTS)
+    with pytest.raises(Refused) as e:
+        read_checkpoint_zip(buf.getvalue())
+    assert e.value.reason == "zip_method" and "m.json" in str(e.value)
+
+
+def test_a_header_entry_whose_dtype_is_a_list_is_corrupt():
+    data = header_bytes({"a": {"dtype": [], "shape": [1], "data_offsets": [0, 4]}}, b"\0" * 4)
+    with pytest.raises(Refused) as e:                                      # was TypeError: unhashable type
+        safety.read_header(data, "w.safetensors")
+    assert e.value.reason == "weights_corrupt"
+
+
+BIG = "9" * 5000                                                             # over Python's 4,300-digit limit
+
+
+def test_numbers_of_thousands_of_digits_are_refused_as_not_json(tmp_path):
+    with pytest.raises(Refused, match="JSON"):                              # were ValueError: Exceeds the limit
+        TransformerConfig.from_json('{"d_model": ' + BIG + "}")
+    raw = ('{"a": {"dtype": "F32", "shape": [' + BIG + '], "data_offsets": [0, 4]}}').encode()
+    with pytest.raises(Refused) as e:
+        safety.read_header(struct.pack("<Q", len(raw)) + raw + b"\0" * 4, "w.safetensors")
+    assert e.value.reason == "weights_corrupt"
+    with pytest.raises(Refused) as e:
+        read_checkpoint_zip(zip_of({"m.json": b'{"format": ' + BIG.encode() + b"}", "m.safetensors": GOOD_WEIGHTS}))
+    assert e.value.reason == "not_json"
+    (tmp_path / "config.json").write_text('{"model_type": "gpt2", "n_layer": ' + BIG + "}")
+    (tmp_path / "model.safetensors").write_bytes(GOOD_WEIGHTS)
+    with pytest.raises(Refused) as e:
+        load(tmp_path)
+    assert e.value.reason == "config_json"
+
+
+def test_config_values_are_shown_as_json_not_python():
+    with pytest.raises(Refused) as e:
+        TransformerConfig.from_dict({"d_ff": {"a": None, "b": [True]}})
+    assert '{"a": null, "b": [true]}'[:40] in str(e.value) and "None" not in str(e.value)
+    with pytest.raises(Refused) as e:
+        TransformerConfig.from_dict({"arch": 5})
+    assert str(e.value).startswith("Unknown architecture '5'") and "int" not in str(e.value)
+    with pytest.raises(Refused) as e:
+        TransformerConfig.from_dict({"bias": ["yes"]})
+    assert '["yes"]' in str(e.value)
+
+
+def test_a_thousand_unknown_fields_make_a_short_sentence():
+    with pytest.raises(Refused) as e:
+        TransformerConfig.from_dict({f"field_{i}_" + "x" * 1000: 1 for i in range(1000)})
+    assert e.value.reason == "unknown_fields" and len(str(e.value)) < 150
+    assert e.value.values["names"] in str(e.value)
+
+
+def test_a_model_too_big_for_a_float_is_refused_with_a_power_of_ten(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({**HUGE_GPT2, "vocab_size": 10**300, "n_embd": 10**300,
+                                                      "n_head": 1}))
+    (tmp_path / "model.safetensors").write_bytes(GOOD_WEIGHTS)
+    with pytest.raises(ModelTooBig) as e:                                  # was OverflowError: int too large
+        load(tmp_path)
+    assert "10^" in e.value.values["need"] and "10^" in str(e.value)
+
+
+def tiny_bert_folder(path: Path) -> dict:
+    from tests.unit.test_pretrained import tiny_bert
+
+    tiny_bert().save_pretrained(path, safe_serialization=True)
+    return json.loads((path / "config.json").read_text())
+
+
+def test_a_folder_whose_config_a_model_cannot_have_is_listed_as_unavailable(tmp_path):
+    from models.weights import zoo
+
+    config = tiny_bert_folder(tmp_path)
+    (tmp_path / "config.json").write_text(json.dumps({**config, "layer_norm_eps": 0}))
+    entry = zoo.folder_entry(tmp_path)                                     # was ConfigError out of the catalogue
+    assert not entry.available and "norm_eps" in entry.reason
+
+
+def test_a_bert_without_token_types_loads(tmp_path):
+    config = tiny_bert_folder(tmp_path)
+    (tmp_path / "config.json").write_text(json.dumps({**config, "type_vocab_size": 0}))
+    model, _ = load(tmp_path)                                              # was KeyError: 'type_embed.weight'
+    assert model.cfg.n_token_types == 0
+
+
+def test_a_llama_whose_rope_theta_is_text_is_refused(tmp_path):
+    from tests.unit.test_pretrained import tiny_llama
+
+    tiny_llama().save_pretrained(tmp_path, safe_serialization=True)
+    config = json.loads((tmp_path / "config.json").read_text())
+    rope = {**(config.get("rope_parameters") or {}), "rope_theta": "fast"}
+    (tmp_path / "config.json").write_text(json.dumps({**config, "rope_theta": "fast", "rope_parameters": rope}))
+    with pytest.raises(CheckpointError) as e:                              # was ValueError: could not convert
+        load(tmp_path)
+    assert e.value.reason == "config_values"
+
+
+def test_a_directory_where_the_weights_should_be(tmp_path):
+    tiny_bert_folder(tmp_path)
+    (tmp_path / "model.safetensors").unlink()
+    (tmp_path / "model.safetensors").mkdir()
+    with pytest.raises(CheckpointError) as e:                              # was IsADirectoryError
+        load(tmp_path)
+    assert e.value.reason == "no_weights"
+    with pytest.raises(Refused) as e:
+        safety.read_header(tmp_path / "model.safetensors")
+    assert e.value.reason == "not_readable" and str(tmp_path) not in str(e.value)
+
+
+@pytest.mark.parametrize("files", [
+    {"tokenizer.json": b""}, {"tokenizer.json": None}, {"vocab.txt": b"a\nb\n"},
+    {"vocab.txt": b"[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\na\n", "tokenizer_config.json": b"7"},
+    {"vocab.txt": b"[PAD]\n", "tokenizer_config.json": b"\x80\x81"}, {"vocab.json": b"{", "merges.txt": b""},
+], ids=["empty tokenizer.json", "tokenizer.json a directory", "vocab.txt without [SEP]",
+        "tokenizer_config a number", "tokenizer_config not utf-8", "vocab.json not json"])
+def test_tokenizer_files_that_cannot_be_read_are_refused(tmp_path, files):
+    tiny_bert_folder(tmp_path)
+    for name, data in files.items():
+        if data is None:
+            (tmp_path / name).mkdir()
+        else:
+            (tmp_path / name).write_bytes(data)
+    with pytest.raises(CheckpointError) as e:             # were ValueError (with the path), TypeError, JSONDecodeError
+        load(tmp_path)
+    assert e.value.reason == "tokenizer" and str(tmp_path) not in str(e.value)
+
+
+@pytest.mark.parametrize("tokenizer", [{"add_bos": None}, {"lowercase": [1]}, {"vocab": [1, 2, 3]},
+                                       {"vocab": "abc"}])
+def test_a_checkpoint_tokenizer_with_wrong_types_is_refused(tokenizer):
+    doc = json.loads(GOOD_JSON)
+    doc["tokenizer"] = {**doc["tokenizer"], **tokenizer}
+    with pytest.raises(Refused) as e:                      # add_bos null was accepted, then encode() raised TypeError
+        read_checkpoint_zip(zip_of({"m.json": json.dumps(doc).encode(), "m.safetensors": GOOD_WEIGHTS}))
+    assert e.value.reason == "tokenizer"
+
+
+def test_the_cli_refuses_a_config_over_the_budget_before_building_it(tmp_path, monkeypatch, capsys):
+    from cli.trace import main
+
+    (tmp_path / "c.json").write_text(json.dumps({"vocab_size": 10**6, "d_model": 4096, "n_heads": 4}))
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "100")
+    assert main(["--text", "hi", "--out", str(tmp_path / "t.npz"), "--config", str(tmp_path / "c.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: This config needs about") and "budget of 100 MB" in err
+
+
+@pytest.mark.parametrize("page, param", [("app_pages/positional.py", "pe_d"), ("app_pages/ffn.py", "neuron"),
+                                         ("app_pages/positional.py", "pe_seed")])
+def test_an_integer_link_value_too_large_for_a_float_gets_a_notice(page, param):
+    """?pe_d=1e309: Streamlit's integer number_input raised OverflowError on it. (A widget
+    drawn after the page's notices gets its notice on the next run, as for any bad value.)"""
+    from tests.app.helpers import open_app, rerun, warnings_text
+
+    at = open_app({param: "1e309", "pe_view": "rope" if param == "pe_seed" else "tables"}, page=page, direct=True)
+    shown = warnings_text(at) + warnings_text(rerun(at))
+    assert f"{param}=1e309 is not valid" in shown

@@ -35,6 +35,10 @@ STRINGS = {
     "refused_too_big": {"en": "The checkpoint is {mb} MB; the limit is {limit} MB.",
                         "zh": "该检查点有 {mb} MB，上限为 {limit} MB。"},
     "refused_not_zip": {"en": "That file is not a zip archive.", "zh": "该文件不是 zip 压缩包。"},
+    "refused_zip_method": {"en": "{file} is compressed with a method Glassbox does not unpack (only stored and "
+                                 "deflate, the usual zip settings). Zip it again with the usual settings.",
+                           "zh": "{file} 使用了 Glassbox 不解压的压缩方式（仅支持存储和 deflate 这两种常用 zip 设置）。"
+                                 "请用常规设置重新压缩。"},
     "refused_contents": {"en": "The zip must hold exactly one .json and one .safetensors file.",
                          "zh": "zip 压缩包中必须恰好包含一个 .json 文件和一个 .safetensors 文件。"},
     "refused_no_tokenizer": {"en": "The checkpoint has no tokenizer, so text cannot be fed to it.",

@@ -1,0 +1,123 @@
+"""Door: the URL's query parameters on every page (a link a teacher shares, or one a
+student edits), through Streamlit's AppTest as tests/app/helpers.py opens the app.
+
+Every parameter a page binds (the sidebar's on every page, the page's own) gets a value
+that is valid, nearly valid, or hostile: random strings, huge numbers, negative numbers,
+NaN and infinities, unicode (RTL, combining marks, emoji, CJK), empty, 10,000
+characters. The page must draw without an exception element, and nothing it shows may
+hold a traceback or a Python type name; an error it shows is a sentence.
+Each example is one app run (about a second once the models are cached), so the ci
+profile runs few per page; `make fuzz` many more.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.app.helpers import GPT_LABEL, LLAMA_LABEL, MINILM_LABEL, T5_LABEL, everything_rendered, open_app
+from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
+from tests.fuzz.props import TYPE_NAMES, run_door
+from ui.views import attention, ffn, generate, positional, positional_checkpoints, residual
+
+HOSTILE = st.one_of(
+    st.sampled_from(["1e309", "-1", "99999999999999999999999", "NaN", "nan", "inf", "-inf", "", " ", "0x10", "1_000",
+                     " 3 ", "3.7", "-0", "true", "None", "null", "[1]", "{}", "\u202e7", "٣", "３", "e\u0301", "🤖",
+                     "层", "<script>alert(1)</script>", "%00", "\x00", "a\nb", "x" * 10_000, "1" * 5000]),
+    st.integers(-10**30, 10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(str),
+    st.text(max_size=30),
+)
+
+
+def values(*valid: object) -> st.SearchStrategy[str]:
+    """A parameter's value: hostile first (Hypothesis's first example is its simplest,
+    so the first run of each page is all hostile), or one of its valid values."""
+    return st.one_of(HOSTILE, st.sampled_from([str(v) for v in valid])) if valid else HOSTILE
+
+
+def numbers(lo: float, hi: float) -> st.SearchStrategy[str]:
+    return values(lo, hi, (lo + hi) / 2, int(hi) + 1, int(lo) - 1)
+
+
+MODELS = [MINILM_LABEL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, "Toy: reverse · rope", "Toy: spell digits (encoder-decoder) · "
+          "sinusoidal", "BERT-style encoder", "minilm", "custom:gpt"]
+SIDEBAR = {"lang": values("English", "中文"), "model": values(*MODELS),
+           "text": values("the cat sat on the mat", "abcd=dcba", "a" * 3000, "The students\u202e read 中文 🤖"),
+           "target": values("dcba", "12"), "device": values("cpu", "cuda", "mps")}
+PAGES = {
+    "app_pages/home.py": {},
+    "app_pages/attention.py": {"view": values(*attention.VIEWS), "stack": values("encoder", "decoder", "cross"),
+                               "layer": numbers(0, 5), "head": numbers(0, 11), "combine": values(*attention.COMBINE),
+                               "query": numbers(-1, 20), "metric": values(*attention.METRICS),
+                               "text_b": values("the dog sat", "")},
+    "app_pages/positional.py": {"pe_view": values(*positional.BASE_SECTIONS, *positional_checkpoints.SECTIONS),
+                                "pe_n": numbers(2, 1024), "pe_d": numbers(2, 1024), "pe_base": numbers(2.0, 1e7),
+                                "pe_sim": values("cosine", "dot"), "pe_k": numbers(0, 1024),
+                                "pe_pos": numbers(0, 1024), "pe_seed": numbers(0, 10_000), "pe_gap": numbers(0, 16),
+                                "pe_bn": numbers(2, 1024), "pe_heads": numbers(1, 32),
+                                "pe_task": values("reverse", "copy", "sort"), "pe_probe_len": numbers(1, 64),
+                                "pe_layer": numbers(0, 3), "pe_head": values("mean", "0", "3"),
+                                "pe_perm_seed": numbers(0, 1000), "pe_perm_head": numbers(0, 3),
+                                "pe_extra_n": values(64, 128, 256, 512), "pe_metric": values("accuracy",
+                                                                                             "token_accuracy"),
+                                "pe_fk": numbers(0, 64)},
+    "app_pages/masks.py": {"mk_layer": numbers(0, 5), "mk_head": numbers(0, 11),
+                           "mk_stack": values("encoder", "decoder")},
+    "app_pages/walkthrough.py": {"wt_stack": values("encoder", "decoder", "cross"), "wt_layer": numbers(0, 5),
+                                 "wt_head": numbers(0, 11)},
+    "app_pages/ffn.py": {"layer": numbers(0, 5), "neuron": numbers(0, 1535), "fview": values(*ffn.VIEWS),
+                         "fwhich": values("post", "pre"), "forder": values(*ffn.ORDERS)},
+    "app_pages/residual.py": {"rview": values(*residual.VIEWS), "lens": values("top", "final")},
+    "app_pages/generate.py": {"strategy": values(*generate.STRATEGIES), "gen_n": numbers(1, 64),
+                              "gen_t": numbers(0.0, 2.0), "gen_k": numbers(0, 30522), "gen_p": numbers(0.0, 1.0),
+                              "gen_seed": numbers(0, 1_000_000), "gen_width": numbers(1, 8),
+                              "gen_alpha": numbers(0.0, 2.0)},
+    "app_pages/training.py": {},
+}
+
+
+@pytest.fixture(scope="module")
+def budget_mb():
+    return APP_BUDGET_MB
+
+
+@pytest.fixture(scope="module")
+def warm(budget_mb, monkeypatch_module):
+    """The app opened once (imports, MiniLM and the catalogue loaded) before the door's
+    memory is measured."""
+    monkeypatch_module.setenv("GLASSBOX_MODEL_BUDGET_MB", str(budget_mb))
+    open_app(page="app_pages/attention.py", errors_ok=True)
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+def check_page(at) -> None:
+    """No exception element; nothing shown holds a traceback or a Python type name."""
+    assert not at.exception, ["".join(e.stack_trace)[-3000:] for e in at.exception][:1]
+    shown = everything_rendered(at)
+    assert "Traceback" not in shown
+    for e in at.error:
+        assert not TYPE_NAMES.search(str(e.value)), e.value
+
+
+def open_with(page: str, query: dict[str, str]):
+    return open_app(query, page=page, direct=True, errors_ok=True)
+
+
+@pytest.mark.parametrize("page", list(PAGES))
+def test_url_params(page):
+    strategy = st.fixed_dictionaries({**SIDEBAR, **PAGES[page]})
+
+    @examples("url_params")
+    @given(strategy)
+    def run(query):
+        at = run_door("url_params", lambda: open_with(page, query), what=f"{page} {str(query)[:120]}")
+        check_page(at)
+
+    run()
