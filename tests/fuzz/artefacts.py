@@ -22,6 +22,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from models.weights.checkpoint import CHECKPOINT_DIR
+from tests.unit import helpers
 
 # ---- the shipped checkpoints ------------------------------------------------------------------
 SHIPPED = sorted(p.stem for p in CHECKPOINT_DIR.glob("*.json"))
@@ -47,11 +48,8 @@ def join_safetensors(header: Any, data: bytes, *, pad: bool = True) -> bytes:
 
 
 def zip_of(files: list[tuple[str, bytes]], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", compression) as z:
-        for name, data in files:
-            z.writestr(zipfile.ZipInfo(name or "x"), data, compress_type=compression)
-    return buf.getvalue()
+    """A zip of (name, bytes) pairs (a name may repeat), deflated unless told otherwise."""
+    return helpers.zip_of(files, compression)
 
 
 def set_claimed_size(data: bytes, member: str, size: int) -> bytes:

@@ -22,13 +22,16 @@ def bools(rows: str | list) -> torch.Tensor:
     return torch.tensor(rows, dtype=torch.bool)
 
 
-def zip_of(files: dict[str, bytes]) -> bytes:
-    """A zip archive of {member name: bytes}, in memory."""
+def zip_of(files: dict[str, bytes] | list[tuple[str, bytes]], compression: int | None = None) -> bytes:
+    """A zip archive of {member name: bytes}, in memory; a list of (name, bytes) pairs may
+    repeat a name (a hostile zip). `compression`: a zipfile method, stored by default."""
     import io
     import zipfile
 
+    method = zipfile.ZIP_STORED if compression is None else compression
+    pairs = files.items() if isinstance(files, dict) else files
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
-        for name, data in files.items():
-            z.writestr(name, data)
+    with zipfile.ZipFile(buf, "w", method) as z:
+        for name, data in pairs:
+            z.writestr(zipfile.ZipInfo(name or "x"), data, compress_type=method)
     return buf.getvalue()

@@ -2,12 +2,14 @@
 checks that now run before anything is allocated (models/weights/safety.py)."""
 from __future__ import annotations
 
+import io
 import json
 import re
 import struct
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
