@@ -96,7 +96,7 @@ STRINGS = {
     "gen_term_step": {"en": "step", "zh": "步骤"},
     "gen_term_score": {"en": "log P", "zh": "对数概率"},
     "gen_term_kept": {"en": "kept", "zh": "保留"},
-    "gen_term_pruned": {"en": "pruned", "zh": "剪掉"},
+    "gen_term_pruned": {"en": "pruned", "zh": "被剪枝"},
     "gen_term_finished": {"en": "finished", "zh": "已结束"},
     "gen_term_best": {"en": "returned sequence", "zh": "最终返回的序列"},
     "gen_term_layer": {"en": "layer", "zh": "层"},
@@ -137,7 +137,7 @@ STRINGS = {
               "pruned (grey). A sequence that chooses the end token is finished (green) and leaves the beam. With "
               "width 1 this is exactly greedy decoding.",
         "zh": "每一步，保留的 {width} 个序列各自用最好的几个词元扩展；在所有候选中，只有总对数概率最高的 {width} 个"
-              "存活（蓝色），其余被剪掉（灰色）。选到结束词元的序列即完成（绿色）并离开束。束宽为 1 时就是贪心解码。"},
+              "存活（蓝色），其余被剪枝（灰色）。选到结束词元的序列即完成（绿色）并离开束。束宽为 1 时就是贪心解码。"},
     "gen_cache_off": {"en": "The KV cache is off: every step recomputed all keys and values; the figures show what "
                             "the cache would hold.",
                       "zh": "KV 缓存已关闭：每一步都重新计算全部键和值；下图展示的是缓存本应保存的内容。"},

@@ -55,13 +55,13 @@ STRINGS = {
               "number the norm divided by (LayerNorm: the standard deviation, so it equals the input std; RMSNorm: "
               "the root mean square, which also counts the mean); DyT has none. After the norm, the learned gain and bias set the output's mean and variance.",
         "zh": "在每个位置的 d_model 个特征上计算统计量，再对位置求平均。缩放量是归一化所除的数"
-              "（LayerNorm：标准差，因此与输入标准差相同；RMSNorm：均方根，其中也包含均值）；DyT 没有这个量。归一化之后，可学习的增益和偏置决定输出的均值与方差。"},
+              "（层归一化 LayerNorm：标准差，因此与输入标准差相同；RMSNorm：均方根，其中也包含均值）；DyT 没有这个量。归一化之后，可学习的增益和偏置决定输出的均值与方差。"},
     "res_pair_shipped": {"en": "The shipped twins (same task, data and seed), reading the task's example {text}.",
-                         "zh": "随附的一对双胞胎模型（相同任务、数据和随机种子），读取任务示例 {text}。"},
+                         "zh": "随附的一对孪生模型（相同任务、数据和随机种子），读取任务示例 {text}。"},
     "res_pair_random": {
         "en": "The trained pre-/post-LN pair is not shipped here, so two GPT-2-style twins with the same random "
               "weights are compared instead, on your text.",
-        "zh": "本机没有随附训练好的 Pre-LN / Post-LN 模型对，因此改为比较两个权重相同的随机 GPT-2 式双胞胎模型，"
+        "zh": "本机没有随附训练好的 Pre-LN / Post-LN 模型对，因此改为比较两个权重相同的随机 GPT-2 式孪生模型，"
               "输入为你的文本。"},
     "res_pre_stream": {"en": "Pre-LN: stream", "zh": "Pre-LN：残差流"},
     "res_post_stream": {"en": "Post-LN: stream (after the norm)", "zh": "Post-LN：残差流（归一化之后）"},
@@ -111,8 +111,9 @@ STRINGS = {
 }
 
 FORMULAS = {
-    "res_sum": r"x_L = x_0+\sum_{l=0}^{L-1}\Big(\mathrm{Attn}_l\big(\mathrm{LN}(x)\big)+"
-               r"\mathrm{FFN}_l\big(\mathrm{LN}(x)\big)\Big)",
+    "res_sum": r"x_L = x_0+\sum_{l=0}^{L-1}\Big(\mathrm{Attn}_l\big(\mathrm{LN}_{l,1}(x_l)\big)+"
+               r"\mathrm{FFN}_l\big(\mathrm{LN}_{l,2}(x_{l+\frac12})\big)\Big),\quad "
+               r"x_{l+\frac12}=x_l+\mathrm{Attn}_l\big(\mathrm{LN}_{l,1}(x_l)\big)",
     "res_pre": r"\text{Pre-LN:}\quad x\leftarrow x+f\big(\mathrm{LN}(x)\big)",
     "res_post": r"\text{Post-LN:}\quad x\leftarrow \mathrm{LN}\big(x+f(x)\big)",
     "norm_layernorm": r"\mathrm{LayerNorm}(x)=\frac{x-\mu}{\sqrt{\sigma^2+\epsilon}}\odot\gamma+\beta",

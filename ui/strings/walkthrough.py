@@ -12,7 +12,7 @@ STRINGS = {
     "wt_cross": {"en": "Cross-attention: the decoder's tokens ask (queries), the encoder's output answers (keys and "
                        "values); no position bias and no causal mask, only the source's padding.",
                  "zh": "交叉注意力：解码器的词元提问（查询），编码器的输出作答（键和值）；没有位置偏置，也没有因果掩码，"
-                       "只屏蔽源序列的填充。"},
+                       "只对源序列的填充做掩码。"},
     "wt_layer": {"en": "Layer", "zh": "层"},
     "wt_head": {"en": "Head", "zh": "头"},
     "wt_query": {"en": "Query token", "zh": "查询词元"},
@@ -23,8 +23,8 @@ STRINGS = {
               "(plus biases): one row per token, {dh} columns (d_head).",
         "zh": "每个词元的向量 x（注意力的输入：{input}）分别乘以这个头的 W_Q、W_K、W_V（加上偏置）：每个词元一行，"
               "共 {dh} 列（d_head）。"},
-    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置 LN）"},
-    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置 LN）"},
+    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置归一化，Pre-LN）"},
+    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置归一化，Post-LN）"},
     "wt_input_cross": {"en": "for Q the decoder's stream after self-attention (through ln_cross in pre-LN), for K and V "
                              "the encoder's output",
                        "zh": "Q 来自解码器经过自注意力之后的流（前置 LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
@@ -35,9 +35,11 @@ STRINGS = {
     "wt_steps": {"en": "2. Query {q} against every key", "zh": "2. 查询 {q} 与每个键"},
     "wt_steps_text": {
         "en": "For each key j: the dot product q·k_j, divided by √d_head = {sqrt:.4g}{bias}, then the mask (−∞ where "
-              "the query may not look), then softmax over the row.",
+              "the query may not look), then softmax over the row. The division keeps the scores' variance near 1 "
+              "whatever d_head is, so the softmax does not saturate (section 6 below measures it).",
         "zh": "对每个键 j：点积 q·k_j，除以 √d_head = {sqrt:.4g}{bias}，然后加上掩码（查询不能看的地方为 −∞），"
-              "最后对整行做 softmax。"},
+              "最后对整行做 softmax。除以 √d_head 让分数的方差无论 d_head 多大都保持在 1 附近，softmax 才不会饱和"
+              "（下面第 6 部分会实际测量）。"},
     "wt_bias_alibi": {"en": ", plus the ALiBi distance penalty", "zh": "，加上 ALiBi 距离惩罚"},
     "wt_bias_relative": {"en": ", plus the T5 relative-position bias", "zh": "，加上 T5 相对位置偏置"},
     "wt_col_key": {"en": "key", "zh": "键"},
@@ -46,12 +48,12 @@ STRINGS = {
     "wt_col_scaled": {"en": "÷√d", "zh": "÷√d"},
     "wt_col_bias": {"en": "+ bias", "zh": "+ 偏置"},
     "wt_col_mask": {"en": "mask", "zh": "掩码"},
-    "wt_col_score": {"en": "masked score", "zh": "遮挡后的分数"},
+    "wt_col_score": {"en": "masked score", "zh": "掩码后的分数"},
     "wt_col_weight": {"en": "softmax", "zh": "softmax"},
     "wt_col_model": {"en": "model's weight", "zh": "模型的权重"},
     "wt_weights_chart": {"en": "Softmax weights of query {q}", "zh": "查询 {q} 的 softmax 权重"},
     "wt_mask_yes": {"en": "visible", "zh": "可见"},
-    "wt_mask_no": {"en": "masked", "zh": "遮挡"},
+    "wt_mask_no": {"en": "masked", "zh": "被掩码"},
     "wt_sum": {"en": "3. Weighted sum of the values, all heads, W_O", "zh": "3. 值的加权和、所有头、W_O"},
     "wt_sum_text": {
         "en": "z = Σ_j p_j v_j is this head's output ({dh} numbers). Every head does the same; their z vectors are "
@@ -88,7 +90,7 @@ STRINGS = {
         "zh": "q ⊙ k 把两个向量逐维相乘；这些乘积之和就是 q·k = {dot:.4g}（分数 {score:.4g}，权重 {weight:.4f}）。"
               "较大的乘积说明是哪些维度让这一对匹配。这个键的值 v 乘以它的权重，就是它加到 z 上的部分。"},
     "wt_neuron_masked": {"en": "This key is masked for this query: its weight is exactly 0 (e^−∞), so it adds nothing.",
-                         "zh": "对这个查询来说这个键被遮挡了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
+                         "zh": "对这个查询来说这个键被掩码了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
     "wt_kv": {"en": "5. Multi-head, grouped-query and multi-query attention",
               "zh": "5. 多头、分组查询与多查询注意力"},
     "wt_kv_text": {
