@@ -1,6 +1,6 @@
 """The walk-through's section 7: FlashAttention stepped through tile by tile on the walked
 head (lab/flash.py: the online softmax over key tiles, checked against the model's own
-`hook_z`), with the memory it holds and the arithmetic it does. The model runs in the gate
+z = pattern · V), with the memory it holds and the arithmetic it does. The model runs in the gate
 (`serving.run`); figures come from viz_core.scaling. A fragment: moving the tile sliders
 reruns this section only.
 """
