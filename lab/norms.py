@@ -199,3 +199,16 @@ def norm_scatter(model: Transformer, trace: Trace, module: str | None = None, ma
     model_alpha = float(norm.alpha.detach()) if kind == "dyt" else float("nan")
     return NormScatter(site.module, site.label, kind, xs, ys, ps, scale[:, 0].numpy(), err, alpha, gain, r2, r2_line,
                        model_alpha)
+
+
+def variance_check(stats, d_model: int, eps: float) -> tuple[float, float]:
+    """Which variance a LayerNorm divides by, from `lab.residual.NormStats` (biased input
+    variances and the model's own divisors): (max |divisor − sqrt(biased var + eps)|,
+    max |divisor − sqrt(unbiased var + eps)|) over every norm and position."""
+    if stats.kind != "layernorm":
+        raise ValueError("Only LayerNorm divides by a standard deviation (RMSNorm: the root mean square; DyT: nothing).")
+    var = np.asarray(stats.in_var, dtype=np.float64)
+    scale = np.asarray(stats.scale, dtype=np.float64)
+    biased = np.sqrt(var + eps)
+    unbiased = np.sqrt(var * d_model / (d_model - 1) + eps)
+    return float(np.abs(scale - biased).max()), float(np.abs(scale - unbiased).max())
