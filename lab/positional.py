@@ -210,6 +210,23 @@ def sinusoidal_entry(pos: int, dim: int, d: int = 64, base: float = 10000.0) -> 
                            float(P.sinusoidal_at([pos], d, base)[0, dim]), fn(math.radians(angle)))
 
 
+NOTES_EXAMPLE = (10, 512, (0, 1, 2, 3, 510, 511))    # (pos, d_model, dims) of the course notes' worked table
+
+
+def notes_example(pos: int = NOTES_EXAMPLE[0], d: int = NOTES_EXAMPLE[1],
+                  dims: Sequence[int] = NOTES_EXAMPLE[2]) -> list[SinusoidalEntry]:
+    """The rows of a worked table PE(pos, dim) for several dims, each with its
+    degree-mode value beside it (the course notes' example reads the angles in degrees)."""
+    return [sinusoidal_entry(pos, dim, d) for dim in dims]
+
+
+def neighbour_gap(pos: int, d: int, base: float = 10000.0) -> float:
+    """‖PE(pos + 1) − PE(pos)‖: the same at every position, because each (sin, cos) pair
+    turns by a fixed angle per step. Far positions are as distinct as near ones."""
+    rows = P.sinusoidal_at([pos, pos + 1], d, base)
+    return float((rows[1] - rows[0]).norm())
+
+
 @dataclass(frozen=True)
 class WorkedNumbers:
     """The fixed examples under the formulas, computed by the functions the model uses."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import torch
@@ -171,27 +171,51 @@ def unscaled_run(model: Transformer, ids: Sequence[int], tgt_ids: Sequence[int] 
 
 
 # ---- attention is not linear in X ---------------------------------------------------------------------
+@dataclass
+class AttentionCall:
+    """One attention layer ready to be called on other inputs: its recorded input x
+    [1, n, d] (and, for cross-attention, the encoder output `memory` [1, m, d])."""
+
+    x: torch.Tensor
+    memory: torch.Tensor | None
+    run: Callable[[torch.Tensor, torch.Tensor | None], torch.Tensor]   # (x, memory) -> attention output
+
+
+@torch.no_grad()
+def attention_call(model: Transformer, ids, layer: int, stack: Stack | str | None = None, tgt_ids=None,
+                   names: Sequence[str] = ()) -> tuple[AttentionCall, object]:
+    """Record what the attention of `layer` reads (and `names`), and return it with a
+    function that runs that attention module (its weights, mask and positions) on any
+    input. Returns (the call, the trace)."""
+    s = walk_stack(model.cfg, stack)
+    cfg = model.cfg
+    x_name = attention_input_name(cfg, layer, s)
+    record = [x_name, act_name("mask", layer, s), *names] + ([memory_name(cfg)] if s.cross else [])
+    _, tr = model.run_with_cache(ids, tgt_ids, names=record)
+    x = tr[x_name]
+    mask = tr[act_name("mask", layer, s)]
+    module = model.stack_module(s)
+    block = module.blocks[layer]
+    attn = block.cross_attn if s.cross else block.attn
+    _, bias, rope = (None, None, None) if s.cross else module.positions(cfg, x.shape[1], x)
+
+    def run(inp: torch.Tensor, memory: torch.Tensor | None) -> torch.Tensor:
+        return attn(inp, mask, bias, rope, memory=memory)
+
+    return AttentionCall(x, tr[memory_name(cfg)] if s.cross else None, run), tr
+
+
 @torch.no_grad()
 def attention_linearity(model: Transformer, ids, layer: int, stack: Stack | str | None = None,
                         tgt_ids=None, factor: float = 2.0) -> float:
     """‖A(cX) − A(0) − c·(A(X) − A(0))‖ / ‖c·(A(X) − A(0))‖ for one attention layer A
     (its own weights, mask, positions). An affine map gives 0; softmax attention does not."""
-    s = walk_stack(model.cfg, stack)
-    cfg = model.cfg
-    names = [attention_input_name(cfg, layer, s), act_name("mask", layer, s)] + ([memory_name(cfg)] if s.cross else [])
-    _, tr = model.run_with_cache(ids, tgt_ids, names=names)
-    x = tr[attention_input_name(cfg, layer, s)]
-    mask = tr[act_name("mask", layer, s)]
-    module = model.stack_module(s)
-    block = module.blocks[layer]
-    attn = block.cross_attn if s.cross else block.attn
-    memory = tr[memory_name(cfg)] if s.cross else None
-    _, bias, rope = (None, None, None) if s.cross else module.positions(cfg, x.shape[1], x)
+    call, _ = attention_call(model, ids, layer, stack, tgt_ids)
 
-    def run(c: float) -> torch.Tensor:
-        return attn(c * x, mask, bias, rope, memory=None if memory is None else c * memory).double()
+    def at(c: float) -> torch.Tensor:
+        return call.run(c * call.x, None if call.memory is None else c * call.memory).double()
 
-    zero, one, many = run(0.0), run(1.0), run(factor)
+    zero, one, many = at(0.0), at(1.0), at(factor)
     linear = factor * (one - zero)
     return float((many - zero - linear).norm() / linear.norm().clamp_min(1e-30))
 

@@ -225,6 +225,32 @@ STRINGS = {
               "output is shuffled the same way. Only a causal mask (in a decoder) tells positions apart.",
         "zh": "**无位置编码。** 自注意力是置换等变的：打乱输入词元，每个输出也以同样的方式被打乱。"
               "只有（解码器中的）因果掩码能区分位置。"},
+    "pe_your_d": {"en": "d_model", "zh": "d_model"},
+    "pe_your_d_help": {"en": "Any even width: 512 gives the paper's (and the course notes') table.",
+                       "zh": "任意偶数宽度：512 即论文（以及课程讲义）中的表。"},
+    "pe_ex_yours_degrees": {"en": "(Read in degrees by mistake: {fn}({angle:.6g}°) = {deg:.6f}.)",
+                            "zh": "（若误把角度当作度数：{fn}({angle:.6g}°) = {deg:.6f}。）"},
+    "pe_notes_title": {"en": "The course notes' worked example, PE({pos}, ·) at d_model = {d}, computed now:",
+                       "zh": "课程讲义中的计算示例，d_model = {d} 时的 PE({pos}, ·)，此处实时计算："},
+    "pe_notes_formula": {"en": "formula", "zh": "公式"},
+    "pe_notes_angle": {"en": "angle (rad)", "zh": "角度（弧度）"},
+    "pe_notes_rad": {"en": "value (radians: the model)", "zh": "取值（弧度：模型的算法）"},
+    "pe_notes_deg": {"en": "value if read in degrees", "zh": "若按度数计算"},
+    "pe_notes_caption": {
+        "en": "The notes give PE(10, 0) = sin(10) = 0.17 and PE(10, 1) = cos(10) = 0.98: those are the degree column. "
+              "The model (and Vaswani et al.) use radians: sin(10) = −0.5440.",
+        "zh": "讲义给出 PE(10, 0) = sin(10) = 0.17、PE(10, 1) = cos(10) = 0.98：这正是按度数计算的那一列。"
+              "模型（以及 Vaswani 等）使用弧度：sin(10) = −0.5440。"},
+    "pe_mis_length_common": {"en": "“Sinusoidal position encodings stop working beyond about 50 tokens.”",
+                             "zh": "“正弦位置编码超过大约 50 个词元就失效了。”"},
+    "pe_mis_length_shown": {
+        "en": "What breaks is the *training* length, whatever it is. The sinusoidal checkpoint was trained on inputs of "
+              "{train} symbols ({pos} positions): at 1× its {metric} is {a1:.0%}, at ×{f:g} ({n} symbols) {af:.0%}. "
+              "The table itself is fine far out: neighbouring positions are {gap:.3f} apart at position 10,000, "
+              "exactly as at position 0 ({gap0:.3f}). A model trained on 512 or 2,048 tokens reads them all.",
+        "zh": "失效的界限是*训练*长度，无论它是多少。这个正弦位置编码检查点训练时的输入为 {train} 个符号（{pos} 个位置）：在 1× 时"
+              "{metric}为 {a1:.0%}，在 ×{f:g}（{n} 个符号）时为 {af:.0%}。编码表本身在很远处也没有问题：在位置 10,000 处相邻位置之间"
+              "相距 {gap:.3f}，与位置 0 处（{gap0:.3f}）完全相同。在 512 或 2,048 个词元上训练的模型能读取全部这些位置。"},
     "pe_your_pos": {"en": "pos", "zh": "pos"},
     "pe_your_dim": {"en": "dimension", "zh": "维度"},
     # ---- checkpoint sections -------------------------------------------------------------------
