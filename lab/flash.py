@@ -111,7 +111,8 @@ def flash_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray,
         tile_max = s.max(axis=1)
         new_m = np.maximum(run_m, tile_max)
         seen = np.isfinite(new_m)                                      # rows with at least one key so far
-        alpha = np.where(seen & np.isfinite(run_m), np.exp(np.where(seen, run_m - new_m, 0.0)), 1.0)
+        moved = seen & np.isfinite(run_m)                              # rows with an old max to rescale from
+        alpha = np.exp(np.subtract(run_m, new_m, out=np.zeros(n), where=moved))   # 1 where there is none
         p = np.where(seen[:, None], np.exp(s - np.where(seen, new_m, 0.0)[:, None]), 0.0)   # e^(−∞) = 0
         run_l = alpha * run_l + p.sum(axis=1)
         acc = alpha[:, None] * acc + p @ v[start:stop]

@@ -82,7 +82,8 @@ def render(sel: Selection) -> None:
     run = run_generation(model, tok, sel, settings)
     if run is not None:
         views(model, tok, sel, run)
-    generate_training.section(sel, cfg.arch)        # teacher forcing vs the KV cache, on the same text
+    with st.container(key="tf_section"):            # teacher forcing vs the KV cache, on the same text
+        generate_training.section(sel, cfg.arch)
     explanations()
 
 

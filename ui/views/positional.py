@@ -394,7 +394,8 @@ def formulas(schemes) -> None:
             st.latex(FORMULAS[f"pe_{s}"])
             if s == "sinusoidal":
                 st.markdown(t("pe_ex_worked", v0=w.sin_pos10[0], v1=w.sin_pos10[1], deg=w.sin_10_degrees))
-                calculator()
+                with st.container(key="pe_calc"):
+                    calculator()
             elif s == "rope":
                 st.markdown(t("pe_ex_rope_worked", deg=w.rope_degrees))
             elif s == "alibi":

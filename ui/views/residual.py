@@ -41,13 +41,15 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
                   labels={v: t(f"res_view_{v}") for v in VIEWS})
     show_notices()
     if view == "input":
-        residual_input.view(sel, cfg)
+        with st.container(key="in_view"):
+            residual_input.view(sel, cfg)
     elif view == "stream":
         stream_view(data, cfg)
     elif view == "norms":
         norms_view(data, cfg)
     elif view == "batchnorm":
-        residual_norms.view(sel, cfg)
+        with st.container(key="bn_view"):
+            residual_norms.view(sel, cfg)
     elif view == "prepost":
         prepost_view(sel)
     elif view == "lens":

@@ -67,8 +67,10 @@ def render(sel: Selection) -> None:
     neuron_section(w, q_tok, k_tok, c.key)
     kv_section(cfg)
     from . import walkthrough_flash, walkthrough_scaling     # they import this module's helpers
-    walkthrough_scaling.section(sel, c, q_tok, k_tok)
-    walkthrough_flash.section(sel, c, q_tok, k_tok)
+    with st.container(key="sc_section"):
+        walkthrough_scaling.section(sel, c, q_tok, k_tok)
+    with st.container(key="fa_section"):
+        walkthrough_flash.section(sel, c, q_tok, k_tok)
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
