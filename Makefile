@@ -38,6 +38,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.trace_overhead
 	$(PY) -m benchmarks.training_speed
 	$(PY) -m benchmarks.generation --threads 1
+	$(PY) -m benchmarks.patching --threads 1
 	$(PY) -m benchmarks.vs_transformers
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency

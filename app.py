@@ -28,6 +28,7 @@ with timed_run():
         st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
         st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
         st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
+        st.Page("app_pages/attribution.py", title=t("nav_attribution"), url_path="attribution"),
         st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
         st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
     ]

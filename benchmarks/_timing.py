@@ -1,6 +1,7 @@
 """Side-by-side timing: interleaved repetitions, medians, ratios (never absolute asserts)."""
 from __future__ import annotations
 
+import argparse
 import platform
 import statistics
 import sys
@@ -8,6 +9,23 @@ import time
 from typing import Callable
 
 import torch
+
+
+def timing_args(doc: str, repeats: int, extra: Callable[[argparse.ArgumentParser], None] | None = None,
+                argv: list[str] | None = None) -> argparse.Namespace:
+    """The options a timing benchmark takes (--repeats, --device, --threads, --no-doc, and
+    those `extra` adds), parsed; --threads N is applied to torch here."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    if extra is not None:
+        extra(ap)
+    ap.add_argument("--repeats", type=int, default=repeats)
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
+    ap.add_argument("--no-doc", action="store_true", help="do not update docs/benchmarks.md")
+    args = ap.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    return args
 
 
 def interleaved_times(fns: dict[str, Callable[[], object]], repeats: int = 30, warmup: int = 3) -> dict[str, list[float]]:

@@ -13,7 +13,6 @@ The cache must win, and by more as the context grows.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -24,20 +23,15 @@ CONTEXTS = (64, 256, 1024)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--new", type=int, default=16, help="tokens generated per run")
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--device", default="cpu")
-    ap.add_argument("--contexts", type=int, nargs="*", default=list(CONTEXTS))
-    ap.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default)")
-    ap.add_argument("--no-doc", action="store_true", help="do not update docs/benchmarks.md")
-    args = ap.parse_args()
-
     import torch
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    from benchmarks._timing import interleaved_medians, load_average, machine
+    from benchmarks._timing import interleaved_medians, load_average, machine, timing_args
+
+    def extra(ap) -> None:
+        ap.add_argument("--new", type=int, default=16, help="tokens generated per run")
+        ap.add_argument("--contexts", type=int, nargs="*", default=list(CONTEXTS))
+
+    args = timing_args(__doc__, repeats=3, extra=extra)
     from models import Transformer, TransformerConfig
     from lab.generation import Settings, generate
 

@@ -5,6 +5,7 @@ step), masking (a composed mask applied to the model), variants (attention witho
 softmax), kv (MHA/GQA/MQA and KV-cache sizes), generation, ablation, ffn, residual
 (decomposition, norms, logit lens), positional (PE experiments), memory (what a trace
 costs before it runs), model_map (the architecture as parts and shapes, and one pass's
-numbers along it). No Streamlit, plotly or altair, and no translated strings: the
-app's pages call these, and so can a notebook.
+numbers along it), attribution (direct logit attribution, what a head writes), patching
+(activation patching between two texts), detectors (head detectors). No Streamlit, plotly
+or altair, and no translated strings: the app's pages call these, and so can a notebook.
 """

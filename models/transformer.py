@@ -344,10 +344,15 @@ class Transformer(_StackMixin, nn.Module):
         tgt_attention_mask: torch.Tensor | Sequence | None = None,
         token_type_ids: torch.Tensor | Sequence | None = None,
         cache: KVCache | None = None,
+        out_positions: Sequence[int] | None = None,
     ) -> torch.Tensor:
         """Logits [b, pos, vocab] (or the final hidden state [b, pos, d] when
         cfg.output == 'hidden'). Encoder-decoder: ids = source, tgt_ids = target, and the
         output is for the target positions. attention_mask: 1 = real token, 0 = padding.
+
+        out_positions: only these positions reach the output, [b, len(out_positions), ...]
+        (the unembedding is most of a small model's cost at a large vocabulary, and an
+        activation-patching sweep, lab/patching.py, reads one position of each run).
 
         cache (incremental decoding, see `models.generate`): the ids (decoder) or tgt_ids
         (encoder-decoder) are only the NEW tokens; their positions continue after the
@@ -371,6 +376,8 @@ class Transformer(_StackMixin, nn.Module):
             if tgt_ids is not None:
                 raise ValueError(f"A {cfg.arch} model takes one sequence; tgt_ids is only for encoder-decoder.")
             x = self._run_stack(cfg, self.embed(src), valid, types)
+        if out_positions is not None:
+            x = x[:, list(out_positions)]
         return self.unembed(x) if cfg.output == "logits" else x
 
     def _forward_cached(self, ids, tgt_ids, cache: KVCache, attention_mask) -> torch.Tensor:

@@ -93,10 +93,13 @@ def stack_choice(stacks: Sequence[Any], label: str, param: str, horizontal: bool
 
 
 def set_choice(param: str, value: str) -> None:
-    """Change a `choice` from a callback (its per-language widgets start over from it)."""
+    """Change a `choice` from a callback (its per-language widgets start over from it).
+    The widget on screen is set too: its id is its key, so without a new value the
+    browser would keep showing its old choice (and send it back at the next click)."""
     st.session_state[f"_{param}"] = value
     for code in LANGUAGES.values():
         st.session_state.pop(f"{param}__{code}", None)
+    st.session_state[f"{param}__{lang()}"] = value
 
 
 def show_notices() -> None:

@@ -10,7 +10,7 @@ from .attention import head_heatmap, matrix_heatmap, query_bars
 from .heads import head_metrics_chart, mark_tile, model_view
 from .lines import line_view
 from . import positional  # the positional-encoding lab's figures (viz_core.positional.*)
-from .training import attention_over_steps, training_curves
+from .training import attention_over_steps, detector_curves, training_curves
 from .colors import colormap_lut, plotly_colorscale, to_rgb
 from .events import selected_customdata
 from .labels import escape_labels, position_labels, visible_label
@@ -18,7 +18,7 @@ from .labels import escape_labels, position_labels, visible_label
 __all__ = [
     "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
-    "escape_labels", "position_labels", "visible_label", "attention_over_steps", "training_curves",
+    "escape_labels", "position_labels", "visible_label", "attention_over_steps", "detector_curves", "training_curves",
     "positional",
 ]
 from .compare import difference, differing_positions

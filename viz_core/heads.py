@@ -168,12 +168,15 @@ def head_metrics_chart(
     show_values: bool = True,
     title: str = "",
     terms: Mapping[str, str] | None = None,
+    zmid: float | None = None,
 ) -> go.Figure:
     """A layers x heads heatmap of one metric, e.g. from ``lab.attention.head_metrics``.
 
     metrics: name -> [layers, heads] array (all the same shape); ``metric`` picks
     the one coloured. The hover lists every metric of the head. One invisible
-    marker per cell carries ``customdata=[layer, head]``.
+    marker per cell carries ``customdata=[layer, head]``. ``zmid``: the value at the
+    colour scale's middle (0 for signed values such as logit contributions, with a
+    diverging ``cmap``).
     """
     fn = "head_metrics_chart"
     if metric not in metrics:
@@ -196,7 +199,7 @@ def head_metrics_chart(
                    else f"{k}: {_format(a[l, h], '.4g', '-')}") for k, a in others.items()]
         hover.append("<br>".join(lines))
     fig = go.Figure(go.Heatmap(
-        z=z, x0=0, dx=1, y0=0, dy=1, colorscale=plotly_colorscale(cmap), hoverinfo="skip",
+        z=z, x0=0, dx=1, y0=0, dy=1, colorscale=plotly_colorscale(cmap), hoverinfo="skip", zmid=zmid,
         texttemplate="%{z:.2f}" if show_values and z.size <= 400 else None,
         colorbar=dict(title=dict(text=name), thickness=14), name="",
     ))

@@ -128,3 +128,52 @@ def attention_over_steps(
                       **play_controls([str(s) for s in steps], [str(s) for s in steps], start, tm, y=-0.35,
                                       prefix=f"{tm['step']} "))
     return fig
+
+
+def detector_curves(
+    steps: Sequence[int],
+    scores: Mapping[str, Sequence[float]],
+    loss_steps: Sequence[int],
+    loss: Sequence[float],
+    *,
+    chance: Mapping[str, float] | None = None,
+    marker_step: int | None = None,
+    terms: Mapping[str, str] | None = None,
+    smooth: int = 10,
+    height: int = 460,
+) -> go.Figure:
+    """Head-detector scores over a run (top: one line per detector, e.g. the best head's
+    induction score at each snapshot; scores [snapshots] each, between 0 and 1; dotted:
+    its chance level) above the loss (bottom, log scale) on the same step axis, so a head
+    appearing and the loss dropping can be read together. Names are escaped here."""
+    tm = merge_terms(terms, TRAINING_TERMS)
+    x = np.asarray(steps, dtype=float)
+    for name, ys in scores.items():
+        if len(ys) != len(x):
+            raise ValueError(f"detector_curves: {len(ys)} scores of {name!r} for {len(x)} steps.")
+    ls, lv = np.asarray(loss_steps, dtype=float), np.asarray(loss, dtype=float)
+    if ls.shape != lv.shape:
+        raise ValueError(f"detector_curves: {len(ls)} steps but {len(lv)} loss values.")
+    fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.6, 0.4])
+    palette = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+    for i, (name, ys) in enumerate(scores.items()):
+        color, label = palette[i % len(palette)], escape_labels([name])[0]
+        fig.add_trace(go.Scatter(x=x, y=np.asarray(ys, dtype=np.float32), mode="lines+markers", name=label,
+                                 line=dict(color=color, width=2), marker=dict(size=4),
+                                 hovertemplate=f"{label}<br>{tm['step']} %{{x}}: %{{y:.3f}}<extra></extra>"), 1, 1)
+        if chance is not None and name in chance and np.isfinite(chance[name]):
+            fig.add_hline(y=float(chance[name]), line=dict(color=color, width=1, dash="dot"), row=1, col=1)
+    finite = np.isfinite(lv) & (lv > 0)
+    if finite.any():
+        fig.add_trace(go.Scatter(x=ls[finite], y=_smooth(lv[finite], smooth), mode="lines", name=tm["loss"],
+                                 line=dict(color="#1f4fb4", width=2), showlegend=False,
+                                 hovertemplate=f"{tm['loss']}<br>{tm['step']} %{{x}}: %{{y:.4f}}<extra></extra>"),
+                      2, 1)
+    if marker_step is not None:
+        for r in (1, 2):
+            fig.add_vline(x=marker_step, line=dict(color="#7f7f7f", width=1, dash="dot"), row=r, col=1)
+    fig.update_yaxes(range=[-0.02, 1.02], row=1, col=1)
+    fig.update_yaxes(type="log", tickformat=".3~g", title_text=tm["loss"], row=2, col=1)
+    fig.update_xaxes(title_text=tm["step"], row=2, col=1)
+    fig.update_layout(height=height, margin=dict(l=50, r=20, t=30, b=40), legend=dict(orientation="h", y=1.08))
+    return fig

@@ -74,12 +74,15 @@ class TrainSettings:
 
 @dataclass
 class Snapshot:
-    """The probe's attention at one step: stack -> [layers, heads, q, k] float16."""
+    """The probe's attention at one step: stack -> [layers, heads, q, k] float16; and,
+    when the run has a detector sequence, the attention on it (lab/detectors.py scores
+    each head on it: the induction head appearing during training)."""
 
     step: int
     loss: float
     accuracy: float
     patterns: dict[str, np.ndarray]
+    detector_patterns: np.ndarray | None = None    # [layers, heads, q, k] float16 on TrainRun.detector_ids
 
 
 @dataclass
@@ -99,6 +102,7 @@ class TrainRun:
     eval_steps: list[int] = field(default_factory=list)  # one entry per evaluation
     accuracy: list[float] = field(default_factory=list)
     snapshots: list[Snapshot] = field(default_factory=list)
+    detector_ids: list[int] | None = None                # a sequence recorded at every snapshot (decoders)
     seconds: float = 0.0
     model: Transformer | None = None
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -175,18 +179,25 @@ def check_fits(task: Task, cfg: TransformerConfig) -> None:
         raise ValueError(f"Training sequences have {need} tokens but max_len is {cfg.max_len}.")
 
 
-def snapshot(model: Transformer, task: Task, probe: Example, step: int, loss: float, acc: float) -> Snapshot:
-    """Record the probe's attention patterns (float16) in eval mode."""
+def snapshot(model: Transformer, task: Task, probe: Example, step: int, loss: float, acc: float,
+             detector_ids: list[int] | None = None) -> Snapshot:
+    """Record the probe's attention patterns (float16) in eval mode; with detector_ids
+    (a decoder's), the attention on that sequence too."""
     was = model.training
     model.eval()
+    names = record_names(model.cfg, ["pattern"])
     try:
         kw = {"tgt_ids": probe.tgt_ids} if probe.tgt_ids is not None else {}
-        _, trace = model.run_with_cache(probe.ids, names=record_names(model.cfg, ["pattern"]), **kw)
+        _, trace = model.run_with_cache(probe.ids, names=names, **kw)
+        detector = None
+        if detector_ids is not None and model.cfg.arch == "decoder":
+            _, on_seq = model.run_with_cache(detector_ids, names=names)
+            detector = on_seq.patterns().float().cpu().numpy().astype(np.float16)
     finally:
         model.train(was)
     patterns = {s.value: trace.patterns(0, s).float().cpu().numpy().astype(np.float16)
                 for s in Stack.attention_maps(model.cfg.arch)}
-    return Snapshot(step, loss, acc, patterns)
+    return Snapshot(step, loss, acc, patterns, detector)
 
 
 def _direct(model: Transformer, fn: Callable[[Transformer], Any], n_tokens: int) -> Any:
@@ -225,7 +236,8 @@ def train(task: Task, cfg: TransformerConfig, settings: TrainSettings = TrainSet
         n_probe = len(probe.ids)
 
         def probe_at(step: int, loss: float, acc: float) -> Snapshot:
-            return gate(model, lambda m: snapshot(m, task, probe, step, loss, acc), n_probe)
+            return gate(model, lambda m: snapshot(m, task, probe, step, loss, acc, run.detector_ids),
+                        n_probe + len(run.detector_ids or ()))
 
         run.snapshots.append(probe_at(0, float("nan"), task.accuracy(model, eval_batch)))
         for step in range(1, settings.steps + 1):

@@ -41,10 +41,13 @@ def test_a_folder_claiming_a_huge_gpt2_beside_16_bytes_is_refused_before_anythin
     (tmp_path / "config.json").write_text(json.dumps(HUGE_GPT2))
     (tmp_path / "model.safetensors").write_bytes(b"\x08" + b"\x00" * 15)
     # in a fresh process, so that a regression is a refused test, not a killed test runner
-    code = ("import resource, sys\nfrom models.weights.pretrained import load\n"
+    # The peak is VmHWM, which belongs to this process's own memory map. ru_maxrss would not do:
+    # Linux carries it across fork + exec, so the child reports the test runner's own peak.
+    code = ("import sys\nfrom models.weights.pretrained import load\n"
             "try:\n    load(sys.argv[1])\nexcept Exception as e:\n"
             "    print(type(e).__name__, getattr(e, 'reason', ''), e)\n"
-            "print('peak_mb', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n")
+            "hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM:')][0]\n"
+            "print('peak_mb', int(hwm.split()[1]) // 1024)\n")
     r = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -3,6 +3,8 @@ the models a session trained. Streamlit glue only; the analysis lives in `lab`.
 
 - `gate`: load -> budget -> guard -> lock -> run with fallback (every forward pass);
 - `cache`: per-text numpy data for the pages (attention maps, FFN/residual internals);
+- `attribution`: the attribution page's recorded pass, detector scores and patching
+  sweeps (imported as `ui.serving.attribution`);
 - `guard`: the process-wide queue for big passes;
 - `trained`: models trained or uploaded in this browser session, the model picker's entries;
 - `run_stats`: script-run times on /_stcore/metrics.

@@ -39,6 +39,7 @@ STRINGS = {
     "nav_walkthrough": {"en": "Q/K/V walk-through", "zh": "Q/K/V 逐步演算"},
     "nav_ffn": {"en": "Feed-forward (FFN)", "zh": "前馈网络（FFN）"},
     "nav_residual": {"en": "Residual stream", "zh": "残差流"},
+    "nav_attribution": {"en": "Attribution", "zh": "归因"},
     "nav_generate": {"en": "Generation", "zh": "文本生成"},
     "nav_training": {"en": "Training lab", "zh": "训练实验室"},
     # ---- memory and out-of-memory notices (ui/serving/) --------------------------------------

@@ -18,6 +18,7 @@ import numpy as np
 import streamlit as st
 
 import viz_core as vz
+from lab import detectors as D
 from models.config import ACTIVATIONS, NORMS, POSITIONALS
 from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task, text_from_upload
 from models.training.trainer import TrainRun, TrainSettings, check_fits, train
@@ -226,7 +227,7 @@ def start(c: Choices, device: str) -> None:
     except ValueError as e:
         st.error(t("tr_refused", error=explain(e)), icon=":material/block:")
         return
-    run = TrainRun(task, cfg, settings, task.probe())
+    run = TrainRun(task, cfg, settings, task.probe(), detector_ids=detector_ids(task, cfg))
     label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {cfg.positional}"
     rec = Record(run, threading.Event(), label)
     rec.thread = threading.Thread(target=_worker, args=(rec, device), daemon=True,
@@ -234,6 +235,17 @@ def start(c: Choices, device: str) -> None:
     _records().append(rec)
     rec.thread.start()
     st.rerun()
+
+
+def detector_ids(task: Task, cfg) -> list[int] | None:
+    """The sequence the head detectors read at every snapshot (decoder tasks): the task's
+    symbols, repeated, at its training length (lab/detectors.py)."""
+    if cfg.arch != "decoder":
+        return None
+    try:
+        return D.for_task(task, cfg.max_len).ids
+    except ValueError:
+        return None
 
 
 # ---- a run -------------------------------------------------------------------------------
@@ -340,6 +352,7 @@ def finished(rec: Record) -> None:
             st.plotly_chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
         else:
             st.caption(t("tr_no_ideal"))
+    detector_chart(run, step)
     st.subheader(t("tr_play_title"))
     st.caption(t("tr_play_help"))
     frames = [s.patterns[stack].astype(np.float32).mean(axis=1) for s in run.snapshots]   # [layers, q, k] each
@@ -349,6 +362,26 @@ def finished(rec: Record) -> None:
                                                    "step": t("tr_step")}),
                     key="tr_anim", config={"displayModeBar": False})
     download(rec)
+
+
+DETECTORS_SHOWN = ("induction", "previous_token", "duplicate_token", "first_token")
+
+
+def detector_chart(run: TrainRun, step: int) -> None:
+    """The best head's detector scores at every snapshot, above the loss."""
+    snaps = [s for s in run.snapshots if s.detector_patterns is not None]
+    if not snaps or run.detector_ids is None:
+        return
+    hist = D.history([s.step for s in snaps], [s.detector_patterns for s in snaps], run.detector_ids)
+    names = {d: t(f"at_det_{d}") for d in DETECTORS_SHOWN}
+    n = min(len(run.steps), len(run.loss))
+    fig = vz.detector_curves(hist.steps, {names[d]: hist.best(d) for d in DETECTORS_SHOWN}, run.steps[:n],
+                             run.loss[:n], chance={names[d]: hist.chance[d] for d in DETECTORS_SHOWN},
+                             marker_step=step, terms={"loss": t("tr_loss"), "step": t("tr_step")})
+    st.subheader(t("tr_det_title"))
+    st.plotly_chart(fig, key="tr_detectors", config={"displayModeBar": False})
+    layer, head = hist.head_at_end("induction")
+    st.caption(t("tr_det_caption", layer=layer, head=head, score=float(hist.scores["induction"][-1, layer, head])))
 
 
 def download(rec: Record) -> None:

@@ -1,1 +1,2 @@
-"""Panels several pages share: A/B comparison (compare), ablation toggles (ablation)."""
+"""Panels several pages share: A/B comparison (compare), ablation toggles (ablation),
+positions and typed tokens (tokens)."""

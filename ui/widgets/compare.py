@@ -32,8 +32,9 @@ def text_b(sel: Selection) -> str | None:
     return value
 
 
-def _aligned(tokens_a: list[str], tokens_b: list[str]) -> list[int] | None:
-    """Differing positions, or None (with the note shown) when the lengths differ."""
+def aligned(tokens_a: list[str], tokens_b: list[str]) -> list[int] | None:
+    """Differing positions, or None (with the note shown) when the lengths differ (the
+    A/B pairing: every position-by-position comparison, activation patching included)."""
     try:
         diff = vz.differing_positions(tokens_a, tokens_b)
     except ValueError:
@@ -59,7 +60,7 @@ def _internals_pair(sel: Selection):
         return None
     a = internals(sel.model_key, sel.device, sel.text, sel.target)
     b = internals(sel.model_key, sel.device, b_text, sel.target)
-    return None if _aligned(a.tokens, b.tokens) is None else (a, b)
+    return None if aligned(a.tokens, b.tokens) is None else (a, b)
 
 
 def ffn_ab(sel: Selection, layer: int) -> None:
@@ -103,7 +104,7 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
     da = attention_data(sel.model_key, sel.device, sel.text, sel.target)
     db = attention_data(sel.model_key, sel.device, b_text, sel.target)
     (q_tok, k_tok), (qb, kb) = da.tokens_of(stack), db.tokens_of(stack)
-    if _aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and _aligned(q_tok, qb) is None):
+    if aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and aligned(q_tok, qb) is None):
         return
 
     def shown(d) -> np.ndarray:
