@@ -57,10 +57,11 @@ def section(sel: Selection, arch: str) -> None:
         return
     r, tokens = result
     n = len(r.loss)
-    c1, c2, c3 = st.columns(3)
-    c1.metric(t("tf_one_pass"), t("tf_one_pass_value", n=n, loss=r.mean_loss))
-    c2.metric(t("tf_cached"), t("tf_cached_value", n=r.n_passes_cached))
-    c3.metric(t("tf_diff"), f"{r.max_diff:.1e}")
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric(t("tf_one_pass"), t("tf_one_pass_value", n=n))
+    c2.metric(t("tf_mean_loss"), t("tf_mean_loss_value", loss=r.mean_loss))
+    c3.metric(t("tf_cached"), t("tf_cached_value", n=r.n_passes_cached))
+    c4.metric(t("tf_diff"), f"{r.max_diff:.1e}")
     st.plotly_chart(vy.examples_matrix(r.loss, tokens, terms=terms(), title=t("tf_matrix_title", n=n)),
                     key="tf_matrix", width="stretch")
     st.caption(t("tf_loss_caption", n=n, loss=r.mean_loss))
