@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.trace import Stack, Trace, as_numpy
+from models.trace import Stack, Trace, act_name, as_numpy
 from models.transformer import ACTIVATION_FNS, Transformer
 
 from .residual import stack_of
@@ -116,3 +116,64 @@ def ffn_params_per_layer(model: Transformer) -> int:
     """Parameters of one layer's FFN (every layer has the same shape)."""
     mod = model.stack_module(stack_of(model))
     return sum(p.numel() for p in mod.blocks[0].mlp.parameters())
+
+
+# ---- what an activation "has": parameters, and which axis the FFN mixes -------------------------------
+@dataclass
+class ActivationParameters:
+    """Learned numbers inside the nonlinearity of one FFN layer (and of the model's norms)."""
+
+    activation: str              # relu | gelu | gelu_tanh | swiglu
+    gate: int                    # SwiGLU's W_gate (and bias) per layer; 0 for ReLU/GELU
+    gate_if_swiglu: int          # what a SwiGLU gate of this shape would hold: d_model·d_ff (+ d_ff bias)
+    dyt_alphas: int              # DyT's learned α, one per norm (0 unless norm = dyt)
+
+
+def activation_parameters(model: Transformer) -> ActivationParameters:
+    cfg = model.cfg
+    mlp = model.stack_module(stack_of(model)).blocks[0].mlp
+    gate = sum(p.numel() for p in mlp.W_gate.parameters()) if mlp.gated else 0
+    alphas = sum(1 for name, _ in model.named_parameters() if name.endswith(".alpha"))
+    return ActivationParameters(cfg.activation, gate, cfg.d_model * cfg.d_ff + (cfg.d_ff if cfg.bias else 0), alphas)
+
+
+@dataclass
+class Mixing:
+    """Which positions move when one position's input to a sublayer changes."""
+
+    position: int                # the position whose input was changed
+    ffn_here: float              # max |Δ FFN output| at that position
+    ffn_elsewhere: float         # max |Δ FFN output| at every other position (0: it works per token)
+    attn_moved: int              # positions whose attention output moved (by more than 1e-6)
+    n: int                       # positions
+
+
+@torch.no_grad()
+def mixing(model: Transformer, ids, layer: int = 0, position: int = 0, seed: int = 0, tgt_ids=None) -> Mixing:
+    """Add a random vector to one position's input of layer `layer`'s FFN and of its
+    attention, and see where the outputs change: the FFN mixes the features within a token
+    (MLP-Mixer's channel mixing), attention mixes across tokens (token mixing). An
+    encoder-decoder is read in its decoder (`tgt_ids`, default the same ids)."""
+    from .scaling import attention_call          # the attention module as a callable (lab/scaling.py)
+
+    cfg = model.cfg
+    s = stack_of(model)
+    # what the FFN reads: ln2's output (pre-LN), or the stream after the attention sub-layer(s)
+    ffn_in = act_name("ln2.normalized", layer, s) if cfg.norm_position == "pre" else \
+        act_name("resid_mid", layer, Stack.CROSS if s is Stack.DECODER else s)
+    tgt = (tgt_ids or ids) if cfg.arch == "encoder-decoder" else None
+    call, tr = attention_call(model, ids, layer, s, tgt, [ffn_in])
+    n = call.x.shape[1]
+    if not 0 <= position < n:
+        raise ValueError(f"Position {position} does not exist: the text has positions 0..{n - 1}.")
+    g = torch.Generator(device="cpu").manual_seed(seed)
+    bump = torch.zeros_like(call.x)
+    bump[0, position] = torch.randn(call.x.shape[-1], generator=g).to(call.x)
+    mlp = model.stack_module(s).blocks[layer].mlp
+    x = tr[ffn_in]
+    d_ffn = (mlp(x + bump) - mlp(x)).abs()[0].amax(-1)                        # [n]
+    d_attn = (call.run(call.x + bump, call.memory) - call.run(call.x, call.memory)).abs()[0].amax(-1)
+    others = torch.ones(n, dtype=torch.bool)
+    others[position] = False
+    return Mixing(position, float(d_ffn[position]), float(d_ffn[others].max()) if n > 1 else 0.0,
+                  int((d_attn > 1e-6).sum()), n)

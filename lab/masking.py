@@ -157,15 +157,25 @@ class PaddedRun:
         return float(self.pattern[row, head, :n_real, n_real:].max()) if n_real < self.n else 0.0
 
 
+def pad_rows(rows_ids: Sequence[Sequence[int]], pad_id: int, width: int | None = None
+             ) -> tuple[list[list[int]], list[list[int]]]:
+    """Sequences padded at the end to one width (default: the longest), and the
+    attention mask that goes with them (1 = token, 0 = padding)."""
+    n = max(len(r) for r in rows_ids) if width is None else width
+    if any(len(r) > n for r in rows_ids):
+        raise ValueError(f"A sequence is longer than the padded width {n}.")
+    return ([list(r) + [pad_id] * (n - len(r)) for r in rows_ids],
+            [[1] * len(r) + [0] * (n - len(r)) for r in rows_ids])
+
+
 def padded_run(model: Transformer, rows_ids: Sequence[Sequence[int]], rows_tokens: Sequence[Sequence[str]],
                pad_id: int, pad_token: str, layer: int) -> PaddedRun:
     """Run sequences of different lengths as one batch with an attention mask (1 =
     token, 0 = padding), recording one layer's mask and pattern (single-stack models)."""
     if model.cfg.arch == "encoder-decoder":
         raise ValueError("The padded batch is shown for single-stack models (an encoder or a decoder).")
-    n = max(len(r) for r in rows_ids)
-    ids = [list(r) + [pad_id] * (n - len(r)) for r in rows_ids]
-    valid = [[1] * len(r) + [0] * (n - len(r)) for r in rows_ids]
+    ids, valid = pad_rows(rows_ids, pad_id)
+    n = len(ids[0])
     _, tr = model.run_with_cache(ids, attention_mask=valid, names=[act_name("mask", layer), act_name("pattern", layer)])
     mask = np.stack([as_numpy(tr.mask(layer=layer, batch=b)) for b in range(len(ids))])
     return PaddedRun([list(t) + [pad_token] * (n - len(t)) for t in rows_tokens], [len(r) for r in rows_ids],

@@ -194,13 +194,37 @@ class SinusoidalEntry:
     fn: str                           # "sin" (even dim) or "cos" (odd dim)
     two_i: int                        # 2i, the even dimension of its pair
     angle: float                      # pos / base^(2i/d), in radians
-    value: float
+    value: float                      # PE(pos, dim): the angle read in radians, as the model does
+    degrees: float = float("nan")     # the same formula with the angle read in degrees (the usual slip)
 
 
 def sinusoidal_entry(pos: int, dim: int, d: int = 64, base: float = 10000.0) -> SinusoidalEntry:
+    """PE(pos, dim) for a table of width d (even), at any position: the model's own
+    function (`models.positional.sinusoidal_at`), and the degree-mode value beside it."""
+    if not 0 <= dim < d:
+        raise ValueError(f"Dimension {dim} does not exist in a table of width {d} (0..{d - 1}).")
     two_i = dim - dim % 2
-    return SinusoidalEntry("sin" if dim % 2 == 0 else "cos", two_i, pos / base ** (two_i / d),
-                           float(P.sinusoidal(pos + 1, d, base)[pos, dim]))
+    angle = pos / base ** (two_i / d)
+    fn = math.sin if dim % 2 == 0 else math.cos
+    return SinusoidalEntry("sin" if dim % 2 == 0 else "cos", two_i, angle,
+                           float(P.sinusoidal_at([pos], d, base)[0, dim]), fn(math.radians(angle)))
+
+
+NOTES_EXAMPLE = (10, 512, (0, 1, 2, 3, 510, 511))    # (pos, d_model, dims) of the course notes' worked table
+
+
+def notes_example(pos: int = NOTES_EXAMPLE[0], d: int = NOTES_EXAMPLE[1],
+                  dims: Sequence[int] = NOTES_EXAMPLE[2]) -> list[SinusoidalEntry]:
+    """The rows of a worked table PE(pos, dim) for several dims, each with its
+    degree-mode value beside it (the course notes' example reads the angles in degrees)."""
+    return [sinusoidal_entry(pos, dim, d) for dim in dims]
+
+
+def neighbour_gap(pos: int, d: int, base: float = 10000.0) -> float:
+    """‖PE(pos + 1) − PE(pos)‖: the same at every position, because each (sin, cos) pair
+    turns by a fixed angle per step. Far positions are as distinct as near ones."""
+    rows = P.sinusoidal_at([pos, pos + 1], d, base)
+    return float((rows[1] - rows[0]).norm())
 
 
 @dataclass(frozen=True)

@@ -216,3 +216,13 @@ def neuron_view(walk: HeadWalk, key: int) -> dict[str, np.ndarray | float]:
     return {"q": walk.q, "k": walk.keys[key], "products": products, "dot": float(products.sum()),
             "score": float(walk.scores[key]), "weight": float(walk.weights[key]), "v": walk.v_all[key],
             "weighted_v": walk.weights[key] * walk.v_all[key]}
+
+
+def key_value_difference(walk: HeadWalk) -> tuple[float, float]:
+    """K and V read the same input but through different matrices: (cosine between this
+    head's W_K and W_V, flattened; mean over tokens of ‖k_j − v_j‖ / ‖k_j‖)."""
+    wk, wv = walk.W_k.ravel(), walk.W_v.ravel()
+    cos = float(wk @ wv / max(np.linalg.norm(wk) * np.linalg.norm(wv), 1e-300))
+    k = walk.k_all
+    rel = np.linalg.norm(k - walk.v_all, axis=1) / np.maximum(np.linalg.norm(k, axis=1), 1e-300)
+    return cos, float(rel.mean())

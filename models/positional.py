@@ -21,15 +21,21 @@ import torch
 
 def sinusoidal(n_pos: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
     """The sinusoidal table [n_pos, d_model] (float32)."""
+    return sinusoidal_at(torch.arange(n_pos), d_model, base).float()
+
+
+def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float = 10000.0) -> torch.Tensor:
+    """The rows of the sinusoidal table at `positions` [len, d_model], in float64 (any
+    position, without building the rows before it)."""
     if d_model % 2 != 0:
         raise ValueError(f"Sinusoidal encodings need an even d_model (got {d_model}).")
-    pos = torch.arange(n_pos, dtype=torch.float64)[:, None]                  # [pos, 1]
+    pos = torch.as_tensor(positions, dtype=torch.float64).reshape(-1, 1)     # [pos, 1]
     two_i = torch.arange(0, d_model, 2, dtype=torch.float64)[None, :]        # [1, d/2]
     angle = pos / base ** (two_i / d_model)                                  # [pos, d/2], radians
-    pe = torch.empty(n_pos, d_model, dtype=torch.float64)
+    pe = torch.empty(pos.shape[0], d_model, dtype=torch.float64)
     pe[:, 0::2] = torch.sin(angle)
     pe[:, 1::2] = torch.cos(angle)
-    return pe.float()
+    return pe
 
 
 def rope_inv_freq(dim: int, base: float = 10000.0) -> torch.Tensor:

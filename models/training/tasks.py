@@ -11,7 +11,7 @@ encoder-decoder task ("spell") reads the digits with the encoder and writes the 
 with the decoder. Exact-sequence accuracy under teacher forcing equals greedy decoding's
 (if every answer position's argmax is right, greedy decoding writes exactly that answer).
 
-- copy:       y = x                    (attend to the token n+1 places back)
+- copy:       y = x                    (attend to the token n places back)
 - reverse:    y = x reversed           (anti-diagonal: y_j looks at x_{n+1-j})
 - sort:       y = sorted(x)            (y_j looks at where its value sits in x)
 - induction:  r1…rm r1…rm (distinct)   (previous-token + induction heads, Olsson et al. 2022)
@@ -208,7 +208,7 @@ def _rows(n_q: int, n_k: int) -> np.ndarray:
 
 class CopyTask(Task):
     name, title = "copy", "Copy"
-    description = "Write the input again after '='. A head learns to look n+1 places back."
+    description = "Write the input again after '='. A head learns to look n places back."
 
     def sample_pair(self, rng, length):
         x = "".join(rng.choice(list(self.symbols), length))

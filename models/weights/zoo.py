@@ -52,7 +52,7 @@ PRESETS: dict[str, tuple[str, str, TransformerConfig]] = {
     "alibi": ("ALiBi decoder", "no position vectors: a linear distance penalty per head",
               TransformerConfig(arch="decoder", vocab_size=MINILM_VOCAB, d_model=64, n_layers=2, n_heads=4, d_ff=256,
                                 max_len=512, positional="alibi")),
-    "longformer": ("Sparse encoder (Longformer)", "sliding window of 2 plus a global first token",
+    "longformer": ("Sparse encoder (Longformer)", "sliding window of ±2 tokens per side (5 keys) plus a global first token",
                    TransformerConfig(arch="encoder", vocab_size=MINILM_VOCAB, d_model=64, n_layers=2, n_heads=4,
                                      d_ff=256, max_len=512, positional="sinusoidal",
                                      attention=MaskSpec("longformer", window=2, global_tokens=(0,)),

@@ -108,7 +108,7 @@ def test_url_params_seed_the_widgets():
     assert at.slider(key="head").value == 3
     assert at.radio(key="view__zh").value == "metrics"
     assert at.radio(key="view__zh").options[2] == "头指标"
-    assert [t.value for t in at.title] == ["注意力浏览器"]
+    assert [t.value for t in at.title] == ["注意力探查器"]
     assert at.text_area(key="text").label == "输入文本"
     assert "metrics_chart" in chart_ids(at) and "head_map" not in chart_ids(at)
     # the metrics chart outlines the head from the link: layer 2 (row), head 3 (column)
@@ -400,7 +400,7 @@ def test_language_switch_keeps_the_view_and_the_head():
     at = open_app({"text": TEXT, "view": "metrics", "layer": "3"})
     at.radio(key="lang").set_value("中文")
     rerun(at)
-    assert [t.value for t in at.title] == ["注意力浏览器"]
+    assert [t.value for t in at.title] == ["注意力探查器"]
     assert at.radio(key="view__zh").value == "metrics"
     assert at.slider(key="layer").value == 3
     assert at.slider(key="layer").label == "层"

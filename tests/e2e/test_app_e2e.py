@@ -146,7 +146,7 @@ def test_language_switch_keeps_the_view(page: Page, app_server: str):
 
     page.locator(".st-key-lang").get_by_text("中文", exact=True).click()
     wait_for_rerun(page, timeout=TIMEOUT)
-    expect(page.locator("h1")).to_have_text("注意力浏览器", timeout=TIMEOUT)
+    expect(page.locator("h1")).to_have_text("注意力探查器", timeout=TIMEOUT)
     assert checked_option(page, "view__zh") == "头指标"
     assert checked_option(page, "lang") == "中文"
     assert slider_value(page, "layer") == 2

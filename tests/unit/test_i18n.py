@@ -58,3 +58,24 @@ def test_every_strings_module_says_what_it_serves():
     for module in string_modules():
         doc = (module.__doc__ or "").strip()
         assert doc and "\n" not in doc, module.__name__
+
+
+# Terms a Chinese reader takes the wrong way (the syllabus issue's list): the word on the left
+# must not appear in any Chinese string; the right one is what we say instead.
+WRONG_TERMS = {
+    "注意力浏览器": "注意力探查器 (浏览器 is a web browser)",
+    "全连接注意力": "全注意力（全部可见）",
+    "遮挡": "掩码 / 被掩码",
+    "向后看": "看后面（未来）的词元 (向后 can mean the past)",
+    "几何数列": "等比数列",
+    "堆栈": "编码器栈 / 所在部分",
+    "一袋词元": "词袋",
+    "双胞胎模型": "孪生模型",
+    "剪掉": "被剪枝",
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_TERMS))
+def test_chinese_strings_avoid_misleading_terms(wrong):
+    found = [key for key, entry in STRINGS.items() if wrong in entry["zh"]]
+    assert not found, f"{wrong} in {found}: say {WRONG_TERMS[wrong]}"

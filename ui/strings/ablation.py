@@ -16,7 +16,7 @@ STRINGS = {
                       "zh": "用另一种归一化和相同的权重重建模型。"},
     "abl_drop_pe": {"en": "Drop the positional encoding ({pe})", "zh": "去掉位置编码（{pe}）"},
     "abl_drop_pe_help": {"en": "The model then sees a bag of tokens: no position vectors, rotation or bias.",
-                         "zh": "模型看到的将是一袋词元：没有位置向量、旋转或偏置。"},
+                         "zh": "模型看到的将是一个词袋：没有位置向量、旋转或偏置。"},
     "abl_mask": {"en": "Remove the attention mask", "zh": "去掉注意力掩码"},
     "abl_mask_help": {"en": "Every query may attend to every key (a decoder then sees the future).",
                       "zh": "每个查询都可以关注所有键（解码器因此能看到未来）。"},

@@ -1,7 +1,7 @@
 """Strings of the attention explorer (heads, lines, metrics, rollout, export)."""
 
 STRINGS = {
-    "attn_title": {"en": "Attention explorer", "zh": "注意力浏览器"},
+    "attn_title": {"en": "Attention explorer", "zh": "注意力探查器"},
     "view_heads": {"en": "Heads", "zh": "注意力头"},
     "view_lines": {"en": "Lines", "zh": "连线"},
     "view_metrics": {"en": "Head metrics", "zh": "头指标"},
@@ -62,18 +62,22 @@ STRINGS = {
         "en": "Memory of this trace: {trace} MB held ({n} tokens, {kinds}). Attention maps = layers × heads × n² × "
               "bytes = {formula} per stack; the server's budget per pass is {budget} MB.",
         "zh": "本次记录（trace）占用内存：{trace} MB（{n} 个词元，{kinds}）。注意力图 = 层数 × 头数 × n² × 每个值的字节数 = "
-              "{formula}（每个注意力栈）；服务器对每次前向计算的内存预算为 {budget} MB。",
+              "{formula}（编码器、解码器和交叉注意力各算一次）；服务器对每次前向计算的内存预算为 {budget} MB。",
     },
     "mem_kinds_attention": {"en": "attention maps and masks only, float32",
                             "zh": "只记录注意力图和掩码，float32"},
     # ---- explanations (markdown; formulas separately) ----------------------------------------
     "ex_attention": {
         "en": "Each token asks a question (its **query** q), every token offers a label (its **key** k) and a "
-              "message (its **value** v). The match q·k, scaled by √d_k, goes through a softmax: each row of the "
-              "map is a probability distribution over the keys, and the token's output is the weighted average "
-              "of the values.",
+              "message (its **value** v). The match q·k is divided by √d_k and goes through a softmax: each row "
+              "of the map is a probability distribution over the keys, and the token's output is the weighted "
+              "average of the values. Why √d_k: q·k sums d_k products, so for unit-variance components its "
+              "variance is d_k; dividing by √d_k brings it back to 1, which keeps the softmax out of saturation "
+              "(one weight near 1, the rest near 0, and gradients near 0). The walk-through page measures it.",
         "zh": "每个词元提出一个问题（**查询** q），每个词元给出一个标签（**键** k）和一条信息（**值** v）。"
-              "匹配度 q·k 除以 √d_k 后经过 softmax：注意力图的每一行都是键上的概率分布，词元的输出就是各个值的加权平均。"},
+              "匹配度 q·k 除以 √d_k 后经过 softmax：注意力图的每一行都是键上的概率分布，词元的输出就是各个值的加权平均。"
+              "为什么除以 √d_k：q·k 是 d_k 个乘积之和，各分量方差为 1 时它的方差是 d_k；除以 √d_k 后方差回到 1，"
+              "softmax 就不会饱和（饱和时一个权重接近 1、其余接近 0，梯度也接近 0）。逐步演算页面会实际测量这一点。"},
     "ex_multihead": {
         "en": "A layer has several **heads**, each with its own projections, so each can look for something "
               "different. Their outputs are concatenated and mixed by W^O. In grouped-query (GQA) and multi-query "

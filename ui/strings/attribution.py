@@ -159,7 +159,7 @@ STRINGS = {
     "at_det_offsets_help": {
         "en": "Where the custom detector expects a head to look: d = 1 is the previous token, 2 the one before; "
               "negative offsets look ahead (encoders). Several: 1, 2.",
-        "zh": "自定义检测器期望注意力头看向的位置：d = 1 是前一个词元，2 是再前一个；负数表示向后看（编码器）。"
+        "zh": "自定义检测器期望注意力头看向的位置：d = 1 是前一个词元，2 是再前一个；负数表示看后面（未来）的词元（仅编码器）。"
               "可填多个：1, 2。"},
     "at_det_half": {"en": "Tokens per copy", "zh": "每份的词元数"},
     "at_det_half_help": {"en": "A toy model starts at its training length: it may not generalise beyond it.",
@@ -173,9 +173,9 @@ STRINGS = {
               "{chance}. Diagonal offsets: {offsets}. A random model scores near these.",
         "zh": "随机水平（一个把注意力均匀分配给所有可见键的头的得分）：{chance}。对角线偏移：{offsets}。"
               "随机初始化的模型得分接近这些值。"},
-    "at_det_open": {"en": "Open L{layer} H{head} in the attention explorer", "zh": "在注意力浏览器中打开 L{layer} H{head}"},
+    "at_det_open": {"en": "Open L{layer} H{head} in the attention explorer", "zh": "在注意力探查器中打开 L{layer} H{head}"},
     "at_det_open_seq": {"en": "Open L{layer} H{head} on this sequence in the attention explorer",
-                        "zh": "在注意力浏览器中用这段序列打开 L{layer} H{head}"},
+                        "zh": "在注意力探查器中用这段序列打开 L{layer} H{head}"},
     "at_det_open_help": {"en": "Click a cell or a row to choose the head.", "zh": "点击一个格子或一行来选择注意力头。"},
     # ---- the training lab's chart -------------------------------------------------------------------
     "tr_det_title": {"en": "Head detectors over training", "zh": "训练过程中的注意力头检测"},

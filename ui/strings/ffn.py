@@ -84,6 +84,32 @@ STRINGS = {
               "most of their parameters on the embedding table instead.",
         "zh": "当 d_ff = 4·d_model 时，一个前馈网络约有 8·d_model² 个权重，是注意力（4·d_model²）的两倍，"
               "所以各层中约三分之二的参数属于前馈网络。词表很大的小模型则把大部分参数花在嵌入表上。"},
+    # ---- notes: what an activation has, which axis the FFN mixes ----------------------------------
+    "ffn_mis_params_common": {"en": "“Activation functions have no parameters.”", "zh": "“激活函数没有参数。”"},
+    "ffn_mis_params_none": {
+        "en": "True of this model's {act}: 0 learned numbers. Not of every nonlinearity in a Transformer: LLaMA's "
+              "SwiGLU multiplies by a learned gate silu(W_gate x), which for this model's shape would be {gate:,} "
+              "parameters per layer; PReLU learns its negative slope; DyT learns the α of its tanh.",
+        "zh": "对本模型的 {act} 来说确实如此：0 个可学习的数。但 Transformer 中的非线性并不都这样：LLaMA 的 SwiGLU 要乘以一个"
+              "可学习的门 silu(W_gate x)，按本模型的形状每层就是 {gate:,} 个参数；PReLU 要学习负半轴的斜率；DyT 要学习 tanh 的 α。"},
+    "ffn_mis_params_gated": {
+        "en": "This model's SwiGLU has a learned gate: silu(W_gate x) ⊙ (W_in x), and W_gate holds {gate:,} "
+              "parameters in every layer, as many as W_in. The nonlinearity itself is learned here.",
+        "zh": "本模型的 SwiGLU 有一个可学习的门：silu(W_gate x) ⊙ (W_in x)，每层的 W_gate 有 {gate:,} 个参数，与 W_in 一样多。"
+              "这里的非线性本身就是学出来的。"},
+    "ffn_mis_params_dyt": {"en": " Its norms are DyT: {n} more learned α.", "zh": " 它的归一化是 DyT：另有 {n} 个可学习的 α。"},
+    "ffn_mis_mixing_common": {
+        "en": "“In MLP-Mixer the token-mixing MLP mixes the features inside each token, and channel-mixing works "
+              "across tokens.”",
+        "zh": "“在 MLP-Mixer 中，token-mixing MLP 融合每个词元内部的特征，channel-mixing 在词元之间融合。”"},
+    "ffn_mis_mixing_shown": {
+        "en": "The other way round: token-mixing works across tokens (one channel, all positions), channel-mixing "
+              "within a token. In a Transformer attention does the token mixing and the FFN the channel mixing. "
+              "Changing token {pos}'s input to layer {layer} changes the FFN's output at that token by {here:.3g} "
+              "and at the other {others} tokens by {elsewhere:.1e}; the attention output moves at {moved} of {n} positions.",
+        "zh": "恰好相反：token-mixing 在词元之间混合（一个通道，所有位置），channel-mixing 在一个词元内部混合。在 Transformer 中，"
+              "注意力负责词元之间的混合，前馈网络负责通道（特征）之间的混合。改变第 {layer} 层中词元 {pos} 的输入，前馈网络在该词元上的"
+              "输出变化 {here:.3g}，在其余 {others} 个词元上变化 {elsewhere:.1e}；而注意力的输出在 {n} 个位置中的 {moved} 个发生了变化。"},
     # ---- figure words ------------------------------------------------------------------------
     "term_count": {"en": "count", "zh": "计数"},
     "term_sparsity": {"en": "sparsity", "zh": "稀疏度"},

@@ -96,7 +96,7 @@ STRINGS = {
     "gen_term_step": {"en": "step", "zh": "步骤"},
     "gen_term_score": {"en": "log P", "zh": "对数概率"},
     "gen_term_kept": {"en": "kept", "zh": "保留"},
-    "gen_term_pruned": {"en": "pruned", "zh": "剪掉"},
+    "gen_term_pruned": {"en": "pruned", "zh": "被剪枝"},
     "gen_term_finished": {"en": "finished", "zh": "已结束"},
     "gen_term_best": {"en": "returned sequence", "zh": "最终返回的序列"},
     "gen_term_layer": {"en": "layer", "zh": "层"},
@@ -137,7 +137,7 @@ STRINGS = {
               "pruned (grey). A sequence that chooses the end token is finished (green) and leaves the beam. With "
               "width 1 this is exactly greedy decoding.",
         "zh": "每一步，保留的 {width} 个序列各自用最好的几个词元扩展；在所有候选中，只有总对数概率最高的 {width} 个"
-              "存活（蓝色），其余被剪掉（灰色）。选到结束词元的序列即完成（绿色）并离开束。束宽为 1 时就是贪心解码。"},
+              "存活（蓝色），其余被剪枝（灰色）。选到结束词元的序列即完成（绿色）并离开束。束宽为 1 时就是贪心解码。"},
     "gen_cache_off": {"en": "The KV cache is off: every step recomputed all keys and values; the figures show what "
                             "the cache would hold.",
                       "zh": "KV 缓存已关闭：每一步都重新计算全部键和值；下图展示的是缓存本应保存的内容。"},
@@ -197,6 +197,67 @@ STRINGS = {
         "zh": "没有缓存时，第 t 步要重新计算前面 t 个位置的键和值，尽管它们从不改变（解码器中前面的词元看不到后面的词元）。"
               "KV 缓存把它们保存下来：每一步每层只计算一行新的 K、V 和一行新的注意力。分组查询注意力（GQA）和多查询注意力"
               "（MQA）让多个查询头共享键/值头，从而缩小缓存。"},
+    # ---- training (teacher forcing) vs generation -------------------------------------------------
+    "tf_title": {"en": "Training sees every position at once; generation sees one at a time",
+                 "zh": "训练时一次看到所有位置，生成时一次只看一个"},
+    "tf_intro": {
+        "en": "A decoder is trained with **teacher forcing**: the whole text goes in at once, and every position i is "
+              "asked for the next token x_(i+1) (the targets are the input shifted by one). The causal mask hides "
+              "x_(i+1) and everything after it from position i, so one text of n tokens is n − 1 training examples, "
+              "all scored by ONE forward pass. Generation runs the same model one token at a time, keeping the keys "
+              "and values of the earlier tokens (the KV cache). Below: your text both ways{source}.",
+        "zh": "解码器用**教师强制**（teacher forcing）训练：整段文本一次性输入，每个位置 i 都要预测下一个词元 x_(i+1)"
+              "（目标就是输入右移一位）。因果掩码让位置 i 看不到 x_(i+1) 及其之后的内容，所以一段 n 个词元的文本就是 "
+              "n − 1 个训练样本，全部由**一次**前向计算打分。生成时同一个模型一次只处理一个词元，并保存之前词元的键和值"
+              "（KV 缓存）。下面用这两种方式处理你的文本{source}。"},
+    "tf_source": {"en": " (the decoder reads the target text; the encoder, the source)",
+                  "zh": "（解码器读取目标文本，编码器读取源文本）"},
+    "tf_matrix_title": {"en": "One text = {n} training examples, from one pass: row i reads tokens 0..i and is scored "
+                              "on token i+1",
+                        "zh": "一段文本 = {n} 个训练样本，来自一次前向计算：第 i 行读取词元 0..i，并对词元 i+1 打分"},
+    "tf_one_pass": {"en": "One causal pass", "zh": "一次因果前向计算"},
+    "tf_one_pass_value": {"en": "{n} examples", "zh": "{n} 个样本"},
+    "tf_mean_loss": {"en": "Training loss (mean)", "zh": "训练损失（平均）"},
+    "tf_mean_loss_value": {"en": "{loss:.3f} nats", "zh": "{loss:.3f} 奈特"},
+    "tf_cached": {"en": "Token by token (KV cache)", "zh": "逐个词元（KV 缓存）"},
+    "tf_cached_value": {"en": "{n} passes", "zh": "{n} 次前向计算"},
+    "tf_diff": {"en": "Largest |Δ logit|", "zh": "最大 |Δ logit|"},
+    "tf_col_pos": {"en": "position i", "zh": "位置 i"},
+    "tf_col_reads": {"en": "reads up to", "zh": "读到"},
+    "tf_col_target": {"en": "target x_(i+1)", "zh": "目标 x_(i+1)"},
+    "tf_col_prob": {"en": "p(target)", "zh": "p(目标)"},
+    "tf_col_loss": {"en": "loss −log p", "zh": "损失 −log p"},
+    "tf_col_top_parallel": {"en": "top-1, one pass", "zh": "首选（一次计算）"},
+    "tf_col_top_cached": {"en": "top-1, token by token", "zh": "首选（逐个词元）"},
+    "tf_col_diff": {"en": "max |Δ logit|", "zh": "最大 |Δ logit|"},
+    "tf_diff_title": {"en": "Both ways give the same logits at every position", "zh": "两种方式在每个位置给出相同的 logits"},
+    "tf_diff_caption": {
+        "en": "The largest difference between the logits of the one pass and of the token-by-token pass, per position "
+              "({max:.1e} at most: float32 rounding, because the two add the same products in another order). The "
+              "top-1 token agrees at {agree} of {n} positions.",
+        "zh": "每个位置上，一次计算与逐个词元计算的 logits 之间的最大差值（最多 {max:.1e}：float32 舍入误差，因为两者以不同的"
+              "顺序累加同样的乘积）。首选词元在 {n} 个位置中的 {agree} 个上一致。"},
+    "tf_loss_caption": {
+        "en": "The training loss of this text is the mean of the {n} losses: {loss:.3f} nats. Greedy generation would "
+              "instead feed back the model's own top-1 token at each step, not the text's.",
+        "zh": "这段文本的训练损失是 {n} 个损失的平均值：{loss:.3f} 奈特。贪心生成则会在每一步把模型自己的首选词元（而不是文本中的"
+              "词元）送回输入。"},
+    "tf_short": {"en": "Teacher forcing needs at least two tokens.", "zh": "教师强制至少需要两个词元。"},
+    "tf_mis_common": {
+        "en": "“Most large language models use only the encoder, because a decoder generates step by step and cannot "
+              "be trained in parallel.”",
+        "zh": "“大多数大语言模型只用编码器，因为解码器需要逐步生成，不能并行训练。”"},
+    "tf_mis_shown": {
+        "en": "GPT, LLaMA and most large LMs are decoder-only, and they train in parallel: one pass under the causal "
+              "mask scored all {n} examples of your text above and gave the same logits as {steps} token-by-token "
+              "steps (largest difference {diff:.1e}). Only generation is sequential.",
+        "zh": "GPT、LLaMA 以及大多数大语言模型都是只有解码器的模型，而且它们是并行训练的：上面在因果掩码下的一次前向计算就给你的"
+              "文本的全部 {n} 个样本打了分，并且与 {steps} 次逐个词元计算得到的 logits 相同（最大差值 {diff:.1e}）。"
+              "只有生成才是逐步进行的。"},
+    "tf_term_context": {"en": "context (visible)", "zh": "上下文（可见）"},
+    "tf_term_target": {"en": "target", "zh": "目标"},
+    "tf_term_example": {"en": "example", "zh": "样本"},
+    "tf_term_loss": {"en": "−log p(target)", "zh": "−log p(目标)"},
 }
 
 FORMULAS = {

@@ -25,7 +25,7 @@ STRINGS = {
         "zh": "1. 分词器把文本变成编号；每个编号查表得到一个向量（嵌入），再加入位置信息（或在注意力中注入位置）。\n"
               "2. 每一层先用注意力让每个词元从其他词元收集信息，再用前馈网络逐个变换每个词元；两者的结果都加回残差流。\n"
               "3. 最后一层的向量就是模型对你这段文本的理解。"},
-    "home_open_attention": {"en": "Open the attention explorer", "zh": "打开注意力浏览器"},
+    "home_open_attention": {"en": "Open the attention explorer", "zh": "打开注意力探查器"},
     "home_catalogue": {"en": "Models on this machine", "zh": "本机可用的模型"},
     "cfg_arch": {"en": "Architecture", "zh": "结构"},
     "cfg_layers_heads": {"en": "Layers × heads", "zh": "层数 × 头数"},

@@ -19,7 +19,7 @@ STRINGS = {
     "mk_tab_variants": {"en": "Without softmax", "zh": "不用 softmax"},
     "mk_parts": {"en": "Patterns to combine (AND: a pair is allowed only if every pattern allows it)",
                  "zh": "要组合的模式（与运算：只有所有模式都允许时，一对位置才被允许）"},
-    "mk_kind_full": {"en": "Full (everything)", "zh": "全连接（全部可见）"},
+    "mk_kind_full": {"en": "Full (everything)", "zh": "全注意力（全部可见）"},
     "mk_kind_causal": {"en": "Causal (decoder)", "zh": "因果（解码器）"},
     "mk_kind_local": {"en": "Local window", "zh": "局部窗口"},
     "mk_kind_dilated": {"en": "Dilated (atrous)", "zh": "空洞（膨胀）"},
@@ -43,7 +43,7 @@ STRINGS = {
     "mk_order_bad": {"en": "This order cannot be used: {error} The XLNet pattern is left out until it is fixed.",
                      "zh": "无法使用这个顺序：{error} 在改正之前，XLNet 模式不参与组合。"},
     "mk_none": {"en": "No pattern chosen: full attention (every query sees every key).",
-                "zh": "未选择任何模式：全连接注意力（每个查询都能看到所有键）。"},
+                "zh": "未选择任何模式：全注意力（全部可见，每个查询都能看到所有键）。"},
     "mk_composed": {"en": "Composed mask", "zh": "组合后的掩码"},
     "mk_stats": {"en": "Density {density:.0%} · {pairs} of {total} pairs · each query sees {lo}–{hi} keys",
                  "zh": "密度 {density:.0%} · {total} 对中允许 {pairs} 对 · 每个查询看到 {lo}–{hi} 个键"},
@@ -61,7 +61,7 @@ STRINGS = {
     "mk_apply_how": {
         "en": "A hook replaces every layer's `hook_mask` with this mask (`run_with_hooks`), so the model's own code "
               "computes the masked scores and the softmax. Below: one layer and head, step by step.",
-        "zh": "一个钩子把每一层的 `hook_mask` 换成这个掩码（`run_with_hooks`），因此被遮挡的分数和 softmax 都由模型自己的"
+        "zh": "一个钩子把每一层的 `hook_mask` 换成这个掩码（`run_with_hooks`），因此掩码后的分数和 softmax 都由模型自己的"
               "代码计算。下面逐步展示某一层的某一个头。"},
     "mk_same_as_trained": {"en": "This is the pattern the model uses on its own.",
                            "zh": "这正是模型自己使用的模式。"},
@@ -70,13 +70,13 @@ STRINGS = {
                    "zh": "这个模式与模型训练时使用的模式（{trained}）不同：{total} 对中有 {n} 对改变了。它的注意力将与训练中"
                          "见过的都不一样。"},
     "mk_sees_future": {"en": "This decoder was trained never to look ahead; this mask lets {n} pairs see later tokens.",
-                       "zh": "这个解码器训练时从不向后看；这个掩码让 {n} 对位置看到了后面的词元。"},
+                       "zh": "这个解码器训练时从不看后面（未来）的词元；这个掩码让 {n} 对位置看到了未来的词元。"},
     "mk_layer_head": {"en": "Layer {layer}, head {head} (the sliders above).", "zh": "第 {layer} 层，第 {head} 个头（见上方滑块）。"},
-    "mk_stack": {"en": "Self-attention of", "zh": "自注意力所在"},
+    "mk_stack": {"en": "Self-attention of", "zh": "自注意力所在部分"},
     "mk_layer": {"en": "Layer", "zh": "层"},
     "mk_head": {"en": "Head", "zh": "头"},
     "mk_step_scores": {"en": "1. Scores q·k/√d (+ position bias)", "zh": "1. 分数 q·k/√d（+ 位置偏置）"},
-    "mk_step_masked": {"en": "2. Masked scores (−∞ where masked)", "zh": "2. 遮挡后的分数（被遮挡处为 −∞）"},
+    "mk_step_masked": {"en": "2. Masked scores (−∞ where masked)", "zh": "2. 掩码后的分数（被掩码处为 −∞）"},
     "mk_step_softmax": {"en": "3. Softmax (e^−∞ = 0)", "zh": "3. Softmax（e^−∞ = 0）"},
     "mk_step_output": {"en": "4. Output: how much each position's layer output moved",
                        "zh": "4. 输出：每个位置的层输出改变了多少"},
@@ -86,18 +86,19 @@ STRINGS = {
         "zh": "每个位置、每一层的 ‖attn_out（用此掩码）− attn_out（模型自己的掩码）‖（模型的 `hook_attn_out`）。"
               "后面的层也会变，因为它们的输入变了。"},
     "mk_rows_ok": {"en": "Every row of the softmax sums to 1 (largest deviation {dev:.1e}); masked cells are exactly 0.",
-                   "zh": "softmax 的每一行之和为 1（最大偏差 {dev:.1e}）；被遮挡的格子严格为 0。"},
+                   "zh": "softmax 的每一行之和为 1（最大偏差 {dev:.1e}）；被掩码的格子严格为 0。"},
     "mk_gallery_caption": {"en": "Each pattern on your first {n} tokens, with the parameters set in the composer.",
                            "zh": "每种模式作用于你的前 {n} 个词元，参数取自组合器中的设置。"},
     "mk_ex_kinds": {
-        "en": "**Causal**: a decoder never looks ahead. **Local**: a window around each token (Longformer's base). "
+        "en": "**Causal**: a decoder never looks at later (future) tokens. **Local**: a window of keys on each side of the "
+              "token (window 2: ±2 tokens per side, 5 keys with the token itself; Longformer's base). "
               "**Dilated**: keys with gaps, so a few layers reach far (LongNet mixes several dilations). "
               "**Strided** (Child et al. 2019): a local block plus every stride-th token. **Longformer**: window plus "
               "global tokens that see and are seen by all. **BigBird**: Longformer plus a few random keys per query "
               "(seeded, so the same seed gives the same mask). **Prefix-LM** (T5): the prefix is read both ways, the "
               "rest is causal. **XLNet**: pick a factorisation order; the content stream sees positions up to itself "
               "in that order, the query stream only strictly earlier ones.",
-        "zh": "**因果**：解码器从不向后看。**局部**：每个词元周围的一个窗口（Longformer 的基础）。**空洞**：隔着间隙取键，"
+        "zh": "**因果**：解码器从不看后面（未来）的词元。**局部**：每个词元两侧各取若干个键（窗口为 2 时每侧 2 个词元，连同自身共 5 个；Longformer 的基础）。**空洞**：隔着间隙取键，"
               "几层之后就能看得很远（LongNet 混合多种膨胀率）。**跨步**（Child 等，2019）：一个局部块加上每隔 stride 个"
               "的词元。**Longformer**：窗口加上全局词元，全局词元能看到所有位置，也被所有位置看到。**BigBird**：Longformer "
               "再给每个查询加几个随机键（有种子，同一种子得到同一掩码）。**前缀语言模型**（T5）：前缀双向读取，其余部分是因果的。"
@@ -109,7 +110,7 @@ STRINGS = {
         "zh": "一个批次里的文本长短不一，较短的文本用 [PAD] 词元补齐。填充掩码让所有查询都看不到这些键。这里两段文本作为"
               "一个批次一起送入模型；下面的掩码和权重都是模型记录下来的。"},
     "mk_padding_encdec": {"en": "This view runs single-stack models (encoder or decoder); pick one in the sidebar.",
-                          "zh": "这个视图只运行单栈模型（编码器或解码器）；请在侧边栏中选择一个。"},
+                          "zh": "这个视图只运行单一结构的模型（只有编码器或只有解码器）；请在侧边栏中选择一个。"},
     "mk_text2": {"en": "Second text of the batch", "zh": "批次中的第二段文本"},
     "mk_text2_default": {"en": "A shorter one.", "zh": "A shorter one."},
     "mk_row": {"en": "Text {i}: {n} tokens + {pad} padding", "zh": "文本 {i}：{n} 个词元 + {pad} 个填充"},
@@ -126,9 +127,9 @@ STRINGS = {
         "en": "Attention stores and computes one score per allowed (query, key) pair. Full attention has n² of them; "
               "a sparse pattern grows about linearly. Each line rebuilds the pattern at that length with the same "
               "parameters.",
-        "zh": "注意力对每一对被允许的（查询，键）都要存储并计算一个分数。全连接注意力有 n² 对；稀疏模式大约线性增长。"
+        "zh": "注意力对每一对被允许的（查询，键）都要存储并计算一个分数。全注意力有 n² 对；稀疏模式大约线性增长。"
               "每条曲线都在该长度下用相同参数重新构建模式。"},
-    "mk_cost_full": {"en": "full (n²)", "zh": "全连接（n²）"},
+    "mk_cost_full": {"en": "full (n²)", "zh": "全注意力（n²）"},
     "mk_cost_composed": {"en": "composed mask", "zh": "组合后的掩码"},
     "mk_cost_table_n": {"en": "length n", "zh": "长度 n"},
     "mk_reach_intro": {
@@ -156,7 +157,7 @@ STRINGS = {
     "mk_reach_strided": {"en": "strided {s} (local block + every {s}-th, ≈√n)",
                          "zh": "跨步 {s}（局部块 + 每隔 {s} 个，≈√n）"},
     "mk_reach_dilated": {"en": "dilated {s} (every {s}-th key only)", "zh": "空洞 {s}（只取每隔 {s} 个的键）"},
-    "mk_reach_col_pattern": {"en": "pattern (& causal)", "zh": "模式（与因果）"},
+    "mk_reach_col_pattern": {"en": "pattern (& causal)", "zh": "模式（与因果掩码取交集）"},
     "mk_reach_col_all": {"en": "reaches every earlier token", "zh": "能触及所有更早的词元"},
     "mk_yes": {"en": "yes", "zh": "是"},
     "mk_no": {"en": "no", "zh": "否"},
@@ -189,7 +190,7 @@ STRINGS = {
     "mk_encdec_decoder_note": {"en": "The decoder stack reads the decoder input (the target text).",
                                "zh": "解码器部分读取的是解码器输入（目标文本）。"},
     "mk_term_allowed": {"en": "may attend", "zh": "可关注"},
-    "mk_term_blocked": {"en": "masked", "zh": "被遮挡"},
+    "mk_term_blocked": {"en": "masked", "zh": "被掩码"},
     "mk_term_empty": {"en": "nothing to attend to", "zh": "无可关注之处"},
     "mk_term_length": {"en": "sequence length n", "zh": "序列长度 n"},
     "mk_term_pairs": {"en": "attended pairs", "zh": "关注的位置对数"},

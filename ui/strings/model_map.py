@@ -26,7 +26,7 @@ STRINGS = {
                                  "are shown.",
                            "zh": "没有可运行的文本时，形状按只有一个词元的文本画出，也不显示数字。"},
     "map_follow_token": {"en": "Token to follow", "zh": "要跟随的词元"},
-    "map_follow_stack": {"en": "Stack", "zh": "堆栈"},
+    "map_follow_stack": {"en": "Stack", "zh": "所在部分"},
     "map_stop": {"en": "Stop", "zh": "站点"},
     "map_prev": {"en": "Back", "zh": "上一步"},
     "map_next": {"en": "Step", "zh": "下一步"},

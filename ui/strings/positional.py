@@ -143,7 +143,7 @@ STRINGS = {
     "pe_alibi_caption": {
         "en": "Head h adds −m_h·|q − k| to its scores: steep heads look locally, flat heads far. The slopes are "
               "the geometric sequence 2^(−8/H), 2^(−16/H), …, not learned.",
-        "zh": "第 h 个头在分数上加 −m_h·|q − k|：斜率大的头只看附近，斜率小的头能看得远。斜率是几何数列 "
+        "zh": "第 h 个头在分数上加 −m_h·|q − k|：斜率大的头只看附近，斜率小的头能看得远。斜率是等比数列 "
               "2^(−8/H)、2^(−16/H)、……，不是学出来的。"},
     "pe_bucket_title": {"en": "T5 buckets ({direction})", "zh": "T5 分桶（{direction}）"},
     "pe_bidirectional": {"en": "bidirectional: encoder", "zh": "双向：编码器"},
@@ -157,7 +157,7 @@ STRINGS = {
                     "zh": "{model} 中每个头的相对位置偏置（前 {n} 个位置）"},
     "pe_rel_curve": {"en": "Bias per head against the offset k − q", "zh": "每个头的偏置随偏移 k − q 的变化"},
     "pe_w_rel_offset": {"en": "offset k − q", "zh": "偏移 k − q"},
-    "pe_stack": {"en": "Stack", "zh": "堆栈"},
+    "pe_stack": {"en": "Stack", "zh": "所在部分"},
     "pe_stack_encoder": {"en": "encoder", "zh": "编码器"},
     "pe_stack_decoder": {"en": "decoder", "zh": "解码器"},
     "pe_grid_capped": {"en": "Showing the first {n} of {total} positions.", "zh": "只显示 {total} 个位置中的前 {n} 个。"},
@@ -188,9 +188,14 @@ STRINGS = {
               "GPT-2 为 1024）。很灵活，但从未训练过的位置没有向量：模型无法读取超出表长度的序列。"},
     "pe_ex_rope": {
         "en": "**RoPE** (Su et al., 2021; LLaMA). No vector is added; queries and keys are rotated, pair by pair, "
-              "by the angle m·θ_i. The dot product of a query at m and a key at n depends on m − n only.",
+              "by the angle m·θ_i. The dot product of a query at m and a key at n depends on m − n only. The "
+              "formula shows the pairing this model (and LLaMA, \"rotate half\") uses: dimension i with i + d/2. "
+              "RoFormer's paper pairs neighbours (2i, 2i+1); the two are the same rotation up to a permutation of "
+              "the dimensions, so only checkpoints must agree on it.",
         "zh": "**RoPE**（Su 等，2021；LLaMA）。不加任何向量，而是把查询和键逐对旋转角度 m·θ_i。"
-              "位置 m 的查询与位置 n 的键的点积只取决于 m − n。"},
+              "位置 m 的查询与位置 n 的键的点积只取决于 m − n。公式给出的是本模型（以及 LLaMA 的“rotate half”）"
+              "采用的配对方式：第 i 维与第 i + d/2 维配对。RoFormer 论文则把相邻的 (2i, 2i+1) 配对；两者只差一个维度"
+              "置换，是同一种旋转，只是加载检查点时配对方式必须一致。"},
     "pe_ex_rope_worked": {"en": "Worked numbers: θ_0 = 1 rad per position, so a query at m = 3 turns its first pair "
                                 "by 3 rad = {deg:.1f}°.",
                           "zh": "计算示例：θ_0 = 每个位置 1 弧度，所以位于 m = 3 的查询的第一对维度旋转 3 弧度 = {deg:.1f}°。"},
@@ -203,10 +208,14 @@ STRINGS = {
                                  "5 head 0 adds {b:.4g}.",
                            "zh": "计算示例：{h} 个头时第一个斜率为 2^(−8/{h}) = {s0:.4g}；在距离 5 处第 0 个头加上 {b:.4g}。"},
     "pe_ex_relative": {
-        "en": "**Relative buckets** (Shaw et al., 2018; T5, Raffel et al., 2020). The distance k − q is mapped to a "
-              "bucket, and each head learns one bias per bucket, added to the score.",
-        "zh": "**相对位置分桶**（Shaw 等，2018；T5，Raffel 等，2020）。把距离 k − q 映射到一个分桶，每个头为每个分桶"
-              "学习一个偏置，加到分数上。"},
+        "en": "**Relative buckets** (T5, Raffel et al., 2020). The offset k − q is mapped to a bucket (exact for "
+              "small offsets, log-spaced beyond), and each head learns one scalar bias per bucket, added to the "
+              "score. This is what the model here computes. The first relative scheme, Shaw et al. (2018), was "
+              "different: it clips the offset to [−K, K] and learns a *vector* per offset that is added to the "
+              "keys (and values).",
+        "zh": "**相对位置分桶**（T5，Raffel 等，2020）。把偏移 k − q 映射到一个分桶（小偏移各占一个桶，较大的偏移按对数"
+              "划分），每个头为每个分桶学习一个标量偏置，加到分数上。这里的模型计算的正是这种方案。最早的相对位置方案"
+              "Shaw 等（2018）则不同：它把偏移截断到 [−K, K]，为每个偏移学习一个*向量*，加到键（以及值）上。"},
     "pe_ex_relative_worked": {"en": "Worked numbers (32 buckets, bidirectional, max distance 128): offset −7 → bucket "
                                     "{b7}, −8 → {b8}, −20 → {b20}, −200 → {b200}.",
                               "zh": "计算示例（32 个分桶，双向，最大距离 128）：偏移 −7 → 分桶 {b7}，−8 → {b8}，"
@@ -216,6 +225,32 @@ STRINGS = {
               "output is shuffled the same way. Only a causal mask (in a decoder) tells positions apart.",
         "zh": "**无位置编码。** 自注意力是置换等变的：打乱输入词元，每个输出也以同样的方式被打乱。"
               "只有（解码器中的）因果掩码能区分位置。"},
+    "pe_your_d": {"en": "d_model", "zh": "d_model"},
+    "pe_your_d_help": {"en": "Any even width: 512 gives the paper's (and the course notes') table.",
+                       "zh": "任意偶数宽度：512 即论文（以及课程讲义）中的表。"},
+    "pe_ex_yours_degrees": {"en": "(Read in degrees by mistake: {fn}({angle:.6g}°) = {deg:.6f}.)",
+                            "zh": "（若误把角度当作度数：{fn}({angle:.6g}°) = {deg:.6f}。）"},
+    "pe_notes_title": {"en": "The course notes' worked example, PE({pos}, ·) at d_model = {d}, computed now:",
+                       "zh": "课程讲义中的计算示例，d_model = {d} 时的 PE({pos}, ·)，此处实时计算："},
+    "pe_notes_formula": {"en": "formula", "zh": "公式"},
+    "pe_notes_angle": {"en": "angle (rad)", "zh": "角度（弧度）"},
+    "pe_notes_rad": {"en": "value (radians: the model)", "zh": "取值（弧度：模型的算法）"},
+    "pe_notes_deg": {"en": "value if read in degrees", "zh": "若按度数计算"},
+    "pe_notes_caption": {
+        "en": "The notes give PE(10, 0) = sin(10) = 0.17 and PE(10, 1) = cos(10) = 0.98: those are the degree column. "
+              "The model (and Vaswani et al.) use radians: sin(10) = −0.5440.",
+        "zh": "讲义给出 PE(10, 0) = sin(10) = 0.17、PE(10, 1) = cos(10) = 0.98：这正是按度数计算的那一列。"
+              "模型（以及 Vaswani 等）使用弧度：sin(10) = −0.5440。"},
+    "pe_mis_length_common": {"en": "“Sinusoidal position encodings stop working beyond about 50 tokens.”",
+                             "zh": "“正弦位置编码超过大约 50 个词元就失效了。”"},
+    "pe_mis_length_shown": {
+        "en": "What breaks is the *training* length, whatever it is. The sinusoidal checkpoint was trained on inputs of "
+              "{train} symbols ({pos} positions): at 1× its {metric} is {a1:.0%}, at ×{f:g} ({n} symbols) {af:.0%}. "
+              "The table itself is fine far out: neighbouring positions are {gap:.3f} apart at position 10,000, "
+              "exactly as at position 0 ({gap0:.3f}). A model trained on 512 or 2,048 tokens reads them all.",
+        "zh": "失效的界限是*训练*长度，无论它是多少。这个正弦位置编码检查点训练时的输入为 {train} 个符号（{pos} 个位置）：在 1× 时"
+              "{metric}为 {a1:.0%}，在 ×{f:g}（{n} 个符号）时为 {af:.0%}。编码表本身在很远处也没有问题：在位置 10,000 处相邻位置之间"
+              "相距 {gap:.3f}，与位置 0 处（{gap0:.3f}）完全相同。在 512 或 2,048 个词元上训练的模型能读取全部这些位置。"},
     "pe_your_pos": {"en": "pos", "zh": "pos"},
     "pe_your_dim": {"en": "dimension", "zh": "维度"},
     # ---- checkpoint sections -------------------------------------------------------------------

@@ -11,19 +11,24 @@ STRINGS = {
     "tr_setup": {"en": "Task and model", "zh": "任务与模型"},
     "tr_task": {"en": "Task", "zh": "任务"},
     "tr_task_copy_help": {
-        "en": "Input `abcd=` → answer `abcd`. A head learns to look exactly n+1 places back.",
-        "zh": "输入 `abcd=` → 答案 `abcd`。某个头学会恰好往回看 n+1 个位置。"},
+        "en": "Input `abcd=` → answer `abcd`. A head learns to look exactly n places back (n = the input's "
+              "length): from `=` to `a`, from each answer token to the next input symbol.",
+        "zh": "输入 `abcd=` → 答案 `abcd`。某个头学会恰好往回看 n 个位置（n 为输入长度）：从 `=` 看向 `a`，"
+              "从每个答案词元看向下一个输入符号。"},
     "tr_task_reverse_help": {
         "en": "Input `abcd=` → answer `dcba`. The answer's attention forms the anti-diagonal; one layer is enough "
               "when positions are absolute.",
         "zh": "输入 `abcd=` → 答案 `dcba`。答案部分的注意力呈反对角线；使用绝对位置编码时一层就够了。"},
     "tr_task_sort_help": {
-        "en": "Input `cadb=` → answer `abcd`. Each answer token has to find the next-smallest symbol.",
-        "zh": "输入 `cadb=` → 答案 `abcd`。每个答案词元都要找到下一个更大的符号。"},
+        "en": "Input `cadb=` → answer `abcd`. Each answer token has to find the smallest remaining symbol of the "
+              "input.",
+        "zh": "输入 `cadb=` → 答案 `abcd`。每个答案词元都要在输入中找到剩余符号中最小的那个。"},
     "tr_task_induction_help": {
-        "en": "Distinct letters, then the same letters again. In the second copy a previous-token head (layer 0) "
-              "and an induction head (layer 1) predict the next letter (Olsson et al. 2022).",
-        "zh": "一串互不相同的字母，然后再重复一遍。在第二遍中，前一词元头（第 0 层）和归纳头（第 1 层）配合预测下一个字母"
+        "en": "n distinct letters, then the same letters again. In the second copy the current letter's first "
+              "occurrence is n positions back, and the key that holds the answer, the letter after it, n − 1 back: "
+              "a previous-token head (layer 0) and an induction head (layer 1) find it (Olsson et al. 2022).",
+        "zh": "n 个互不相同的字母，然后再重复一遍。在第二遍中，当前字母第一次出现的位置在 n 个位置之前，"
+              "而存放答案的键（它后面的那个字母）在 n − 1 个位置之前：前一词元头（第 0 层）和归纳头（第 1 层）配合找到它"
               "（Olsson 等，2022）。"},
     "tr_task_brackets_help": {
         "en": "Input `([{}(=` → answer `)])`: the closers that balance it, innermost first. Each closer should look "
@@ -84,7 +89,7 @@ STRINGS = {
     "tr_card": {"en": "{task}, trained here for {step} steps", "zh": "{task}，在此训练了 {step} 步"},
     "tr_in_picker": {"en": "**{label}** is now in the sidebar's model picker: every page can inspect it.",
                      "zh": "**{label}** 已加入侧边栏的模型列表，所有页面都可以查看它。"},
-    "tr_inspect": {"en": "Open in the attention explorer", "zh": "在注意力浏览器中打开"},
+    "tr_inspect": {"en": "Open in the attention explorer", "zh": "在注意力探查器中打开"},
     "tr_scrub": {"en": "Step to inspect", "zh": "查看第几步"},
     "tr_stack": {"en": "Attention", "zh": "注意力类型"},
     "tr_ideal": {"en": "ideal-pattern score", "zh": "理想模式得分"},

@@ -12,7 +12,7 @@ STRINGS = {
     "wt_cross": {"en": "Cross-attention: the decoder's tokens ask (queries), the encoder's output answers (keys and "
                        "values); no position bias and no causal mask, only the source's padding.",
                  "zh": "交叉注意力：解码器的词元提问（查询），编码器的输出作答（键和值）；没有位置偏置，也没有因果掩码，"
-                       "只屏蔽源序列的填充。"},
+                       "只对源序列的填充做掩码。"},
     "wt_layer": {"en": "Layer", "zh": "层"},
     "wt_head": {"en": "Head", "zh": "头"},
     "wt_query": {"en": "Query token", "zh": "查询词元"},
@@ -23,8 +23,8 @@ STRINGS = {
               "(plus biases): one row per token, {dh} columns (d_head).",
         "zh": "每个词元的向量 x（注意力的输入：{input}）分别乘以这个头的 W_Q、W_K、W_V（加上偏置）：每个词元一行，"
               "共 {dh} 列（d_head）。"},
-    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置 LN）"},
-    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置 LN）"},
+    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置归一化，Pre-LN）"},
+    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置归一化，Post-LN）"},
     "wt_input_cross": {"en": "for Q the decoder's stream after self-attention (through ln_cross in pre-LN), for K and V "
                              "the encoder's output",
                        "zh": "Q 来自解码器经过自注意力之后的流（前置 LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
@@ -35,9 +35,11 @@ STRINGS = {
     "wt_steps": {"en": "2. Query {q} against every key", "zh": "2. 查询 {q} 与每个键"},
     "wt_steps_text": {
         "en": "For each key j: the dot product q·k_j, divided by √d_head = {sqrt:.4g}{bias}, then the mask (−∞ where "
-              "the query may not look), then softmax over the row.",
+              "the query may not look), then softmax over the row. The division keeps the scores' variance near 1 "
+              "whatever d_head is, so the softmax does not saturate (section 6 below measures it).",
         "zh": "对每个键 j：点积 q·k_j，除以 √d_head = {sqrt:.4g}{bias}，然后加上掩码（查询不能看的地方为 −∞），"
-              "最后对整行做 softmax。"},
+              "最后对整行做 softmax。除以 √d_head 让分数的方差无论 d_head 多大都保持在 1 附近，softmax 才不会饱和"
+              "（下面第 6 部分会实际测量）。"},
     "wt_bias_alibi": {"en": ", plus the ALiBi distance penalty", "zh": "，加上 ALiBi 距离惩罚"},
     "wt_bias_relative": {"en": ", plus the T5 relative-position bias", "zh": "，加上 T5 相对位置偏置"},
     "wt_col_key": {"en": "key", "zh": "键"},
@@ -46,12 +48,12 @@ STRINGS = {
     "wt_col_scaled": {"en": "÷√d", "zh": "÷√d"},
     "wt_col_bias": {"en": "+ bias", "zh": "+ 偏置"},
     "wt_col_mask": {"en": "mask", "zh": "掩码"},
-    "wt_col_score": {"en": "masked score", "zh": "遮挡后的分数"},
+    "wt_col_score": {"en": "masked score", "zh": "掩码后的分数"},
     "wt_col_weight": {"en": "softmax", "zh": "softmax"},
     "wt_col_model": {"en": "model's weight", "zh": "模型的权重"},
     "wt_weights_chart": {"en": "Softmax weights of query {q}", "zh": "查询 {q} 的 softmax 权重"},
     "wt_mask_yes": {"en": "visible", "zh": "可见"},
-    "wt_mask_no": {"en": "masked", "zh": "遮挡"},
+    "wt_mask_no": {"en": "masked", "zh": "被掩码"},
     "wt_sum": {"en": "3. Weighted sum of the values, all heads, W_O", "zh": "3. 值的加权和、所有头、W_O"},
     "wt_sum_text": {
         "en": "z = Σ_j p_j v_j is this head's output ({dh} numbers). Every head does the same; their z vectors are "
@@ -88,7 +90,7 @@ STRINGS = {
         "zh": "q ⊙ k 把两个向量逐维相乘；这些乘积之和就是 q·k = {dot:.4g}（分数 {score:.4g}，权重 {weight:.4f}）。"
               "较大的乘积说明是哪些维度让这一对匹配。这个键的值 v 乘以它的权重，就是它加到 z 上的部分。"},
     "wt_neuron_masked": {"en": "This key is masked for this query: its weight is exactly 0 (e^−∞), so it adds nothing.",
-                         "zh": "对这个查询来说这个键被遮挡了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
+                         "zh": "对这个查询来说这个键被掩码了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
     "wt_kv": {"en": "5. Multi-head, grouped-query and multi-query attention",
               "zh": "5. 多头、分组查询与多查询注意力"},
     "wt_kv_text": {
@@ -109,6 +111,162 @@ STRINGS = {
     "wt_kv_encoder": {"en": "An encoder reads the whole text at once and keeps no KV cache; the numbers show what a "
                             "decoder of this shape would need.",
                       "zh": "编码器一次读完整个文本，不需要 KV 缓存；这些数字表示同样结构的解码器需要多少。"},
+    # ---- misconceptions beside sections 1 and 2 ----------------------------------------------
+    "wt_mis_kv_common": {"en": "“K and V are the same thing: both are the keys' vectors.”",
+                         "zh": "“K 和 V 是同一个东西：都是键的向量。”"},
+    "wt_mis_kv_shown": {
+        "en": "They share a source, not a projection. Every token's x goes through W_K and, separately, through "
+              "W_V: in this head the cosine between the two matrices is {cos:.2f}, and a token's v differs from its "
+              "k by {rel:.0%} of ‖k‖ on average. K decides where the query looks, V what it takes from there.",
+        "zh": "它们来源相同，投影不同。每个词元的 x 分别经过 W_K 和 W_V：在这个头中两个矩阵的余弦为 {cos:.2f}，"
+              "一个词元的 v 与它的 k 平均相差 ‖k‖ 的 {rel:.0%}。K 决定查询看向哪里，V 决定从那里取走什么。"},
+    "wt_mis_cross_common": {"en": "“Cross-attention mixes the decoder's and the encoder's tokens in Q, K and V alike.”",
+                            "zh": "“交叉注意力的 Q、K、V 同样混合了解码器和编码器的词元。”"},
+    "wt_mis_cross_shown": {
+        "en": "Q comes from the decoder, K and V from the encoder: here {nq} query rows (the decoder's tokens) "
+              "against {nk} key and value rows (the encoder's tokens). K and V do not depend on the decoder's input at "
+              "all, which is why generation computes them once.",
+        "zh": "Q 来自解码器，K 和 V 来自编码器：这里是 {nq} 行查询（解码器的词元）对 {nk} 行键和值（编码器的词元）。"
+              "K 和 V 完全不依赖解码器的输入，所以生成时只需计算一次。"},
+    # ---- 6. why divide by sqrt(d_k) ------------------------------------------------------------
+    "sc_title": {"en": "6. Why divide by √d_k?", "zh": "6. 为什么要除以 √d_k？"},
+    "sc_intro": {
+        "en": "q·k adds up d_k products. If the components of q and k are independent with variance 1, each "
+              "product has variance 1 and the sum has variance d_k: the scores spread wider as heads get wider, "
+              "and a softmax over widely spread scores puts almost all its weight on one key (it saturates). "
+              "Dividing by √d_k brings the variance back to 1 for every d_k (Vaswani et al. 2017, §3.2.1).",
+        "zh": "q·k 是 d_k 个乘积之和。如果 q 和 k 的各分量相互独立、方差为 1，那么每个乘积的方差为 1，和的方差就是 d_k："
+              "头越宽，分数越分散；而对非常分散的分数做 softmax，几乎所有权重都会落在一个键上（饱和）。"
+              "除以 √d_k 后，无论 d_k 多大，方差都回到 1（Vaswani 等，2017，§3.2.1）。"},
+    "sc_variance_title": {"en": "Var(q·k) against d_k", "zh": "Var(q·k) 随 d_k 的变化"},
+    "sc_variance_caption": {
+        "en": "Dots: Var(q·k) of {samples:,} random pairs per d_k (bars: ±2 standard errors, sqrt((2d²+6d)/N)); "
+              "they follow Var = d_k, and ÷√d_k brings them to 1. Stars: this head (d_k = {dk}) over all its "
+              "(query, key) pairs: Var(q·k) = {var:.3g}, ÷√d_k: {scaled:.3g}. A trained head's q and k are not "
+              "independent unit-variance vectors (mean component variances {vq:.2g} and {vk:.2g}), so its star "
+              "need not sit on the line.",
+        "zh": "圆点：每个 d_k 下 {samples:,} 对随机向量的 Var(q·k)（误差线：±2 个标准误差，sqrt((2d²+6d)/N)）；"
+              "它们沿着 Var = d_k 分布，除以 √d_k 后回到 1。星号：这个头（d_k = {dk}）在所有（查询，键）对上的值："
+              "Var(q·k) = {var:.3g}，除以 √d_k 后为 {scaled:.3g}。训练过的头的 q 和 k 并不是独立的单位方差向量"
+              "（各分量方差的平均分别为 {vq:.2g} 和 {vk:.2g}），所以星号不一定落在直线上。"},
+    "sc_query_title": {"en": "Query {q}: its softmax with and without ÷√d_k", "zh": "查询 {q}：除以与不除以 √d_k 时的 softmax"},
+    "sc_col_row": {"en": "scores", "zh": "分数"},
+    "sc_col_max": {"en": "largest weight", "zh": "最大权重"},
+    "sc_col_entropy": {"en": "entropy (nats)", "zh": "熵（奈特）"},
+    "sc_col_grad_s": {"en": "‖∂p/∂s‖ (softmax's gradient)", "zh": "‖∂p/∂s‖（softmax 的梯度）"},
+    "sc_col_grad_dot": {"en": "‖∂p/∂(q·k)‖", "zh": "‖∂p/∂(q·k)‖"},
+    "sc_with": {"en": "÷√d_k (the model)", "zh": "除以 √d_k（模型的做法）"},
+    "sc_without": {"en": "not divided", "zh": "不除"},
+    "sc_query_caption": {
+        "en": "‖∂p/∂s‖ is the Frobenius norm of the softmax's Jacobian diag(p) − p pᵀ at these scores: the size "
+              "of the gradient the softmax passes back. The ÷√d_k row equals the model's own weights (largest "
+              "difference {err:.1e}).",
+        "zh": "‖∂p/∂s‖ 是 softmax 在这些分数处的雅可比矩阵 diag(p) − p pᵀ 的 Frobenius 范数，即 softmax 向回传递的梯度"
+              "大小。“除以 √d_k”那一行与模型自己的权重一致（最大差值 {err:.1e}）。"},
+    "sc_ablation_title": {"en": "The whole model without ÷√d_k", "zh": "整个模型去掉 ÷√d_k 之后"},
+    "sc_ablation_text": {
+        "en": "A hook multiplies every query by √d_k = {sqrt:.3g}, so every attention of every layer computes "
+              "softmax(q·k + bias) instead of softmax(q·k/√d_k + bias); nothing else changes. The weights were "
+              "trained with the division, so this shows what the division does, not a model trained without it.",
+        "zh": "一个钩子把每个查询乘以 √d_k = {sqrt:.3g}，于是每一层的每个注意力都计算 softmax(q·k + 偏置)，而不是 "
+              "softmax(q·k/√d_k + 偏置)；其他都不变。权重是在有除法的情况下训练出来的，所以这里展示的是除法的作用，"
+              "而不是一个不用除法训练出来的模型。"},
+    "sc_entropy_title": {"en": "Mean attention entropy per layer ({stack})", "zh": "每层的平均注意力熵（{stack}）"},
+    "sc_maxw_title": {"en": "Mean largest weight per layer", "zh": "每层的平均最大权重"},
+    "sc_change_logits": {
+        "en": "Output change: mean KL(with ‖ without) = {kl:.3g} nats per position; the top prediction changed at "
+              "{changed} of {n} positions.",
+        "zh": "输出的变化：每个位置的平均 KL（有除法 ‖ 无除法）= {kl:.3g} 奈特；首选预测在 {n} 个位置中的 {changed} 个发生了改变。"},
+    "sc_change_hidden": {
+        "en": "Output change: mean cosine(with, without) = {cos:.3f}; mean relative change ‖Δh‖/‖h‖ = {rel:.3g}.",
+        "zh": "输出的变化：平均余弦（有除法，无除法）= {cos:.3f}；平均相对变化 ‖Δh‖/‖h‖ = {rel:.3g}。"},
+    "sc_mis01_common": {"en": "“Dividing by √d_k squeezes the scores into 0–1.”",
+                        "zh": "“除以 √d_k 是为了把分数压缩到 0–1 之间。”"},
+    "sc_mis01_shown": {
+        "en": "The scaled scores of this head run from {lo:.2f} to {hi:.2f}: not 0–1, and nothing makes them so. "
+              "What lies in 0–1 is the softmax's output, with or without the division. The division sets the "
+              "scores' spread: their variance is {scaled:.3g} here, {raw:.3g} undivided.",
+        "zh": "这个头除以 √d_k 后的分数从 {lo:.2f} 到 {hi:.2f}：并不在 0–1 之间，也没有任何操作让它们落在 0–1 之间。"
+              "落在 0–1 之间的是 softmax 的输出，无论是否除以 √d_k。除法控制的是分数的分散程度：这里方差为 {scaled:.3g}，"
+              "不除则为 {raw:.3g}。"},
+    "sc_mis_grad_common": {"en": "“Dividing by √d_k stops the gradients from exploding.”",
+                           "zh": "“除以 √d_k 是为了防止梯度爆炸。”"},
+    "sc_mis_grad_shown": {
+        "en": "The danger is the opposite. Undivided, query {q}'s largest weight is {w0:.3f} and the softmax's "
+              "gradient ‖∂p/∂s‖ is {g0:.3g}; divided, {w1:.3f} and {g1:.3g}. A saturated softmax passes almost no "
+              "gradient back: it vanishes, and the scores stop learning.",
+        "zh": "危险恰恰相反。不除时，查询 {q} 的最大权重为 {w0:.3f}，softmax 的梯度 ‖∂p/∂s‖ 为 {g0:.3g}；除以 √d_k 后为 "
+              "{w1:.3f} 和 {g1:.3g}。饱和的 softmax 几乎不向回传递梯度：梯度消失，分数就学不动了。"},
+    "sc_mis_linear_common": {"en": "“Attention is linear; only the FFN brings a nonlinearity.”",
+                             "zh": "“注意力是线性的，只有前馈网络带来非线性。”"},
+    "sc_mis_linear_shown": {
+        "en": "Doubling this layer's input X does not double its attention output (compared as an affine map, so "
+              "the biases do not count against it): the output is {dev:.1%} away from linear. The weights are a "
+              "softmax of X, so attention is nonlinear in X; it is linear in V only once the weights are fixed.",
+        "zh": "把这一层的输入 X 加倍，注意力输出并不会加倍（按仿射映射比较，偏置不计入误差）：输出偏离线性 {dev:.1%}。"
+              "权重是 X 的 softmax，所以注意力对 X 是非线性的；只有在权重固定之后，它才对 V 是线性的。"},
+    "sc_term_d_k": {"en": "d_k (dimensions of q and k)", "zh": "d_k（q 和 k 的维数）"},
+    "sc_term_variance": {"en": "variance", "zh": "方差"},
+    "sc_term_random": {"en": "random q, k: Var(q·k)", "zh": "随机 q、k：Var(q·k)"},
+    "sc_term_random_scaled": {"en": "random q, k: Var(q·k/√d_k)", "zh": "随机 q、k：Var(q·k/√d_k)"},
+    "sc_term_head": {"en": "this head: Var(q·k)", "zh": "本头：Var(q·k)"},
+    "sc_term_head_scaled": {"en": "this head: Var(q·k/√d_k)", "zh": "本头：Var(q·k/√d_k)"},
+    "sc_term_weight": {"en": "weight", "zh": "权重"},
+    # ---- 7. FlashAttention ---------------------------------------------------------------------
+    "fa_title": {"en": "7. FlashAttention: the same head, tile by tile", "zh": "7. FlashAttention：同一个头，逐块计算"},
+    "fa_intro": {
+        "en": "FlashAttention (Dao et al. 2022) computes exactly this attention without ever holding the n × m "
+              "score matrix. It reads K and V one tile of keys at a time and keeps three running values per query "
+              "row: the largest score so far m, the denominator l = Σ e^(s − m) and the output O = Σ e^(s − m)·v. "
+              "When a tile raises the maximum, the old l and O are multiplied by e^(m_old − m_new) (the online "
+              "softmax). After the last tile, O / l is softmax(s)·V.",
+        "zh": "FlashAttention（Dao 等，2022）精确地计算同样的注意力，但从不保存完整的 n × m 分数矩阵。它每次只读入一块键的 "
+              "K 和 V，并为每一行查询维护三个累计量：目前为止的最大分数 m、分母 l = Σ e^(s − m) 和输出 "
+              "O = Σ e^(s − m)·v。当新的一块带来更大的最大值时，旧的 l 和 O 乘以 e^(m_旧 − m_新)（在线 softmax）。"
+              "读完最后一块后，O / l 就是 softmax(s)·V。"},
+    "fa_tile": {"en": "Tile size (queries and keys per tile)", "zh": "块大小（每块的查询数和键数）"},
+    "fa_step": {"en": "Key tiles read", "zh": "已读入的键块数"},
+    "fa_grid_title": {"en": "Scores of head {head} in {b}×{b} tiles (outlined: the tile in memory now)",
+                      "zh": "第 {head} 个头的分数，按 {b}×{b} 分块（框出的是当前在内存中的块）"},
+    "fa_stats_title": {"en": "Query {q} after each key tile", "zh": "每读入一块键之后的查询 {q}"},
+    "fa_partial": {
+        "en": "After {k} of {T} key tiles, query {q}'s partial output O / l (the softmax over the keys read so far, "
+              "times their values) is {diff:.3g} away from its final output.",
+        "zh": "读入 {T} 块中的 {k} 块之后，查询 {q} 的部分输出 O / l（对已读入的键做 softmax 再乘以它们的值）与最终输出"
+              "相差 {diff:.3g}。"},
+    "fa_check_ok": {
+        "en": "After the last tile the output equals the model's own attention output of this head (`hook_z` = "
+              "softmax(s)·V, float32) within {err:.1e}; against the same formula on the whole matrix in float64: "
+              "{ref:.1e}.",
+        "zh": "读完最后一块后，输出与模型自己在这个头上的注意力输出（`hook_z` = softmax(s)·V，float32）一致，"
+              "最大差值 {err:.1e}；与用完整矩阵按同一公式在 float64 中的计算相比：{ref:.1e}。"},
+    "fa_check_bad": {"en": "The tiled output differs from the model's `hook_z` by {err:.1e}.",
+                     "zh": "分块计算的输出与模型的 `hook_z` 相差 {err:.1e}。"},
+    "fa_memory_title": {"en": "Numbers held at once, per head", "zh": "每个头同时保存的数字个数"},
+    "fa_mem_matrix": {"en": "score matrix n·m", "zh": "分数矩阵 n·m"},
+    "fa_mem_stats": {"en": "statistics m, l (2n)", "zh": "统计量 m、l（2n）"},
+    "fa_mem_tile": {"en": "one score tile", "zh": "一块分数"},
+    "fa_mem_tiles": {"en": "Q, K, V, O tiles", "zh": "Q、K、V、O 的块"},
+    "fa_memory_caption": {
+        "en": "At {n} tokens the score matrix holds {matrix:,} numbers per head; FlashAttention holds {stats:,} "
+              "statistics and one tile of {tile:,} scores. At {big:,} tokens: {big_matrix:,} against {big_stats:,} "
+              "+ {big_tile:,}. The statistics grow as O(n), the matrix as n².",
+        "zh": "在 {n} 个词元时，分数矩阵每个头要保存 {matrix:,} 个数；FlashAttention 只保存 {stats:,} 个统计量和一块 "
+              "{tile:,} 个分数。在 {big:,} 个词元时：{big_matrix:,} 对比 {big_stats:,} + {big_tile:,}。统计量按 O(n) "
+              "增长，矩阵按 n² 增长。"},
+    "fa_flops": {
+        "en": "Arithmetic: Q·Kᵀ and P·V cost {standard:,} flops either way (4·n·m·d_head); the tiles add {extra:,} "
+              "for the rescaling ({pct:.1%}). FlashAttention is faster because it moves less data between GPU "
+              "memory and the chip, not because it computes less: the work is still O(n²).",
+        "zh": "计算量：无论哪种做法，Q·Kᵀ 和 P·V 都需要 {standard:,} 次浮点运算（4·n·m·d_head）；分块只为重新缩放多出 "
+              "{extra:,} 次（{pct:.1%}）。FlashAttention 更快，是因为它在显存与芯片之间搬运的数据更少，而不是因为算得更少："
+              "计算量仍然是 O(n²)。"},
+    "fa_term_score": {"en": "score", "zh": "分数"},
+    "fa_term_running_max": {"en": "running max m", "zh": "累计最大值 m"},
+    "fa_term_denominator": {"en": "denominator l", "zh": "分母 l"},
+    "fa_term_tile_max": {"en": "max inside the tile", "zh": "块内最大值"},
+    "fa_term_not_read": {"en": "not read yet", "zh": "尚未读入"},
+    "fa_term_tile": {"en": "keys {a}–{b}", "zh": "键 {a}–{b}"},
     "wt_term_dim": {"en": "dimension", "zh": "维度"},
     "wt_term_value": {"en": "value", "zh": "数值"},
     "wt_term_token": {"en": "token", "zh": "词元"},

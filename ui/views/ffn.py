@@ -17,9 +17,10 @@ from lab import ffn as F
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..serving import InternalsData, neuron_projection, parameters
-from ..shell import Selection, bound, choice, index_slider, internals_page, show_notices
+from ..shell import Selection, bound, choice, explain, index_slider, internals_page, show_notices
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
+from ..widgets.notes import misconception
 
 VIEWS = ("activations", "function", "size", "compare", "ablation")
 ORDERS = ("top", "all")
@@ -83,7 +84,7 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
     if c.view == "activations":
         activations_view(data, sel, cfg, c.layer)
     elif c.view == "function":
-        function_view(data, cfg, c.layer)
+        function_view(data, sel, cfg, c.layer)
     elif c.view == "size":
         size_view(sel, cfg)
     elif c.view == "compare":
@@ -145,7 +146,7 @@ def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np
         st.latex(FORMULAS["ffn_kv"])
 
 
-def function_view(data: InternalsData, cfg, layer: int) -> None:
+def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     pre = data.pre[layer]
     lo, hi = np.percentile(pre, [0.5, 99.5]) if pre.size else (-3.0, 3.0)
     span = max(abs(float(lo)), abs(float(hi)), 1.0)
@@ -164,6 +165,36 @@ def function_view(data: InternalsData, cfg, layer: int) -> None:
         st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
     st.markdown(t("ffn_ex_activation"))
     st.latex(FORMULAS["ffn"] if cfg.activation != "swiglu" else FORMULAS["ffn_swiglu"])
+    activation_notes(sel, cfg, layer)
+
+
+def activation_notes(sel: Selection, cfg, layer: int) -> None:
+    """The two notes beside the activation: its parameters, and which axis the FFN mixes."""
+    model, _ = serving.load_model(sel.model_key, sel.device)
+    p = F.activation_parameters(model)
+    shown = t("ffn_mis_params_gated", gate=p.gate) if p.gate else \
+        t("ffn_mis_params_none", act={"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)"}[p.activation],
+          gate=p.gate_if_swiglu)
+    misconception("activation", t("ffn_mis_params_common"),
+                  shown + (t("ffn_mis_params_dyt", n=p.dyt_alphas) if p.dyt_alphas else ""))
+    try:
+        m = mixing(sel.model_key, sel.device, sel.text, sel.target, layer)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
+    misconception("mixing", t("ffn_mis_mixing_common"),
+                  t("ffn_mis_mixing_shown", pos=m.position, layer=layer, here=m.ffn_here, others=m.n - 1,
+                    elsewhere=m.ffn_elsewhere, moved=m.attn_moved, n=m.n))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def mixing(key: str, device: str, text: str, target: str, layer: int) -> F.Mixing:
+    """lab.ffn.mixing on the sidebar's text (token 1 changed), in the gate."""
+    model, tok = serving.load_model(key, device)
+    ids = serving.encode(tok, model, text).ids[:128]
+    tgt = serving.encode(tok, model, target or text).ids[:128] if model.cfg.arch == "encoder-decoder" else None
+    pos = min(1, len(tgt or ids) - 1)
+    return serving.run(key, device, lambda m, _n: F.mixing(m, ids, layer, pos, tgt_ids=tgt), len(ids))
 
 
 def size_view(sel: Selection, cfg) -> None:

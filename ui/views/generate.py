@@ -29,6 +29,7 @@ from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..serving import MAX_CHARS, load_model, run_held
 from ..shell import Selection, bound, choice, explain, require_model, show_notices
+from . import generate_training
 
 STRATEGIES = G.STRATEGIES
 MAX_NEW = 64
@@ -81,6 +82,8 @@ def render(sel: Selection) -> None:
     run = run_generation(model, tok, sel, settings)
     if run is not None:
         views(model, tok, sel, run)
+    with st.container(key="tf_section"):            # teacher forcing vs the KV cache, on the same text
+        generate_training.section(sel, cfg.arch)
     explanations()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 import viz_core.positional as vp
@@ -393,14 +394,8 @@ def formulas(schemes) -> None:
             st.latex(FORMULAS[f"pe_{s}"])
             if s == "sinusoidal":
                 st.markdown(t("pe_ex_worked", v0=w.sin_pos10[0], v1=w.sin_pos10[1], deg=w.sin_10_degrees))
-                c1, c2 = st.columns(2)
-                with c1:
-                    pos = int(st.number_input(t("pe_your_pos"), 0, 100_000, 10, key="pe_ex_pos"))
-                with c2:
-                    dim = int(st.number_input(t("pe_your_dim"), 0, 63, 0, key="pe_ex_dim"))
-                e = E.sinusoidal_entry(pos, dim, 64)
-                st.markdown(t("pe_ex_yours", pos=pos, dim=dim, fn=e.fn, two_i=e.two_i, d=64, angle=e.angle,
-                              value=e.value))
+                with st.container(key="pe_calc"):
+                    calculator()
             elif s == "rope":
                 st.markdown(t("pe_ex_rope_worked", deg=w.rope_degrees))
             elif s == "alibi":
@@ -408,3 +403,36 @@ def formulas(schemes) -> None:
             elif s == "relative":
                 b = w.buckets
                 st.markdown(t("pe_ex_relative_worked", b7=b[0], b8=b[1], b20=b[2], b200=b[3]))
+
+
+def calculator() -> None:
+    """PE(pos, dim) for any position and any (even) d_model, and the course notes'
+    table (d_model = 512, pos = 10) in radians beside the degree-mode values."""
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        pos = int(st.number_input(t("pe_your_pos"), 0, 10**9, 10, key="pe_ex_pos"))
+    with c2:
+        d = int(st.number_input(t("pe_your_d"), 2, 16_384, 64, 2, key="pe_ex_d", help=t("pe_your_d_help")))
+    if d % 2:
+        odd_dim_message("sinusoidal", d)
+        return
+    start = {} if "pe_ex_dim" in st.session_state else {"value": 0}    # no default once the state holds one
+    if st.session_state.get("pe_ex_dim", 0) > d - 1:
+        st.session_state["pe_ex_dim"] = d - 1                            # a narrower table: its last dimension
+    with c3:
+        dim = int(st.number_input(t("pe_your_dim"), min_value=0, max_value=d - 1, key="pe_ex_dim", **start))
+    e = E.sinusoidal_entry(pos, dim, d)
+    st.markdown(t("pe_ex_yours", pos=pos, dim=dim, fn=e.fn, two_i=e.two_i, d=d, angle=e.angle, value=e.value) + " "
+                + t("pe_ex_yours_degrees", fn=e.fn, angle=e.angle, deg=e.degrees))
+    npos, nd, _ = E.NOTES_EXAMPLE
+    rows = E.notes_example()
+    st.markdown(t("pe_notes_title", pos=npos, d=nd))
+    st.dataframe(pd.DataFrame({
+        "PE": [f"PE({npos}, {r_dim})" for r_dim in E.NOTES_EXAMPLE[2]],
+        t("pe_notes_formula"): [f"{r.fn}({npos} / 10000^({r.two_i}/{nd}))" for r in rows],
+        t("pe_notes_angle"): [r.angle for r in rows],
+        t("pe_notes_rad"): [r.value for r in rows],
+        t("pe_notes_deg"): [r.degrees for r in rows]}), hide_index=True, width="stretch", key="pe_notes_table",
+        column_config={c: st.column_config.NumberColumn(format="%.4f")
+                       for c in (t("pe_notes_angle"), t("pe_notes_rad"), t("pe_notes_deg"))})
+    st.caption(t("pe_notes_caption"))

@@ -24,6 +24,7 @@ from .. import serving
 from ..i18n import STRINGS, t
 from ..markup import md_escape
 from ..shell import bound, choice
+from ..widgets.notes import misconception
 
 SECTIONS = ("attention", "extrapolation", "shifttest")
 FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
@@ -253,6 +254,21 @@ def extrapolation_section() -> None:
                      need=", ".join(str(E.positions_used(task, L)) for L in lengths)))
     st.caption(t("pe_extra_caption", n=n))
     st.caption(t("pe_extra_strict"))
+    if "sinusoidal" in results:
+        length_note(task, results["sinusoidal"], metric, model_of(cards["sinusoidal"]["key"]).cfg.d_model)
+
+
+def length_note(task, rows: list[dict], metric: str, d: int) -> None:
+    """Where sinusoidal positions stop working: past the training length, measured above."""
+    done = [r for r in rows if r[metric] is not None]
+    if len(done) < 2:
+        return
+    first, last = done[0], done[-1]
+    misconception("length", t("pe_mis_length_common"), t(
+        "pe_mis_length_shown", train=task.train_len, pos=E.positions_used(task, task.train_len),
+        metric=t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens"), a1=first[metric],
+        f=last["factor"], n=last["length"], af=last[metric], gap=E.neighbour_gap(10_000, d),
+        gap0=E.neighbour_gap(0, d)))
 
 
 # ---- shift test ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
+from lab import norms as NM
 from lab import residual as R
 from models.weights import zoo
 
@@ -18,8 +19,10 @@ from ..serving import InternalsData, encode, load_model, run_held
 from ..shell import Selection, choice, explain, internals_page, show_notices, task_example
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
+from ..widgets.notes import misconception
+from . import residual_input, residual_norms
 
-VIEWS = ("stream", "norms", "prepost", "lens", "compare", "ablation")
+VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "lens", "compare", "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
 PAIR = ("toy:reverse-sinusoidal", "toy:reverse-sinusoidal-postln")
 FALLBACK = "custom:gpt"
@@ -37,10 +40,16 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
     view = choice(st.radio, t("view"), VIEWS, param="rview", default="stream", horizontal=True,
                   labels={v: t(f"res_view_{v}") for v in VIEWS})
     show_notices()
-    if view == "stream":
+    if view == "input":
+        with st.container(key="in_view"):
+            residual_input.view(sel, cfg)
+    elif view == "stream":
         stream_view(data, cfg)
     elif view == "norms":
         norms_view(data, cfg)
+    elif view == "batchnorm":
+        with st.container(key="bn_view"):
+            residual_norms.view(sel, cfg)
     elif view == "prepost":
         prepost_view(sel)
     elif view == "lens":
@@ -105,6 +114,10 @@ def norms_view(data: InternalsData, cfg) -> None:
     st.dataframe(table, hide_index=True, width="stretch", key="res_norms_table")
     st.caption(t("res_norms_caption"))
     st.latex(FORMULAS[f"norm_{cfg.norm}"])
+    if cfg.norm == "layernorm":
+        biased, unbiased = NM.variance_check(ns, cfg.d_model, cfg.norm_eps)
+        misconception("variance", t("res_mis_var_common"),
+                      t("res_mis_var_shown", eps=cfg.norm_eps, biased=biased, unbiased=unbiased))
 
 
 # ---- pre-LN vs post-LN -------------------------------------------------------------------------
@@ -174,6 +187,9 @@ def prepost_view(sel: Selection) -> None:
     c1, c2 = st.columns(2)
     c1.latex(FORMULAS["res_pre"])
     c2.latex(FORMULAS["res_post"])
+    original = zoo.PRESETS["transformer"][2].norm_position
+    misconception("postln", t("res_mis_postln_common"),
+                  t("res_mis_postln_shown", where=t(f"norm_{original}"), pre=pre.growth(start), post=post.growth(start)))
 
 
 # ---- logit lens -----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
+from ..widgets.notes import misconception
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
@@ -57,12 +58,19 @@ def render(sel: Selection) -> None:
     c = controls(stack, cfg, q_tok, k_tok)
     show_notices()
     w = walk_or_explain(sel, c)
+    if c.stack == "cross":
+        misconception("cross", t("wt_mis_cross_common"), t("wt_mis_cross_shown", nq=len(q_tok), nk=len(k_tok)))
     qkv_section(w, q_tok, k_tok, cfg)
     steps_section(w, q_tok, k_tok, cfg)
     output_section(w, cfg)
     numbers_section(w, q_tok, k_tok)
     neuron_section(w, q_tok, k_tok, c.key)
     kv_section(cfg)
+    from . import walkthrough_flash, walkthrough_scaling     # they import this module's helpers
+    with st.container(key="sc_section"):
+        walkthrough_scaling.section(sel, c, q_tok, k_tok)
+    with st.container(key="fa_section"):
+        walkthrough_flash.section(sel, c, q_tok, k_tok)
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
@@ -77,7 +85,7 @@ def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
                             format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
 
 
-def _encodings(key: str, device: str, text: str, target: str):
+def encodings(key: str, device: str, text: str, target: str):
     model, tok = serving.load_model(key, device)
     src = serving.encode(tok, model, text)
     tgt = serving.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
@@ -88,7 +96,7 @@ def _encodings(key: str, device: str, text: str, target: str):
 def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
     """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
     own tokens for its self-attention; target queries and source keys for cross-attention."""
-    _, src, tgt = _encodings(key, device, text, target)
+    _, src, tgt = encodings(key, device, text, target)
     q = tgt if stack in ("decoder", "cross") else src
     k = src if stack == "cross" else q
     return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
@@ -98,7 +106,7 @@ def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tu
 def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
          ) -> HeadWalk:
     """Record the layer's attention input, mask, pattern and output, then walk one head."""
-    model, src, tgt = _encodings(key, device, text, target)
+    model, src, tgt = encodings(key, device, text, target)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
     return serving.run(key, device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
@@ -151,6 +159,8 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
                                     row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
                                     colorbar_title=t("wt_term_value"), max_ticks=8)
             st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
+    cos, rel = W.key_value_difference(w)
+    misconception("kv", t("wt_mis_kv_common"), t("wt_mis_kv_shown", cos=cos, rel=rel))
 
 
 def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> None:

@@ -1,0 +1,118 @@
+"""The residual page's "LayerNorm vs BatchNorm" view: the sidebar's text and a second one
+as one padded batch (the batch the masks page builds, lab/masking.pad_rows), the
+statistics each norm would use (lab/norms.py: per token vs per feature, and how padding
+moves BatchNorm's), and a real norm's input against its output with DyT's tanh fitted.
+Passes run in the gate (`serving.run`, `serving.record`); figures: viz_core.syllabus.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lab import norms as NM
+from lab import residual as R
+from models.trace import Stack, record_names
+from viz_core import syllabus as vy
+
+from .. import serving
+from ..i18n import t
+from ..shell import Selection, explain, index_slider
+from ..widgets.notes import misconception
+
+MAX_TOKENS = 64
+AXES = ("layernorm", "rmsnorm", "batchnorm", "dyt")
+
+
+def terms() -> dict[str, str]:
+    keys = ("token", "feature", "mean", "bn_real", "bn_all", "added", "change", "ln_change", "bn_change", "input",
+            "output", "fit", "line")
+    return {k: t(f"bn_term_{k}") for k in keys}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchNorms:
+    model, tok = serving.load_model(key, device)
+    encs = [serving.encode(tok, model, s) for s in (text, text2)]
+    ids = [e.ids[:MAX_TOKENS] for e in encs]
+    tokens = [e.tokens[:MAX_TOKENS] for e in encs]
+    pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
+    return serving.run(key, device, lambda m, _n: NM.batch_norms(m, ids, tokens, pad, tok.id_to_token(pad), layer),
+                       max(len(r) for r in ids))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def scatters(key: str, device: str, text: str, target: str) -> list[NM.NormScatter]:
+    """Input vs output of every norm of the output stack on the sidebar's text."""
+    model, _ = serving.load_model(key, device)
+    stack = Stack.output(model.cfg.arch)
+    stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]      # the decoder's ln_cross too
+    rec = serving.record(key, device, text, target, record_names(model.cfg, R.KINDS, stacks))
+    return [NM.norm_scatter(rec.model, rec.trace, site.module) for site in R.norm_inputs(rec.model, rec.trace)]
+
+
+def view(sel: Selection, cfg) -> None:
+    st.markdown(t("bn_intro"))
+    st.dataframe(pd.DataFrame({t("bn_col_norm"): [t(f"bn_axis_{a}") for a in AXES],
+                               t("bn_col_over"): [t(f"bn_over_{a}") for a in AXES],
+                               t("bn_col_padding"): [t(f"bn_pad_{a}") for a in AXES]}),
+                 hide_index=True, width="stretch", key="bn_axes")
+    st.caption(t("bn_this_model", norm=t(f"bn_axis_{cfg.norm}")))
+    if cfg.arch == "encoder-decoder":
+        st.info(t("bn_encdec"), icon=":material/info:")
+    else:
+        padded_view(sel, cfg)
+    scatter_view(sel)
+
+
+def padded_view(sel: Selection, cfg) -> None:
+    c1, c2 = st.columns([3, 1])
+    with c1:
+        text2 = st.text_input(t("bn_text2"), t("bn_text2_default"), key="bn_text2", max_chars=400)
+    with c2:
+        layer = index_slider(t("layer"), cfg.n_layers, "bn_layer")
+    if not text2.strip():
+        st.info(t("bn_empty_text2"), icon=":material/edit:")
+        return
+    try:
+        b = batch(sel.model_key, sel.device, sel.text, text2, layer)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
+    st.markdown(t("bn_batch", n=b.n, a=b.lengths[0], b=b.lengths[1], d=b.x.shape[2], layer=layer))
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(vy.token_stat_map(b.ln_std, b.valid, b.tokens, value_name="σ", title=t("bn_ln_title")),
+                        key="bn_ln_map", width="stretch")
+        st.caption(t("bn_ln_caption", err=b.ln_change))
+    with right:
+        st.plotly_chart(vy.feature_stats(b.bn_mean_real, b.bn_mean_all, terms=terms(), title=t("bn_bn_title")),
+                        key="bn_features", width="stretch")
+        st.caption(t("bn_bn_caption", shift=b.bn_change))
+    if len(b.extra) > 1:
+        st.plotly_chart(vy.padding_sweep(b.extra, b.sweep_bn, b.sweep_ln, terms=terms(), title=t("bn_sweep_title")),
+                        key="bn_sweep", width="stretch")
+        st.caption(t("bn_sweep_caption", k=b.extra[-1], bn=b.sweep_bn[-1], ln=max(b.sweep_ln)))
+    misconception("addnorm", t("bn_mis_common"), t("bn_mis_shown", bn=b.bn_change, ln=b.ln_change))
+
+
+def scatter_view(sel: Selection) -> None:
+    st.markdown(f"**{t('bn_scatter_title')}**")
+    try:
+        items = scatters(sel.model_key, sel.device, sel.text, sel.target)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
+    # open on the norm whose cloud bends most (where tanh beats a straight line by the most)
+    best = int(np.argmax([s.r2_tanh - s.r2_line for s in items]))
+    labels = [s.label for s in items]
+    pick = st.selectbox(t("bn_scatter_norm"), list(range(len(items))), index=best, key="bn_norm",
+                        format_func=labels.__getitem__)
+    s = items[pick]
+    slope = float(s.x @ s.y / max(float(s.x @ s.x), 1e-300))
+    st.plotly_chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
+                                    title=t("bn_scatter_fig", norm=s.label)), key="bn_scatter", width="stretch")
+    st.caption(t("bn_scatter_caption", n=len(s.x), alpha=s.alpha, g=s.gain, r2=s.r2_tanh, r2l=s.r2_line,
+                 err=s.formula_error))
+    if s.kind == "dyt":
+        st.caption(t("bn_scatter_dyt", alpha=s.model_alpha))

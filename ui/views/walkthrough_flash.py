@@ -1,0 +1,100 @@
+"""The walk-through's section 7: FlashAttention stepped through tile by tile on the walked
+head (lab/flash.py: the online softmax over key tiles, checked against the model's own
+z = pattern · V), with the memory it holds and the arithmetic it does. The model runs in the gate
+(`serving.run`); figures come from viz_core.scaling. A fragment: moving the tile sliders
+reruns this section only.
+"""
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import viz_core as vz
+from lab import flash as FL
+from viz_core import masks as vm
+from viz_core import scaling as vs
+
+from .. import serving
+from ..i18n import t
+from ..markup import md_escape
+from ..shell import Selection, explain
+from .walkthrough import MAX_TOKENS, Controls, encodings
+
+TILES = (1, 2, 4, 8, 16, 32, 64)
+BIG = 32_768            # the context length the memory caption compares with
+
+
+def terms() -> dict[str, str]:
+    words = {w: t(f"fa_term_{w}") for w in ("score", "running_max", "denominator", "tile_max", "not_read")}
+    return {**words, "query": t("term_query"), "key": t("term_key")}
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def flash(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
+    _, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    return serving.run(key, device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
+                       len(ids))
+
+
+@st.fragment
+def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str]) -> None:
+    st.subheader(t("fa_title"))
+    st.markdown(t("fa_intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        tile = int(st.select_slider(t("fa_tile"), TILES, value=4, key="fa_tile"))
+    try:
+        run = flash(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, tile)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
+    n_tiles = len(run.steps)
+    sig = (sel.model_key, sel.text, sel.target, c.stack, c.layer, c.head, tile)
+    if st.session_state.get("_fa_sig") != sig:             # another head or tile size: open on the last tile
+        st.session_state["_fa_sig"] = sig
+        st.session_state["fa_step"] = n_tiles
+    with c2:
+        read = int(st.slider(t("fa_step"), 1, max(n_tiles, 2), key="fa_step", disabled=n_tiles < 2))
+    read = min(read, n_tiles)
+    q = min(c.query, run.n - 1)
+    step = run.steps[read - 1]
+    left, right = st.columns([3, 2])
+    with left:
+        st.plotly_chart(vs.tile_grid(run.scores, tile, tile, read, q_tokens[: run.n], k_tokens[: run.m], query=q,
+                                     terms=terms(), title=t("fa_grid_title", head=c.head, b=tile)),
+                        key="fa_grid", width="stretch")
+    with right:
+        labels = [t("fa_term_tile", a=s.k_start, b=s.k_stop - 1) for s in run.steps]
+        st.plotly_chart(vs.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
+                                         np.array([s.m[q] for s in run.steps]), np.array([s.l[q] for s in run.steps]),
+                                         current=read - 1, terms=terms(),
+                                         title=t("fa_stats_title", q=f"{q}·{vz.visible_label(q_tokens[q])}")),
+                        key="fa_stats", width="stretch")
+    diff = float(np.abs(step.o[q] - run.out[q]).max())
+    st.markdown(t("fa_partial", k=read, T=n_tiles, q=md_escape(f"{q}·{vz.visible_label(q_tokens[q])}"), diff=diff))
+    st.plotly_chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
+                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+                    key="fa_partial", width="stretch")
+    if run.error < 1e-4:
+        st.success(t("fa_check_ok", err=run.error, ref=run.error_reference), icon=":material/check_circle:")
+    else:
+        st.error(t("fa_check_bad", err=run.error))
+    cost(run, tile)
+
+
+def cost(run: FL.FlashRun, tile: int) -> None:
+    mem = run.memory()
+    big = FL.memory(BIG, BIG, tile, tile, run.d_head)
+    left, right = st.columns([2, 3])
+    with left:
+        st.plotly_chart(vs.memory_bars({t("fa_mem_matrix"): mem["matrix"], t("fa_mem_stats"): mem["statistics"],
+                                        t("fa_mem_tile"): mem["score_tile"], t("fa_mem_tiles"): mem["qkvo_tiles"]},
+                                       title=t("fa_memory_title")), key="fa_memory", width="stretch")
+    with right:
+        st.markdown(t("fa_memory_caption", n=run.n, matrix=mem["matrix"], stats=mem["statistics"],
+                      tile=mem["score_tile"], big=BIG, big_matrix=big["matrix"], big_stats=big["statistics"],
+                      big_tile=big["score_tile"]))
+        flops = run.flops()
+        extra = flops["flash"] - flops["standard"]
+        st.markdown(t("fa_flops", standard=flops["standard"], extra=extra, pct=extra / flops["standard"]))

@@ -1,0 +1,104 @@
+"""The walk-through's section 6: why the scores are divided by √d_k, measured on the
+walked head (lab/scaling.py: the variance of q·k, one query's softmax with and without
+the division, the whole model without it, attention's nonlinearity), with the notes on
+the two common explanations that the numbers contradict. The model runs in the gate
+(`serving.run`); figures come from viz_core.scaling.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core as vz
+from lab import scaling as SC
+from viz_core import scaling as vs
+
+from .. import serving
+from ..i18n import t
+from ..markup import md_escape
+from ..shell import Selection, explain
+from ..widgets.notes import misconception
+from .walkthrough import MAX_TOKENS, Controls, encodings
+
+
+def terms() -> dict[str, str]:
+    words = {w: t(f"sc_term_{w}") for w in ("d_k", "variance", "random", "random_scaled", "head", "head_scaled",
+                                            "weight")}
+    return {**words, "with": t("sc_with"), "without": t("sc_without"), "key": t("term_key")}
+
+
+@st.cache_data(max_entries=2, show_spinner=False)
+def random_curve() -> SC.VarianceCurve:
+    return SC.random_variance()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def study(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+          ) -> SC.ScalingStudy:
+    """The walk, the head's numbers, the unscaled model and the linearity check (one gated attempt)."""
+    _, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    return serving.run(key, device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
+                       len(ids))
+
+
+def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str]) -> None:
+    st.subheader(t("sc_title"))
+    st.markdown(t("sc_intro"))
+    try:
+        s = study(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, c.query)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
+    h = s.head
+    curve = random_curve()
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(vs.variance_figure(curve.dims, curve.var, curve.stderr, curve.var_scaled,
+                                           head=(h.d_k, h.var_dots, h.var_scaled), terms=terms(),
+                                           title=t("sc_variance_title")), key="sc_variance", width="stretch")
+        st.caption(t("sc_variance_caption", samples=curve.samples, dk=h.d_k, var=h.var_dots, scaled=h.var_scaled,
+                     vq=h.var_q, vk=h.var_k))
+    q_label = md_escape(f"{c.query}·{vz.visible_label(q_tokens[c.query])}")
+    with right:
+        weights = [np.where(h.with_scale.scores > -np.inf, r.weights, np.nan) for r in (h.with_scale, h.without)]
+        st.plotly_chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_label)),
+                        key="sc_softmax", width="stretch")
+        rows = [{t("sc_col_row"): t(name), t("sc_col_max"): r.max_weight, t("sc_col_entropy"): r.entropy,
+                 t("sc_col_grad_s"): r.grad_scores, t("sc_col_grad_dot"): r.grad_dots}
+                for name, r in (("sc_with", h.with_scale), ("sc_without", h.without))]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="sc_table")
+        st.caption(t("sc_query_caption", err=h.model_error))
+    misconception("scale01", t("sc_mis01_common"),
+                  t("sc_mis01_shown", lo=h.scaled_range[0], hi=h.scaled_range[1], scaled=h.var_scaled,
+                    raw=h.var_dots))
+    misconception("gradients", t("sc_mis_grad_common"),
+                  t("sc_mis_grad_shown", q=q_label, w0=h.without.max_weight, g0=h.without.grad_scores,
+                    w1=h.with_scale.max_weight, g1=h.with_scale.grad_scores))
+    ablation(s, sel)
+    misconception("linear", t("sc_mis_linear_common"), t("sc_mis_linear_shown", dev=s.nonlinearity))
+
+
+def ablation(s: SC.ScalingStudy, sel: Selection) -> None:
+    a = s.ablation
+    st.markdown(f"**{t('sc_ablation_title')}**")
+    st.markdown(t("sc_ablation_text", sqrt=math.sqrt(s.head.d_k)))
+    layers = [f"L{i}" for i in range(len(a.entropy))]
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(vz.lines_chart({t("sc_with"): (layers, a.entropy), t("sc_without"): (layers, a.entropy_unscaled)},
+                                       title=t("sc_entropy_title", stack=t(f"stack_{a.stack}")),
+                                       y_name=t("sc_col_entropy")), key="sc_entropy", width="stretch")
+    with right:
+        st.plotly_chart(vz.lines_chart({t("sc_with"): (layers, a.max_weight),
+                                        t("sc_without"): (layers, a.max_weight_unscaled)},
+                                       title=t("sc_maxw_title"), y_name=t("sc_col_max")), key="sc_maxw",
+                        width="stretch")
+    if a.logits:
+        st.markdown(t("sc_change_logits", kl=float(a.change["kl"].mean()), changed=int(a.change["changed"].sum()),
+                      n=len(a.change["kl"])))
+    else:
+        st.markdown(t("sc_change_hidden", cos=float(a.change["cosine"].mean()), rel=float(a.change["rel_change"].mean())))
