@@ -11,6 +11,9 @@ profile runs few per page; `make fuzz` many more.
 """
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,7 +21,10 @@ from hypothesis import strategies as st
 from tests.app.helpers import GPT_LABEL, LLAMA_LABEL, MINILM_LABEL, T5_LABEL, everything_rendered, open_app
 from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
 from tests.fuzz.props import TYPE_NAMES, run_door
-from ui.views import attention, ffn, generate, positional, positional_checkpoints, residual
+from lab import detectors, patching
+from ui.views import attention, attribution, attribution_detectors, ffn, generate, positional, positional_checkpoints
+from ui.views import residual
+from ui.widgets import model_map
 
 HOSTILE = st.one_of(
     st.sampled_from(["1e309", "-1", "99999999999999999999999", "NaN", "nan", "inf", "-inf", "", " ", "0x10", "1_000",
@@ -74,7 +80,17 @@ PAGES = {
                               "gen_seed": numbers(0, 1_000_000), "gen_width": numbers(1, 8),
                               "gen_alpha": numbers(0.0, 2.0)},
     "app_pages/training.py": {},
+    "app_pages/attribution.py": {"aview": values(*attribution.VIEWS), "pos": numbers(0, 12), "layer": numbers(0, 5),
+                                 "head": numbers(0, 11), "hstack": values("decoder", "cross"),
+                                 "dsource": values(*attribution_detectors.SOURCES),
+                                 "offsets": values("1", "1, 2", "-1", "0", "1,,2", "3 4"),
+                                 "dstack": values("encoder", "decoder", "cross"),
+                                 "detector": values(*detectors.DETECTORS), "psite": values(*patching.SITES),
+                                 "pmetric": values(*patching.METRICS), "ppos": numbers(0, 12)},
 }
+PAGES["app_pages/home.py"] = {"mview": values(*model_map.MODES), "mlayer": numbers(0, 5),
+                              "mstack": values("encoder", "decoder"), "mstep": numbers(0, 40), "vs": values(*MODELS)}
+PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 
 
 @pytest.fixture(scope="module")
@@ -121,3 +137,50 @@ def test_url_params(page):
         check_page(at)
 
     run()
+
+
+# ---- every URL parameter the app binds is fuzzed ---------------------------------------------------
+BINDERS = {"bound": "key", "choice": "param", "index_slider": 2, "stack_choice": 2}    # the parameter's keyword or position
+
+
+def bound_params() -> set[str]:
+    """The URL parameters ui/ binds, read from its source: the name given to each binder
+    (ui/shell.py's bound, choice, index_slider, stack_choice), and the default `param` of
+    a helper that passes one on (e.g. position_choice's "pos") where a call gives none."""
+    root = Path(__file__).resolve().parents[2] / "ui"
+    trees = [ast.parse(p.read_text()) for p in sorted(root.rglob("*.py"))]
+    helpers: dict[str, str] = {}                  # helper function -> its default param
+    for tree in trees:
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef):
+                args = fn.args.args[len(fn.args.args) - len(fn.args.defaults):]
+                for a, d in zip(args, fn.args.defaults):
+                    if a.arg == "param" and isinstance(d, ast.Constant) and isinstance(d.value, str):
+                        helpers[fn.name] = d.value
+    found: set[str] = set()
+    for tree in trees:
+        for call in ast.walk(tree):
+            if not isinstance(call, ast.Call):
+                continue
+            name = getattr(call.func, "id", None) or getattr(call.func, "attr", None)
+            where = BINDERS.get(name, "param" if name in helpers else None)
+            if where is None:
+                continue
+            if isinstance(where, int):
+                node = call.args[where] if len(call.args) > where else None
+            else:
+                node = next((k.value for k in call.keywords if k.arg == where), None)
+            if node is None and name in helpers:
+                found.add(helpers[name])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return found
+
+
+def test_every_bound_url_parameter_is_fuzzed():
+    """A view that binds a new URL parameter adds it to PAGES (a name that is only known
+    at run time, a variable, is not read here)."""
+    fuzzed = set(SIDEBAR).union(*PAGES.values())
+    found = bound_params()
+    assert {"text", "layer", "pos", "pe_task", "mview", "vs"} <= found          # the reader itself reads them
+    assert not found - fuzzed, f"URL parameters no fuzz example sets: {sorted(found - fuzzed)}"
