@@ -54,7 +54,12 @@ def save_checkpoint(model: Transformer, tokenizer: Tokenizer | None, path: str |
            "tokenizer": tokenizer.to_dict() if tokenizer is not None else None, "meta": meta or {}}
     tmp_w, tmp_j = weights_path.with_suffix(".safetensors.tmp"), json_path.with_suffix(".json.tmp")
     save_file(state, str(tmp_w))
-    tmp_j.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:            # a lone surrogate in a vocabulary: escaped, still valid JSON
+        raw = json.dumps(doc, ensure_ascii=True, indent=1).encode("ascii")
+    tmp_j.write_bytes(raw)
     tmp_w.replace(weights_path)
     tmp_j.replace(json_path)
     return json_path

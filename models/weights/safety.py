@@ -147,9 +147,10 @@ class Header:
         return {k: v.shape for k, v in self.tensors.items()}
 
 
-def _corrupt(name: str, detail: str) -> Refused:
+def _corrupt(name: str, detail: str, **values: object) -> Refused:
+    """`values`: what the sentence quotes from the file (a tensor's name), kept apart from it."""
     return Refused("weights_corrupt", f"{name} is not a readable safetensors file (corrupt or truncated?): {detail}.",
-                   file=name)
+                   file=name, **values)
 
 
 def read_header(source: bytes | Path, name: str | None = None) -> Header:
@@ -195,17 +196,17 @@ def read_header(source: bytes | Path, name: str | None = None) -> Header:
         if key == "__metadata__":
             continue
         if not isinstance(entry, dict) or not isinstance(entry.get("dtype"), str) or entry["dtype"] not in DTYPE_BYTES:
-            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no known dtype")
+            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no known dtype", tensor=str(key)[:60])
         shape, offsets = entry.get("shape"), entry.get("data_offsets")
         if not isinstance(shape, list) or any(isinstance(d, bool) or not isinstance(d, int) or d < 0 for d in shape):
-            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no valid shape")
+            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no valid shape", tensor=str(key)[:60])
         if not isinstance(offsets, list) or len(offsets) != 2 or \
                 any(isinstance(o, bool) or not isinstance(o, int) for o in offsets):
-            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no valid byte range")
+            raise _corrupt(name, f"the entry {str(key)[:60]!r} has no valid byte range", tensor=str(key)[:60])
         begin, end = offsets
         nbytes = math.prod(shape) * DTYPE_BYTES[entry["dtype"]]
         if not 0 <= begin <= end <= data or end - begin != nbytes:
-            raise _corrupt(name, f"the entry {str(key)[:60]!r} does not fit the file")
+            raise _corrupt(name, f"the entry {str(key)[:60]!r} does not fit the file", tensor=str(key)[:60])
         tensors[key] = TensorInfo(entry["dtype"], tuple(shape), nbytes)
         spans.append((begin, end))
     position = 0

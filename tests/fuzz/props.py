@@ -8,9 +8,12 @@
   and a sentence in both UI languages (`ui.i18n.STRINGS["refused_" + reason]` formats
   with its values) that `ui.refusals.say` gives instead of the general one;
 - nothing was opened for writing outside the temporary directory (the audit hook of tests/fuzz/fuzzing.py).
+- the example's own peak memory (VmHWM, reset before it) grew by at most the model budget in
+  force plus SLACK_MB.
 """
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from typing import Any, Callable
@@ -106,10 +109,15 @@ def run_door(door: str, call: Callable[[], Any], *, allow: tuple[type[BaseExcept
         result = e
         check_plain_sentence(e, temp_paths)            # type: ignore[arg-type]
     finally:
+        grown = 0.0
         if exact:                       # this example's own peak: the largest per door is reported
             peak = fuzzing.peak_mb()
             fuzzing.HIGH["mb"] = max(fuzzing.HIGH["mb"], peak)
-            if peak - before > fuzzing.BIGGEST.get(door, (0.0, ""))[0]:
-                fuzzing.BIGGEST[door] = (round(peak - before, 1), (what or given or "?")[:160])
+            grown = peak - before
+            if grown > fuzzing.BIGGEST.get(door, (0.0, ""))[0]:
+                fuzzing.BIGGEST[door] = (round(grown, 1), (what or given or "?")[:160])
     assert not fuzzing.WRITES, f"{door} wrote outside {tempfile.gettempdir()}: {fuzzing.WRITES[:5]}"
+    budget = float(os.environ.get("GLASSBOX_MODEL_BUDGET_MB", fuzzing.BUDGET_MB))
+    assert grown <= budget + fuzzing.SLACK_MB, \
+        f"{door}: one example grew the process by {grown:.0f} MB, over the budget {budget:.0f} MB + {fuzzing.SLACK_MB} MB"
     return result

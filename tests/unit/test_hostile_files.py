@@ -409,3 +409,24 @@ def test_an_integer_link_value_too_large_for_a_float_gets_a_notice(page, param):
     at = open_app({param: "1e309", "pe_view": "rope" if param == "pe_seed" else "tables"}, page=page, direct=True)
     shown = warnings_text(at) + warnings_text(rerun(at))
     assert f"{param}=1e309 is not valid" in shown
+
+
+def test_a_vocabulary_with_a_lone_surrogate_saves_and_reads_back():
+    """Found by the fuzz suite: save_checkpoint wrote its JSON as UTF-8, which cannot hold a
+    lone surrogate (UnicodeEncodeError); it is escaped now, which JSON allows."""
+    from models.tokenizer import CharTokenizer
+    from models.weights.checkpoint import checkpoint_zip
+
+    model = Transformer(TransformerConfig(vocab_size=16, d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=16),
+                        device="cpu")
+    _, tok, _ = read_checkpoint_zip(checkpoint_zip(model, CharTokenizer(["a", "\ud800"]), {}, "s"))
+    assert tok.to_dict()["vocab"][-2:] == ["a", "\ud800"]
+
+
+def test_a_tensor_name_a_sentence_quotes_is_kept_apart_from_it():
+    """Found by the fuzz suite: a tensor named 'list' made the sentence look like it named a
+    Python type; the quoted name travels in the refusal's values now."""
+    data = header_bytes({"list": {"dtype": None, "shape": [1], "data_offsets": [0, 4]}}, b"\0" * 4)
+    with pytest.raises(Refused) as e:
+        safety.read_header(data, "w.safetensors")
+    assert e.value.values["tensor"] == "list" and "'list'" in str(e.value)
