@@ -33,6 +33,7 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
     if asked is not None and not readable(widget, asked):
         forget_link_value(key)
         st.session_state.setdefault(_NOTICES, []).append((key, asked, None))
+        asked = None                    # said once: the widget below starts from its default
     value = widget(label, *args, key=key, bind="query-params", **kwargs)
     now = st.query_params.get(key)
     if asked is not None and now != asked and not (now is None and asked == url_default):

@@ -1,6 +1,7 @@
 """What a fuzz run did: `python -m tests.fuzz.report [ci|long]` prints the examples each
 door ran and the peak memory, from test-artifacts/fuzz-counts.json (written at the end
-of a pytest session over tests/fuzz, tests/fuzz/conftest.py)."""
+of a pytest session over tests/fuzz, tests/fuzz/conftest.py); `... report markdown`
+the tables of docs/hostile-files.md from both profiles' last runs."""
 from __future__ import annotations
 
 import json
@@ -41,5 +42,33 @@ def main(profile: str = "long") -> int:
     return 0
 
 
+def markdown() -> int:
+    """The examples per door in both profiles and each profile's memory, as docs/hostile-files.md shows them."""
+    try:
+        doc = json.loads(COUNTS_FILE.read_text())
+        ci, long = doc["ci"], doc["long"]
+    except (OSError, ValueError, KeyError):
+        print(f"run both profiles first (make test, make fuzz): {COUNTS_FILE}")
+        return 1
+    print("| door | examples, ci (`make test`) | examples, long (`make fuzz`) | largest growth of one example, long (MB) |")
+    print("| --- | ---: | ---: | ---: |")
+    for door in sorted(set(ci["examples"]) | set(long["examples"])):
+        print(f"| {door} | {ci['examples'].get(door, 0):,} | {long['examples'].get(door, 0):,} | "
+              f"{long['largest_example_mb'].get(door, 0.0)} |")
+    print(f"| **all** | **{ci['total']:,}** ({ci['seconds']} s) | **{long['total']:,}** ({long['seconds']} s) | |")
+    print()
+    print("| door module | peak above its start, ci (MB) | peak above its start, long (MB) | model budget (MB) |")
+    print("| --- | ---: | ---: | ---: |")
+    for module in sorted(long["peak_growth_mb"]):
+        print(f"| {module} | {ci['peak_growth_mb'].get(module, '')} | {long['peak_growth_mb'][module]} | "
+              f"{long['module_budget_mb'].get(module, '')} |")
+    for name, run in (("ci", ci), ("long", long)):
+        print(f"\n{name}: baseline {run['baseline_mb']:.0f} MB, peak {run['peak_mb']:.0f} MB "
+              f"(baseline + {run['peak_mb'] - run['baseline_mb']:.0f} MB), exit {run['exit']}")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["markdown"]:
+        sys.exit(markdown())
     sys.exit(main(*sys.argv[1:2]))

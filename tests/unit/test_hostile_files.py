@@ -408,7 +408,14 @@ def test_an_integer_link_value_too_large_for_a_float_gets_a_notice(page, param):
 
     at = open_app({param: "1e309", "pe_view": "rope" if param == "pe_seed" else "tables"}, page=page, direct=True)
     shown = warnings_text(at) + warnings_text(rerun(at))
-    assert f"{param}=1e309 is not valid" in shown
+    assert shown.count(f"{param}=1e309 is not valid") == 1                 # said once, not once per check
+
+
+def test_a_slider_link_value_that_is_not_a_number_is_said_once():
+    from tests.app.helpers import open_app, warnings_text
+
+    at = open_app({"layer": "<b>x</b>"}, page="app_pages/attention.py", direct=True)
+    assert warnings_text(at).count("layer=") == 1
 
 
 def test_a_vocabulary_with_a_lone_surrogate_saves_and_reads_back():
