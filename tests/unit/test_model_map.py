@@ -148,6 +148,17 @@ def test_compare_names_what_differs_and_where():
 
 
 # ---- the figure ----------------------------------------------------------------------------------
+def assert_valid(fig) -> None:
+    """The map is built without plotly's validation (it is drawn on every new text): what
+    plotly would have made of it, validated, is exactly what it holds."""
+    import json
+
+    import plotly.graph_objects as go
+
+    d = fig.to_dict()
+    assert json.dumps(go.Figure(d).to_dict(), sort_keys=True, default=str) == json.dumps(d, sort_keys=True, default=str)
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_figure_of_every_preset(preset):
     cfg = PRESETS[preset][2]
@@ -162,6 +173,7 @@ def test_figure_of_every_preset(preset):
     texts = [a.text for a in fig.layout.annotations]
     assert sum(f"× {cfg.n_layers} blocks" in t for t in texts) == len(mp.stacks)
     assert not [tr for tr in fig.data if tr.name == "spark"]                    # no data: no sparklines
+    assert_valid(fig)
 
 
 def test_aligned_rows_and_highlight():
@@ -171,6 +183,7 @@ def test_aligned_rows_and_highlight():
     (_, ta, ha), (_, tb, hb) = layout(a, rows), layout(b, rows)
     assert ta == tb and ha == hb
     fig = V.model_map(a, highlight=["ln1", "block"], rows=rows)
+    assert_valid(fig)
     diff = [s for s in fig.layout.shapes if s.line.color == "#d9480f"]
     assert len(diff) == 2                                    # the ln1 box and the frame of the blocks
     with pytest.raises(ValueError):
@@ -186,6 +199,8 @@ def test_follow_frames_and_norm_path():
     follow = dict(stack="self", stops=stops, norms=sd.norms[:, 2], labels=[p for p, _ in stops], start=3)
     fig = V.model_map(mp, MM.map_data(model, trace, mp), follow=follow)
     assert len(fig.frames) == len(stops) and fig.layout.sliders[0].active == 3
+    assert_valid(fig)
+    assert_valid(V.model_map(mp, MM.map_data(model, trace, mp), layer=1))     # with the data: sparklines, heads
     assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "❚❚ Pause"]
     ring = [tr for tr in fig.data if tr.name == "follow"][0]
     top = dict(((s, p), (y0, y1)) for s, p, y0, y1 in fig.layout.meta["boxes"])[("self", stops[3][0])]
