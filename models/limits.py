@@ -79,6 +79,11 @@ LIMITS: dict[str, Limit] = {
         "GLASSBOX_MAX_SESSIONS", 100, "sessions",
         "browser sessions one server process serves at once; a further visitor is asked to come back",
         "refused_sessions", strict=True),
+    "map_sessions": Limit(
+        "GLASSBOX_MAP_SESSIONS", 5, "sessions",
+        "sessions at once up to which the overview draws its model map for every text; above, a reader asks for "
+        "it with a button (the map is a recorded pass and a large chart on every new text: on a 2-core server, "
+        "10 sessions typing at once took p95 from 0.6 s to 12 s)", "map_on_request"),
     "passes": Limit(
         "GLASSBOX_MAX_PASSES", 0, "passes",
         "big forward passes (>= 128 tokens) running at once across all models; 0 = one per two logical CPUs",

@@ -236,3 +236,30 @@ def test_bad_link_values_give_a_notice_not_a_traceback():
     at = open_app({"text": TEXT, "mview": "bogus"}, page=None)
     assert any("mview" in w.value for w in at.warning), [w.value for w in at.warning]
     assert spec(at, "model_map")                                # the default map is drawn
+
+
+@pytest.mark.parametrize("lang", ["English", "中文"])
+def test_a_busy_server_draws_the_map_when_asked(monkeypatch, lang):
+    """Above GLASSBOX_MAP_SESSIONS sessions the overview runs no pass for the map until the
+    reader clicks; then it stays drawn for that reader. A link naming a map setting draws it."""
+    from ui import serving
+    from ui.serving import sessions
+
+    monkeypatch.setenv("GLASSBOX_MAP_SESSIONS", "5")
+    monkeypatch.setattr(sessions, "count", lambda: 12)
+    runs = []
+    real = serving.map_view
+    monkeypatch.setattr(serving, "map_view", lambda *a, **k: runs.append(a[2]) or real(*a, **k))
+    text = "A busy classroom reads this sentence."
+    at = open_app({"text": text, "lang": lang}, page=None)
+    assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-model_map")]
+    info = " ".join(i.value for i in at.info)
+    assert "12" in info and "GLASSBOX_MAP_SESSIONS" in info
+    assert runs == []                                         # no pass for the map
+    at.button(key="map_draw").click().run()
+    fig = spec(at, "model_map")
+    assert [tr for tr in fig["data"] if tr.get("name") == "spark"] and runs == [text]    # this text's numbers
+    at.sidebar.text_area[0].set_value("Another sentence now.").run()
+    spec(at, "model_map")                                                      # still drawn
+    linked = open_app({"text": text, "lang": lang, "mview": "follow"}, page=None)
+    assert [c for c in linked.get("plotly_chart") if c.proto.id.endswith("-model_map") or "follow" in c.proto.id]

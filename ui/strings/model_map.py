@@ -8,6 +8,12 @@ STRINGS = {
               "drawn for all N; the skip line on the left is the residual stream, which each sub-layer adds to at ⊕.",
         "zh": "整个模型，按它的配置画出：你的文本在每一步变成什么形状（箭头上的形状），以及这次前向计算在那里测到了什么"
               "（蓝色数字：对所有词元取平均）。N 个块只画出一个；左边的跳线就是残差流，每个子层在 ⊕ 处把输出加回去。"},
+    "map_on_request": {
+        "en": "{n} sessions share this server now, so the map is drawn when you ask for it (above {limit} "
+              "sessions, GLASSBOX_MAP_SESSIONS): each new text would otherwise cost everyone a pass and a large chart.",
+        "zh": "现在有 {n} 个会话共用这台服务器，所以结构图在你点击后才绘制（超过 {limit} 个会话时，GLASSBOX_MAP_SESSIONS）："
+              "否则每输入一段新文本，都要为所有人多做一次前向计算、多画一张大图。"},
+    "map_draw": {"en": "Draw the model map", "zh": "绘制模型结构图"},
     "map_mode": {"en": "Show", "zh": "显示"},
     "map_mode_map": {"en": "Map with this text's numbers", "zh": "带本文本数字的结构图"},
     "map_mode_follow": {"en": "Follow one token", "zh": "跟随一个词元"},

@@ -17,16 +17,20 @@ import streamlit as st
 
 import viz_core as vz
 from lab import model_map as MM
+from models import limits
 from models.trace import Stack
 from viz_core import model_map as vmap
 
 from .. import serving
+from ..serving import sessions
 from ..i18n import t
 from ..markup import markdown_table, md_escape
 from ..shell import Selection, bound, choice, explain, index_slider, set_choice, show_notices, stack_choice
 from ..views.residual import plain_labels
 
 MODES = ("map", "follow", "compare")
+DRAW = "_map_draw"                       # this reader asked for the map (a busy server draws it on request)
+MAP_PARAMS = ("mview", "mlayer", "mstack", "mstep", "vs")     # a link naming one of these opens the map drawn
 GO = "_map_go"                           # a clicked part waiting to be opened: (page, params, choices)
 PAGES = {"attention": "app_pages/attention.py", "ffn": "app_pages/ffn.py", "residual": "app_pages/residual.py",
          "positional": "app_pages/positional.py", "generate": "app_pages/generate.py"}
@@ -98,6 +102,8 @@ def section(sel: Selection, model) -> None:
     follow_clicks()
     st.subheader(t("map_title"))
     st.markdown(t("map_intro"))
+    if not drawn():
+        return
     mode = choice(st.radio, t("map_mode"), MODES, param="mview", default="map", horizontal=True,
                   labels={m: t(f"map_mode_{m}") for m in MODES})
     view = load(sel)
@@ -114,6 +120,19 @@ def section(sel: Selection, model) -> None:
     else:
         map_view(mp, view)
     st.caption(t("map_click") + " " + t("map_heads_caption"))
+
+
+def drawn() -> bool:
+    """Whether the map is drawn in this run: always while the server has at most
+    GLASSBOX_MAP_SESSIONS sessions (models/limits.py), or once this reader asked for it
+    (the button, or a link that names a map setting); otherwise the button, and False."""
+    limit, n = int(limits.value("map_sessions")), sessions.count()
+    if n <= limit or st.session_state.get(DRAW) or any(p in st.query_params for p in MAP_PARAMS):
+        return True
+    st.info(t("map_on_request", n=n, limit=limit), icon=":material/groups:")
+    st.button(t("map_draw"), key="map_draw", icon=":material/account_tree:",
+              on_click=lambda: st.session_state.__setitem__(DRAW, True))
+    return False
 
 
 def load(sel: Selection) -> serving.MapView | None:

@@ -1,0 +1,8 @@
+"""Settings for the whole test suite."""
+import os
+
+# The overview draws its model map for every text only while the server has at most
+# GLASSBOX_MAP_SESSIONS sessions (models/limits.py). A test run keeps many AppTest and
+# browser sessions alive at once; the tests of the map's on-request mode set the count
+# they need themselves (tests/app/test_model_map.py).
+os.environ.setdefault("GLASSBOX_MAP_SESSIONS", "1000")
