@@ -90,8 +90,11 @@ def report(results: list[dict], memory: dict, args, load0) -> str:
         "machine as the server; before each size the benchmark waits (up to "
         f"{args.quiet_timeout:.0f} s) for the machine's CPU to drop below {QUIET_BUSY:.0%} busy over one second "
         "(the last column: what it was when the run started), so that the previous size's closed pages do not "
-        "count against the next. The overview page runs the tokenizer on the text (no forward pass) and draws "
-        "one badge per token.",
+        "count against the next. The overview page runs the tokenizer on the text and draws one badge per token; "
+        "its model map (a recorded pass and a large chart per new text) is drawn for every text while at most "
+        "GLASSBOX_MAP_SESSIONS (5) sessions share the server, and on a click above that (models/limits.py). So "
+        "N = 1 includes the map and N = 10 and 30 do not: with the map drawn for all, 10 sessions measured p95 "
+        "8-12 s (server run p50 6.9 s; browser CPU 49.8 s against 7.6 s without it).",
         "",
         "\n".join(rows), "",
         verdict, "",
