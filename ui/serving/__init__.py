@@ -14,7 +14,7 @@ from .cache import (INTERNALS, AttentionData, InternalsData, attention_data, con
 from .cache import MapView, map_view
 from .gate import (BUDGET_ENV, DEFAULT_TRACE_BUDGET_MB, MAX_CHARS, OutOfMemory, Recorded, RunInfo, TraceBudgetError,
                    encode, fit_budget, is_loaded, is_oom, load_model, pass_bytes, record, run, run_held,
-                   run_with_fallback, trace_budget_bytes, unk_fraction)
+                   run_padded, run_with_fallback, trace_budget_bytes, unk_fraction)
 from .trained import entries, entry, task_of
 
 __all__ = [
@@ -22,5 +22,5 @@ __all__ = [
     "neuron_projection", "parameters", "rollout", "trace_npz", "MapView", "map_view",
     "BUDGET_ENV", "DEFAULT_TRACE_BUDGET_MB", "MAX_CHARS", "OutOfMemory", "Recorded", "RunInfo", "TraceBudgetError",
     "encode", "fit_budget", "is_loaded", "is_oom", "load_model", "pass_bytes", "record", "run", "run_held",
-    "run_with_fallback", "trace_budget_bytes", "unk_fraction", "entries", "entry", "task_of",
+    "run_padded", "run_with_fallback", "trace_budget_bytes", "unk_fraction", "entries", "entry", "task_of",
 ]

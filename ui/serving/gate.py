@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
-from typing import Callable, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 import streamlit as st
 import torch
@@ -234,6 +234,20 @@ def run(key: str, device: str, attempt: Callable[[Transformer, int], T], n_token
     """`run_with_fallback` for work whose input cannot be shortened (a lab run over a
     fixed set of tokens): the result alone."""
     return run_with_fallback(key, device, n_tokens, attempt, shorter=False)[0]
+
+
+def run_padded(key: str, device: str, texts: Sequence[str], max_tokens: int,
+               analysis: Callable[[Transformer, list, list, int, str], T]) -> T:
+    """`run` of a padded batch: each text encoded and cut to `max_tokens`, then
+    `analysis(model, ids, tokens, pad_id, pad_token)` (the masks page's padding view and the
+    residual page's BatchNorm view read the same batch)."""
+    model, tok = load_model(key, device)
+    encs = [encode(tok, model, s) for s in texts]
+    ids = [e.ids[:max_tokens] for e in encs]
+    tokens = [e.tokens[:max_tokens] for e in encs]
+    pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
+    return run(key, device, lambda m, _n: analysis(m, ids, tokens, pad, tok.id_to_token(pad)),
+               max(len(r) for r in ids))
 
 
 # ---- the recorded pass -------------------------------------------------------------------------

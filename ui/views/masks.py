@@ -320,13 +320,8 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
 @st.cache_data(max_entries=8, show_spinner=False)
 def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK.PaddedRun:
     """Two texts as one padded batch through the model (single-stack models)."""
-    model, tok = serving.load_model(key, device)
-    encs = [serving.encode(tok, model, s) for s in (text, text2)]
-    ids = [e.ids[:MAX_TOKENS] for e in encs]
-    tokens = [e.tokens[:MAX_TOKENS] for e in encs]
-    pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
-    return serving.run(key, device, lambda m, _n: MK.padded_run(m, ids, tokens, pad, tok.id_to_token(pad), layer),
-                       max(len(r) for r in ids))
+    return serving.run_padded(key, device, (text, text2), MAX_TOKENS,
+                              lambda m, ids, tokens, pad, pad_tok: MK.padded_run(m, ids, tokens, pad, pad_tok, layer))
 
 
 def padding_view(sel: Selection, arch: str, c: Controls) -> None:

@@ -32,13 +32,8 @@ def terms() -> dict[str, str]:
 
 @st.cache_data(max_entries=8, show_spinner=False)
 def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchNorms:
-    model, tok = serving.load_model(key, device)
-    encs = [serving.encode(tok, model, s) for s in (text, text2)]
-    ids = [e.ids[:MAX_TOKENS] for e in encs]
-    tokens = [e.tokens[:MAX_TOKENS] for e in encs]
-    pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
-    return serving.run(key, device, lambda m, _n: NM.batch_norms(m, ids, tokens, pad, tok.id_to_token(pad), layer),
-                       max(len(r) for r in ids))
+    return serving.run_padded(key, device, (text, text2), MAX_TOKENS,
+                              lambda m, ids, tokens, pad, pad_tok: NM.batch_norms(m, ids, tokens, pad, pad_tok, layer))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
