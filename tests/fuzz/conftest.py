@@ -79,17 +79,19 @@ def warm():
 
 
 @pytest.fixture(scope="module")
-def budget_mb():
-    """The model budget of a door module (the app doors override it)."""
-    return BUDGET_MB
+def budget_mb(request):
+    """The model budget of a door module, in force from here on (before `warm`): BUDGET_MB,
+    or the module's DOOR_BUDGET_MB (the app doors: APP_BUDGET_MB). `door_memory` puts the
+    suite's budget back after the module."""
+    mb = getattr(request.module, "DOOR_BUDGET_MB", BUDGET_MB)
+    os.environ["GLASSBOX_MODEL_BUDGET_MB"] = str(mb)
+    return mb
 
 
 @pytest.fixture(scope="module", autouse=True)
 def door_memory(request, budget_mb, warm):
     """The peak resident memory of a door module's examples stays within the model
     budget plus SLACK_MB above the memory before them."""
-    old = os.environ.get("GLASSBOX_MODEL_BUDGET_MB")
-    os.environ["GLASSBOX_MODEL_BUDGET_MB"] = str(budget_mb)
     settle()
     exact = reset_peak()
     base = rss_mb() if exact else peak_mb()
@@ -97,7 +99,7 @@ def door_memory(request, budget_mb, warm):
     try:
         yield
     finally:
-        os.environ["GLASSBOX_MODEL_BUDGET_MB"] = old if old is not None else str(BUDGET_MB)
+        os.environ["GLASSBOX_MODEL_BUDGET_MB"] = str(BUDGET_MB)
         peak = max(peak_mb(), HIGH["mb"])
         PROCESS["peak_mb"] = round(max(PROCESS["peak_mb"], peak), 1)
         growth = peak - base

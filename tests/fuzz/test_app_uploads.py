@@ -10,7 +10,6 @@ itself (its redacted error, before Glassbox's code runs).
 """
 from __future__ import annotations
 
-import os
 
 import pytest
 from hypothesis import example, given
@@ -28,14 +27,11 @@ TRAINING = "app_pages/training.py"
 READERS = ["app_pages/attention.py", "app_pages/walkthrough.py", "app_pages/generate.py"]
 
 
-@pytest.fixture(scope="module")
-def budget_mb():
-    return APP_BUDGET_MB
+DOOR_BUDGET_MB = APP_BUDGET_MB                  # the app doors (tests/fuzz/conftest.py's budget_mb)
 
 
 @pytest.fixture(scope="module")
 def warm(budget_mb):
-    os.environ["GLASSBOX_MODEL_BUDGET_MB"] = str(budget_mb)
     open_app(page=TRAINING, errors_ok=True)
 
 

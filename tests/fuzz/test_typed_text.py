@@ -78,16 +78,11 @@ def test_typed_text(text):
 
 
 # ---- the app with such text -----------------------------------------------------------------
-@pytest.fixture(scope="module")
-def budget_mb():
-    return APP_BUDGET_MB
+DOOR_BUDGET_MB = APP_BUDGET_MB                  # the app doors (tests/fuzz/conftest.py's budget_mb)
 
 
 @pytest.fixture(scope="module")
 def warm(budget_mb):
-    import os
-
-    os.environ["GLASSBOX_MODEL_BUDGET_MB"] = str(budget_mb)
     tokenizers()
     open_app(page="app_pages/attention.py", errors_ok=True)
 

@@ -93,24 +93,14 @@ PAGES["app_pages/home.py"] = {"mview": values(*model_map.MODES), "mlayer": numbe
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 
 
-@pytest.fixture(scope="module")
-def budget_mb():
-    return APP_BUDGET_MB
+DOOR_BUDGET_MB = APP_BUDGET_MB                  # the app doors (tests/fuzz/conftest.py's budget_mb)
 
 
 @pytest.fixture(scope="module")
-def warm(budget_mb, monkeypatch_module):
+def warm(budget_mb):
     """The app opened once (imports, MiniLM and the catalogue loaded) before the door's
     memory is measured."""
-    monkeypatch_module.setenv("GLASSBOX_MODEL_BUDGET_MB", str(budget_mb))
     open_app(page="app_pages/attention.py", errors_ok=True)
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_module():
-    mp = pytest.MonkeyPatch()
-    yield mp
-    mp.undo()
 
 
 def check_page(at) -> None:
