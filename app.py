@@ -22,6 +22,7 @@ with timed_run():
 
     pages = [
         st.Page("app_pages/home.py", title=t("nav_home"), default=True),
+        st.Page("app_pages/lessons.py", title=t("nav_lessons"), url_path="lessons"),
         st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
         st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
         st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),

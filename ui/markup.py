@@ -35,3 +35,23 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+_ALLOWED = re.compile(r"(\*\*[^*\n]{1,200}\*\*|`[^`\n]{1,200}`|\$[^$\n<>]{1,300}\$)")
+
+
+def lesson_markdown(text: str) -> str:
+    """A lesson file's prose for st.markdown: everything shown literally (no HTML, links,
+    images or headings) except **bold**, `code` and $inline math$, the three things a
+    lesson's sentences need."""
+    out = []
+    for i, part in enumerate(_ALLOWED.split(text)):
+        if i % 2 == 0:
+            out.append(md_escape(part).replace("\n", "  \n"))
+        elif part.startswith("**"):
+            out.append(f"**{md_escape(part[2:-2])}**")
+        elif part.startswith("`"):
+            out.append(md_code(part[1:-1]))
+        else:
+            out.append(part)
+    return "".join(out)

@@ -130,6 +130,12 @@ def set_choice(param: str, value: str) -> None:
     st.session_state[f"{param}__{lang()}"] = value
 
 
+def notice(key: str, asked: str, now: str | None = None) -> None:
+    """Record that the link's `key` had the value `asked`, which the page could not use
+    (`now`: the value used instead, None: the default); `show_notices` says so."""
+    st.session_state.setdefault(_NOTICES, []).append((key, asked, now))
+
+
 def show_notices() -> None:
     """Show (once) the link parameters that were invalid or adjusted in this run."""
     for key, asked, now in st.session_state.pop(_NOTICES, []):

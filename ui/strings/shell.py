@@ -33,6 +33,7 @@ STRINGS = {
                  "zh": "{pct:.0%} 的词元不在该模型的词表中（[UNK]）。"},
     # ---- page titles (app.py's navigation) ---------------------------------------------------
     "nav_home": {"en": "Overview", "zh": "概览"},
+    "nav_lessons": {"en": "Lessons", "zh": "课程"},
     "nav_attention": {"en": "Attention", "zh": "注意力"},
     "nav_positional": {"en": "Positional encodings", "zh": "位置编码"},
     "nav_masks": {"en": "Masks & variants", "zh": "掩码与注意力变体"},

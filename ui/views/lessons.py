@@ -1,0 +1,293 @@
+"""Lessons: a guided path through the reader's own sentence, one step at a time.
+
+A lesson is a file (`lessons/*.toml`, or one a teacher uploads) read by `lab.lessons`;
+each step's kind (`ui/lessons/`) computes one figure and the facts its "what to notice"
+sentence names from the current model and text. A step may ask a question first: the
+figure stays hidden until the reader guesses (or asks to see it), then the page says
+whether the guess matches what the model computed. The lesson and the step are in the
+URL (`?lesson=attention&step=4`), so a teacher's link opens the exact step.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from lab import lessons as LL
+from models.errors import Refused
+
+from ..i18n import lang, t
+from ..lessons import KINDS, Shown, StepContext, default_notice, specs
+from ..markup import lesson_markdown, md_escape
+from ..refusals import say
+from ..shell import Selection, choice, notice, require_model, require_text, show_notices
+
+UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
+TALLY = "_ls_tally"                  # session: (lesson, step) -> [right, guesses]
+REVEALED = "_ls_revealed"            # session: {(lesson, step, model, text)} revealed
+STEP = "_ls_step"                    # session: (lesson id, step index 0-based)
+
+
+@st.cache_data(max_entries=1, show_spinner=False, ttl=60)
+def shipped() -> tuple[dict[str, LL.Lesson], list[LL.LessonError]]:
+    """The lesson files of lessons/ (read again at most once a minute, so a file a teacher
+    drops in the folder appears without a restart)."""
+    return LL.shipped(specs())
+
+
+@dataclass(frozen=True)
+class Place:
+    lesson: LL.Lesson
+    index: int                       # 0-based step
+
+
+def presenting() -> bool:
+    try:
+        from .. import presenter
+        return presenter.active()
+    except ImportError:
+        return st.query_params.get("present") == "1"
+
+
+def render(sel: Selection) -> None:
+    lessons, errors = shipped()
+    lessons = {**lessons, **st.session_state.get(UPLOADED, {})}
+    if not presenting():
+        st.title(t("ls_title"))
+    if not lessons:
+        st.error(t("ls_none"))
+        return
+    place = choose(lessons)
+    if not presenting():
+        library(lessons, errors)
+    model, tok = require_model(sel)
+    if not fits(place.lesson, sel, model.cfg):
+        return
+    require_text(sel)
+    show_notices()
+    step_view(place, sel, model, tok)
+
+
+# ---- which lesson, which step ------------------------------------------------------------------
+def choose(lessons: dict[str, LL.Lesson]) -> Place:
+    ids = list(lessons)
+    code = lang()
+    lid = choice(st.selectbox, t("ls_lesson"), ids, param="lesson", default=ids[0],
+                 labels={i: lessons[i].title[code] for i in ids},
+                 label_visibility="collapsed" if presenting() else "visible")
+    lesson = lessons[lid]
+    n = len(lesson.steps)
+    stored = st.session_state.get(STEP)
+    if stored is None or stored[0] != lid:
+        index = 0
+        asked = st.query_params.get("step")
+        if asked is not None and stored is None:
+            try:
+                index = int(asked) - 1
+                if not 0 <= index < n:
+                    raise ValueError
+            except ValueError:
+                notice("step", asked, "1")
+                index = 0
+        st.session_state[STEP] = (lid, index)
+    index = st.session_state[STEP][1]
+    if st.query_params.get("step") != str(index + 1):
+        st.query_params["step"] = str(index + 1)
+    return Place(lesson, index)
+
+
+def go(lid: str, index: int) -> None:
+    st.session_state[STEP] = (lid, index)
+
+
+def library(lessons: dict[str, LL.Lesson], errors: list[LL.LessonError]) -> None:
+    """The list of lessons, and a teacher's own lesson file."""
+    code = lang()
+    with st.expander(t("ls_library", n=len(lessons))):
+        for lesson in lessons.values():
+            st.markdown(f"**{md_escape(lesson.title[code])}** · {t('ls_n_steps', n=len(lesson.steps))} · "
+                        f"{md_escape(lesson.model)}  \n{lesson_markdown(lesson.summary[code])}")
+        for e in errors:
+            st.warning(t("ls_bad_file", file=md_escape(getattr(e, "source", "?")), error=say(e)))
+        up = st.file_uploader(t("ls_upload"), type=["toml"], key="ls_upload", help=t("ls_upload_help"))
+        if up is not None:
+            add_upload(up, lessons)
+
+
+def add_upload(up: Any, lessons: dict[str, LL.Lesson]) -> None:
+    data = up.read(LL.MAX_BYTES + 1)
+    try:
+        lesson = LL.parse(data, specs(), up.name)
+    except Refused as e:
+        st.error(t("ls_upload_bad", file=md_escape(up.name), error=say(e)), icon=":material/error:")
+        return
+    mine = st.session_state.setdefault(UPLOADED, {})
+    if lesson.id in lessons and lesson.id not in mine:
+        lesson = LL.Lesson(f"my-{lesson.id}"[:40], lesson.title, lesson.summary, lesson.model, lesson.archs,
+                           lesson.steps, lesson.source)
+    if mine.get(lesson.id) != lesson:
+        mine[lesson.id] = lesson
+        st.success(t("ls_upload_ok", title=md_escape(lesson.title[lang()]), n=len(lesson.steps)))
+
+
+# ---- does it fit the model ---------------------------------------------------------------------
+def _switch(key: str) -> None:
+    st.session_state["model"] = key
+
+
+def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
+    """Whether the lesson can run on the reader's model; otherwise say why and offer the
+    model it was written for. A different but fitting model only gets a note."""
+    from .. import serving
+    suited = serving.entry(lesson.model) if lesson.model else None
+    label = suited.label if suited is not None else lesson.model
+    if not lesson.fits(cfg.arch):
+        st.warning(t("ls_wrong_arch", model=md_escape(sel.model_label), arch=t(f"ls_arch_{cfg.arch}"),
+                     archs=", ".join(t(f"ls_arch_{a}") for a in lesson.archs)), icon=":material/swap_horiz:")
+        if suited is not None:
+            st.button(t("ls_switch", model=md_escape(label)), on_click=_switch, args=(lesson.model,),
+                      key="ls_switch", type="primary")
+        return False
+    try:
+        LL.check_model(lesson, specs(), cfg.n_layers, cfg.n_heads, cfg.arch)
+    except LL.LessonError as e:
+        st.error(t("ls_model_mismatch", model=md_escape(sel.model_label), error=say(e)))
+        if suited is not None and suited.key != sel.model_key:
+            st.button(t("ls_switch", model=md_escape(label)), on_click=_switch, args=(lesson.model,),
+                      key="ls_switch")
+        return False
+    if suited is not None and suited.key != sel.model_key and not presenting():
+        c1, c2 = st.columns([4, 1])
+        c1.caption(t("ls_written_for", model=md_escape(label)))
+        c2.button(t("ls_switch", model=md_escape(label)), on_click=_switch, args=(lesson.model,), key="ls_switch")
+    return True
+
+
+# ---- one step ----------------------------------------------------------------------------------
+def resolved(step: LL.Step, cfg) -> dict[str, Any]:
+    """The step's parameters with layers and heads counted from the end made positive."""
+    out = dict(step.params)
+    for p in KINDS[step.kind].spec.params:
+        n = {"layer": cfg.n_layers, "head": cfg.n_heads}.get(p.type)
+        if n is not None:
+            out[p.name] = LL.resolve_index(out[p.name], n, p, p.name)
+    return out
+
+
+def compute(step: LL.Step, sel: Selection, model, tok) -> Shown:
+    return KINDS[step.kind].run(StepContext(sel, model, tok), resolved(step, model.cfg))
+
+
+def step_view(place: Place, sel: Selection, model, tok) -> None:
+    lesson, i = place.lesson, place.index
+    step = lesson.steps[i]
+    code = lang()
+    n = len(lesson.steps)
+    st.progress((i + 1) / n, text=t("ls_progress", i=i + 1, n=n, lesson=md_escape(lesson.title[code])))
+    st.header(md_escape(step.title[code]), anchor=False)
+    st.markdown(lesson_markdown(step.body[code]))
+    if step.formula:
+        st.latex(step.formula)
+    try:
+        with st.spinner(t("ls_computing")):
+            shown = compute(step, sel, model, tok)
+    except Exception as e:       # noqa: BLE001 - a step that cannot run says so, never a traceback
+        from ..shell import explain
+        st.error(t("ls_step_failed", error=explain(e)))
+        nav(lesson, i)
+        return
+    revealed = True
+    if step.ask:
+        revealed = question(place, step, shown, sel)
+    if revealed:
+        st.plotly_chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
+        text = step.notice[code] if step.notice else default_notice(step.kind)
+        if text:
+            st.info(lesson_markdown(LL.fill(text, display(shown.facts))), icon=":material/visibility:")
+        if shown.caption:
+            st.caption(shown.caption)
+        if shown.page and not presenting():
+            explorer_link(shown)
+    nav(lesson, i)
+
+
+def display(facts: dict[str, Any]) -> dict[str, Any]:
+    """Facts as a sentence shows them: token labels as they are (the sentence is escaped
+    when it is drawn), numbers as numbers."""
+    return {k: (float(v) if hasattr(v, "dtype") else v) for k, v in facts.items()}
+
+
+def explorer_link(shown: Shown) -> None:
+    keep = {k: v for k, v in st.query_params.to_dict().items() if k in ("lang", "model", "text", "target", "device",
+                                                                        "present", "palette")}
+    st.page_link(f"app_pages/{shown.page}.py", label=t("ls_open_explorer"), icon=":material/open_in_new:",
+                 query_params={**keep, **shown.params})
+
+
+def nav(lesson: LL.Lesson, i: int) -> None:
+    n = len(lesson.steps)
+    back, mid, fwd = st.columns([1, 4, 1])
+    back.button(t("ls_back"), key="ls_back", on_click=go, args=(lesson.id, i - 1), disabled=i == 0,
+                icon=":material/arrow_back:", shortcut="ArrowLeft", width="stretch")
+    fwd.button(t("ls_next"), key="ls_next", on_click=go, args=(lesson.id, i + 1), disabled=i >= n - 1,
+               icon=":material/arrow_forward:", shortcut="ArrowRight", width="stretch", type="primary")
+    mid.caption(t("ls_keys"))
+
+
+# ---- predict, then reveal ---------------------------------------------------------------------
+def question(place: Place, step: LL.Step, shown: Shown, sel: Selection) -> bool:
+    """Ask the step's question; True once the reader has revealed the answer."""
+    lesson, i = place.lesson, place.index
+    code = lang()
+    spec = KINDS[step.kind].spec
+    seen = (lesson.id, i, sel.model_key, sel.text, sel.target)
+    revealed = seen in st.session_state.setdefault(REVEALED, set())
+    st.markdown(f"**{lesson_markdown(step.ask[code])}**")
+    if spec.question == "token":
+        options = list(range(len(shown.tokens or [])))
+        fmt = (lambda j: f"{j}·{_visible(shown.tokens[j])}")
+    else:
+        options = list(spec.options)
+        fmt = (lambda o: t(f"lk_opt_{o}"))
+    gkey = f"ls_guess_{lesson.id}_{i}"
+    guess = st.pills(t("ls_your_guess"), options, format_func=fmt, key=gkey, disabled=revealed)
+    if not revealed:
+        st.button(t("ls_reveal") if guess is not None else t("ls_reveal_no_guess"), key=f"ls_reveal_{lesson.id}_{i}",
+                  on_click=reveal, args=(seen, (lesson.id, i), guess, shown.answer), type="primary",
+                  icon=":material/visibility:")
+        tally_line((lesson.id, i))
+        return False
+    right_label = fmt(shown.answer)
+    if guess is None:
+        st.info(t("ls_answer_is", answer=md_escape(right_label)))
+    elif guess == shown.answer:
+        st.success(t("ls_right", answer=md_escape(right_label)), icon=":material/check_circle:")
+    else:
+        st.warning(t("ls_wrong", guess=md_escape(fmt(guess)), answer=md_escape(right_label)), icon=":material/info:")
+    tally_line((lesson.id, i))
+    st.button(t("ls_again"), key=f"ls_again_{lesson.id}_{i}", on_click=hide, args=(seen, gkey))
+    return True
+
+
+def _visible(token: str) -> str:
+    import viz_core as vz
+    return vz.visible_label(token)
+
+
+def reveal(seen: tuple, where: tuple, guess: Any, answer: Any) -> None:
+    st.session_state.setdefault(REVEALED, set()).add(seen)
+    if guess is not None:
+        right, total = st.session_state.setdefault(TALLY, {}).get(where, (0, 0))
+        st.session_state[TALLY][where] = (right + (guess == answer), total + 1)
+
+
+def hide(seen: tuple, gkey: str) -> None:
+    st.session_state.setdefault(REVEALED, set()).discard(seen)
+    st.session_state.pop(gkey, None)
+
+
+def tally_line(where: tuple) -> None:
+    right, total = st.session_state.get(TALLY, {}).get(where, (0, 0))
+    if total:
+        st.caption(t("ls_tally", right=right, total=total))
