@@ -27,6 +27,7 @@ UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this re
 TALLY = "_ls_tally"                  # session: (lesson, step) -> [right, guesses]
 REVEALED = "_ls_revealed"            # session: {(lesson, step, model, text)} revealed
 STEP = "_ls_step"                    # session: (lesson id, step index 0-based)
+UPLOAD_SAID = "_ls_upload_said"      # session: ("ok" | "bad", sentence) of the last upload
 
 
 @st.cache_data(max_entries=1, show_spinner=False, ttl=60)
@@ -110,25 +111,32 @@ def library(lessons: dict[str, LL.Lesson], errors: list[LL.LessonError]) -> None
                         f"{md_escape(lesson.model)}  \n{lesson_markdown(lesson.summary[code])}")
         for e in errors:
             st.warning(t("ls_bad_file", file=md_escape(getattr(e, "source", "?")), error=say(e)))
-        up = st.file_uploader(t("ls_upload"), type=["toml"], key="ls_upload", help=t("ls_upload_help"))
-        if up is not None:
-            add_upload(up, lessons)
+        st.file_uploader(t("ls_upload"), type=["toml"], key="ls_upload", help=t("ls_upload_help"),
+                         on_change=take_upload, args=(list(lessons),))
+        said = st.session_state.pop(UPLOAD_SAID, None)
+        if said is not None:
+            (st.success if said[0] == "ok" else st.error)(said[1])
 
 
-def add_upload(up: Any, lessons: dict[str, LL.Lesson]) -> None:
-    data = up.read(LL.MAX_BYTES + 1)
+def take_upload(taken: list[str]) -> None:
+    """The uploader's callback (before the page runs, so the lesson list below already has
+    it): check the file, keep the lesson in this session, leave one sentence for the page."""
+    up = st.session_state.get("ls_upload")
+    if up is None:
+        return
+    data = up.getvalue()                 # in memory already (Streamlit holds the upload); parse checks its size first
     try:
         lesson = LL.parse(data, specs(), up.name)
     except Refused as e:
-        st.error(t("ls_upload_bad", file=md_escape(up.name), error=say(e)), icon=":material/error:")
+        st.session_state[UPLOAD_SAID] = ("bad", t("ls_upload_bad", file=md_escape(up.name), error=say(e)))
         return
     mine = st.session_state.setdefault(UPLOADED, {})
-    if lesson.id in lessons and lesson.id not in mine:
+    if lesson.id in taken and lesson.id not in mine:
         lesson = LL.Lesson(f"my-{lesson.id}"[:40], lesson.title, lesson.summary, lesson.model, lesson.archs,
                            lesson.steps, lesson.source)
-    if mine.get(lesson.id) != lesson:
-        mine[lesson.id] = lesson
-        st.success(t("ls_upload_ok", title=md_escape(lesson.title[lang()]), n=len(lesson.steps)))
+    mine[lesson.id] = lesson
+    st.session_state[UPLOAD_SAID] = ("ok", t("ls_upload_ok", title=md_escape(lesson.title[lang()]),
+                                             n=len(lesson.steps)))
 
 
 # ---- does it fit the model ---------------------------------------------------------------------
