@@ -192,7 +192,17 @@ def step_view(place: Place, sel: Selection, model, tok) -> None:
     step = lesson.steps[i]
     code = lang()
     n = len(lesson.steps)
-    st.progress((i + 1) / n, text=t("ls_progress", i=i + 1, n=n, lesson=md_escape(lesson.title[code])))
+    with st.container(key="ls_progress"):
+        st.progress((i + 1) / n, text=t("ls_progress", i=i + 1, n=n, lesson=md_escape(lesson.title[code])))
+    with st.container(key="ls_step"):
+        step_body(place, sel, model, tok)
+    nav(lesson, i)
+
+
+def step_body(place: Place, sel: Selection, model, tok) -> None:
+    lesson, i = place.lesson, place.index
+    step = lesson.steps[i]
+    code = lang()
     st.header(md_escape(step.title[code]), anchor=False)
     st.markdown(lesson_markdown(step.body[code]))
     if step.formula:
@@ -203,7 +213,6 @@ def step_view(place: Place, sel: Selection, model, tok) -> None:
     except Exception as e:       # noqa: BLE001 - a step that cannot run says so, never a traceback
         from ..shell import explain
         st.error(t("ls_step_failed", error=explain(e)))
-        nav(lesson, i)
         return
     revealed = True
     if step.ask:
@@ -217,7 +226,6 @@ def step_view(place: Place, sel: Selection, model, tok) -> None:
             st.caption(shown.caption)
         if shown.page and not presenting():
             explorer_link(shown)
-    nav(lesson, i)
 
 
 def display(facts: dict[str, Any]) -> dict[str, Any]:
