@@ -20,6 +20,7 @@ from viz_core.masks import vector_figure
 
 from .. import serving
 from ..i18n import t
+from ..markup import md_escape
 from ..views import ffn as FV
 from . import Shown, StepContext, kind
 from .attention import QUERY, label, position
@@ -169,7 +170,7 @@ def logit_lens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     facts = {"query": label(data.tokens, q), "final": vz.visible_label(data.lens_tokens[-1][q][0]),
              "final_prob": settle.final_prob, "first": lens.labels[settle.first], "n_rows": settle.n_rows,
              "model": other or ctx.sel.model_label}
-    caption = t("lk_bl_lens_fallback", model=other, text=" ".join(data.tokens)) if other else ""
+    caption = t("lk_bl_lens_fallback", model=md_escape(other), text=md_escape(example)) if other else ""
     params = _res_params("lens")
     if other:
         params = {**params, "model": other, "text": example}
