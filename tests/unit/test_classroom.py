@@ -141,7 +141,8 @@ def test_a_class_round_trip_and_the_code_as_typed(target):
     assert (info.lesson, info.step, info.revealed, info.settings, info.version) == ("attention", 3, False, SETTINGS, 1)
     assert info.expires_at - info.created_at == 24 * 3600
     typed = f" {info.code[:3].lower()} - {info.code[3:]} "
-    assert db.get(typed) == info
+    full_width = "".join(chr(ord(c) + 0xFEE0) for c in info.code)   # a Chinese input method's Ｋ７ＰＸ３Ｍ
+    assert db.get(typed) == db.get(full_width) == info
     clock.now += 5
     revealed = db.show(typed, 3, revealed=True)
     assert (revealed.step, revealed.revealed, revealed.version, revealed.updated_at) == (3, True, 2, clock.now)
@@ -180,6 +181,9 @@ def test_an_unknown_or_expired_code_is_refused_with_a_sentence(tmp_path, monkeyp
     assert "ZZZZZZ" in sentence(e.value, "zh") and "24 小时" in sentence(e.value, "zh")
     with pytest.raises(ClassNotFound):
         db.get("K7PX3")                                  # too short: not a code at all
+    with pytest.raises(ClassNotFound) as e:
+        db.get("<b>" * 300_000)                          # a hostile link: the sentence shows its start
+    assert e.value.values["code"] == "<b>" * 6 + "<b…"
     with pytest.raises(NoClassCode):
         db.get("   ")
 

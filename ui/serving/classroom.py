@@ -51,6 +51,7 @@ import secrets
 import tempfile
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,11 +142,11 @@ def new_code() -> str:
 
 
 def normalise_code(code: str) -> str:
-    """A code as typed or linked ("k7p x3m", "K7P-X3M") in its stored form ("K7PX3M"); refused when it
-    cannot be one."""
+    """A code as typed or linked ("k7p x3m", "K7P-X3M", full-width "Ｋ７ＰＸ３Ｍ" from a Chinese input
+    method) in its stored form ("K7PX3M"); refused when it cannot be one."""
     if not isinstance(code, str):
         raise TypeError(f"a class code is a string, not {type(code).__name__}")
-    norm = _SEPARATORS.sub("", code).upper()
+    norm = _SEPARATORS.sub("", unicodedata.normalize("NFKC", code)).upper() if len(code) < 100 else "?"
     if not norm:
         raise NoClassCode()
     if len(norm) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in norm):
@@ -406,7 +407,15 @@ class ClassStore:
                 cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
-        self._run(create)
+        for attempt in range(5):
+            try:
+                return self._run(create)
+            except ClassDatabaseDown as e:
+                # SQLite answers "locked" without waiting where waiting could deadlock (a process
+                # switching a new file to WAL while another creates the tables): try again
+                if attempt == 4 or "locked" not in str(e.__cause__):
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     # -- connections: a per-process pool, one thread per connection at a time
     def _execute(self, name: str, params: tuple) -> int:
