@@ -84,6 +84,10 @@ LIMITS: dict[str, Limit] = {
         "sessions at once up to which the overview draws its model map for every text; above, a reader asks for "
         "it with a button (the map is a recorded pass and a large chart on every new text: on a 2-core server, "
         "10 sessions typing at once took p95 from 0.6 s to 12 s)", "map_on_request"),
+    "class_hours": Limit(
+        "GLASSBOX_CLASS_HOURS", 24, "hours",
+        "how long a class (class mode) and its students' anonymous answers are kept after the teacher starts it; "
+        "then both are deleted and the code is refused", "refused_class_not_found"),
     "passes": Limit(
         "GLASSBOX_MAX_PASSES", 0, "passes",
         "big forward passes (>= 128 tokens) running at once across all models; 0 = one per two logical CPUs",

@@ -28,6 +28,27 @@ STRINGS = {
     "refused_sessions": {
         "en": "This server is serving {n} sessions, its limit. Please try again in a few minutes.",
         "zh": "本服务器已有 {n} 个会话在使用，达到上限。请几分钟后再试。"},
+    # ---- class mode (ui/serving/classroom.py) -----------------------------------------------------
+    "refused_class_not_found": {
+        "en": "There is no class {code} on this server: the code may be mistyped, or the class has ended (a class "
+              "lasts {hours} hours). Check the code on the teacher's screen.",
+        "zh": "本服务器上没有代码为 {code} 的课堂：可能是代码输错了，或者课堂已经结束（每个课堂保留 {hours} 小时）。"
+              "请核对老师屏幕上的代码。"},
+    "refused_class_no_code": {
+        "en": "Type the class code shown on the teacher's screen (6 letters and digits).",
+        "zh": "请输入老师屏幕上显示的课堂代码（6 个字母和数字）。"},
+    "refused_class_closed": {
+        "en": "Answers to this step are closed: the teacher has revealed it or moved the class on. Your screen "
+              "follows the teacher's.",
+        "zh": "这一步已停止作答：老师已经揭晓答案或进入了下一步。你的屏幕会跟随老师的进度。"},
+    "refused_class_settings": {
+        "en": "The class's settings (mostly its text) are {kb} KB; a class keeps at most {limit} KB. Use a "
+              "shorter text.",
+        "zh": "该课堂的设置（主要是文本）有 {kb} KB，而一个课堂最多保存 {limit} KB。请换用更短的文本。"},
+    "refused_class_db": {
+        "en": "Class mode cannot reach its database right now, so answers are not being recorded. Please try again "
+              "in a moment (the server's owner: check GLASSBOX_CLASS_DB).",
+        "zh": "课堂模式暂时无法连接数据库，因此答案没有被记录。请稍后再试（服务器管理员：请检查 GLASSBOX_CLASS_DB）。"},
     # ---- a training text ------------------------------------------------------------------------
     "refused_text_too_big": {"en": "That file is {kb} KB; the limit is {limit} KB.", "zh": "该文件有 {kb} KB，上限为 {limit} KB。"},
     "refused_text_not_utf8": {"en": "{name} is not UTF-8 text.", "zh": "{name} 不是 UTF-8 编码的文本。"},
