@@ -186,8 +186,13 @@ def sidebar() -> Selection:
     entries = trained.entries(catalogue)
     labels = {e.key: e.label for e in entries}
     wanted = trained.take_selection()
+    pending = st.session_state.pop("_sidebar_pending", None) or {}     # a class's model and sentence (lessons)
+    wanted = pending.get("model") or wanted
     if wanted in labels:
         st.session_state["model"] = wanted
+    for name in ("text", "target"):
+        if isinstance(pending.get(name), str):
+            st.session_state[name] = pending[name]
     with st.sidebar:
         bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
         key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=entries[0].label,

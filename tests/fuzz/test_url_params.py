@@ -90,6 +90,7 @@ PAGES = {
 }
 PAGES["app_pages/home.py"] = {"mview": values(*model_map.MODES), "mlayer": numbers(0, 5),
                               "mstack": values("encoder", "decoder"), "mstep": numbers(0, 40), "vs": values(*MODELS)}
+PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 
 

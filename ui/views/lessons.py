@@ -22,6 +22,7 @@ from ..lessons import KINDS, Shown, StepContext, default_notice, specs
 from ..markup import lesson_markdown, md_escape
 from ..refusals import say
 from ..shell import Selection, choice, notice, require_model, require_text, show_notices
+from . import lesson_class
 
 UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
 TALLY = "_ls_tally"                  # session: (lesson, step) -> [right, guesses]
@@ -59,21 +60,41 @@ def render(sel: Selection) -> None:
     if not lessons:
         st.error(t("ls_none"))
         return
-    place = choose(lessons)
-    if not presenting():
+    lesson_class.join_from_link()
+    cls = lesson_class.info()
+    student = cls is not None and not lesson_class.role().teacher
+    if student and st.session_state.get("_sidebar_pending"):
+        st.rerun()                                   # the sidebar takes the class's model and sentence first
+    place = choose(lessons, cls)
+    if place is None:
+        return
+    if not presenting() and cls is None:
         library(lessons, errors)
+    lesson_class.panel(place.lesson.id, place.index, sel, place.lesson.id in shipped()[0])
     model, tok = require_model(sel)
     if not fits(place.lesson, sel, model.cfg):
         return
     require_text(sel)
     show_notices()
-    step_view(place, sel, model, tok)
+    step_view(place, sel, model, tok, cls)
 
 
 # ---- which lesson, which step ------------------------------------------------------------------
-def choose(lessons: dict[str, LL.Lesson]) -> Place:
+def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
+    """The lesson and step: a class's (a student follows the teacher; a teacher's class keeps
+    its lesson), else the list's and the link's."""
     ids = list(lessons)
     code = lang()
+    if cls is not None:
+        lesson = lessons.get(cls.lesson)
+        if lesson is None:
+            st.warning(t("cl_unknown_lesson", lesson=md_escape(cls.lesson)))
+            lesson_class.leave()
+            return None
+        st.markdown(f"**{md_escape(lesson.title[code])}**")
+        if not lesson_class.role().teacher or STEP not in st.session_state or st.session_state[STEP][0] != lesson.id:
+            st.session_state[STEP] = (lesson.id, min(cls.step, len(lesson.steps) - 1))
+        return Place(lesson, st.session_state[STEP][1])
     lid = choice(st.selectbox, t("ls_lesson"), ids, param="lesson", default=ids[0],
                  labels={i: lessons[i].title[code] for i in ids},
                  label_visibility="collapsed" if presenting() else "visible")
@@ -100,6 +121,7 @@ def choose(lessons: dict[str, LL.Lesson]) -> Place:
 
 def go(lid: str, index: int) -> None:
     st.session_state[STEP] = (lid, index)
+    lesson_class.moved(index)                        # a teacher's class follows
 
 
 def library(lessons: dict[str, LL.Lesson], errors: list[LL.LessonError]) -> None:
@@ -187,7 +209,7 @@ def compute(step: LL.Step, sel: Selection, model, tok) -> Shown:
     return KINDS[step.kind].run(StepContext(sel, model, tok), resolved(step, model.cfg))
 
 
-def step_view(place: Place, sel: Selection, model, tok) -> None:
+def step_view(place: Place, sel: Selection, model, tok, cls=None) -> None:
     lesson, i = place.lesson, place.index
     step = lesson.steps[i]
     code = lang()
@@ -195,11 +217,14 @@ def step_view(place: Place, sel: Selection, model, tok) -> None:
     with st.container(key="ls_progress"):
         st.progress((i + 1) / n, text=t("ls_progress", i=i + 1, n=n, lesson=md_escape(lesson.title[code])))
     with st.container(key="ls_step"):
-        step_body(place, sel, model, tok)
-    nav(lesson, i)
+        step_body(place, sel, model, tok, cls)
+    if cls is not None and not lesson_class.role().teacher:
+        lesson_class.follow_teacher(cls.code)        # a student moves with the teacher, not with buttons
+    else:
+        nav(lesson, i)
 
 
-def step_body(place: Place, sel: Selection, model, tok) -> None:
+def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
     lesson, i = place.lesson, place.index
     step = lesson.steps[i]
     code = lang()
@@ -216,7 +241,7 @@ def step_body(place: Place, sel: Selection, model, tok) -> None:
         return
     revealed = True
     if step.ask:
-        revealed = question(place, step, shown, sel)
+        revealed = question(place, step, shown, sel, cls)
     if revealed:
         st.plotly_chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
         text = step.notice[code] if step.notice else default_notice(step.kind)
@@ -252,13 +277,19 @@ def nav(lesson: LL.Lesson, i: int) -> None:
 
 
 # ---- predict, then reveal ---------------------------------------------------------------------
-def question(place: Place, step: LL.Step, shown: Shown, sel: Selection) -> bool:
-    """Ask the step's question; True once the reader has revealed the answer."""
+def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None) -> bool:
+    """Ask the step's question; True once the answer is revealed (by this reader, or in a
+    class by the teacher)."""
     lesson, i = place.lesson, place.index
     code = lang()
     spec = KINDS[step.kind].spec
     seen = (lesson.id, i, sel.model_key, sel.text, sel.target)
-    revealed = seen in st.session_state.setdefault(REVEALED, set())
+    teacher = cls is not None and lesson_class.role().teacher
+    student = cls is not None and not teacher
+    if student:
+        revealed = cls.revealed and cls.step == i
+    else:
+        revealed = seen in st.session_state.setdefault(REVEALED, set())
     st.markdown(f"**{lesson_markdown(step.ask[code])}**")
     if spec.question == "token":
         options = list(range(len(shown.tokens or [])))
@@ -268,21 +299,33 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection) -> bool:
         fmt = (lambda o: t(f"lk_opt_{o}"))
     gkey = f"ls_guess_{lesson.id}_{i}"
     guess = st.pills(t("ls_your_guess"), options, format_func=fmt, key=gkey, disabled=revealed)
+    if student and not revealed:
+        lesson_class.answer_box(cls.code, i, guess, fmt)
+        st.caption(t("cl_wait_reveal"))
+        return False
     if not revealed:
+        if teacher:
+            lesson_class.live_tally(cls.code, i, fmt, options)
         st.button(t("ls_reveal") if guess is not None else t("ls_reveal_no_guess"), key=f"ls_reveal_{lesson.id}_{i}",
-                  on_click=reveal, args=(seen, (lesson.id, i), guess, shown.answer), type="primary",
+                  on_click=reveal, args=(seen, (lesson.id, i), guess, shown.answer, teacher), type="primary",
                   icon=":material/visibility:")
         tally_line((lesson.id, i))
         return False
     right_label = fmt(shown.answer)
+    if student:
+        sent = st.session_state.get("_class_sent")
+        guess = sent[2] if sent and sent[:2] == (cls.code, i) else None
     if guess is None:
         st.info(t("ls_answer_is", answer=md_escape(right_label)))
     elif guess == shown.answer:
         st.success(t("ls_right", answer=md_escape(right_label)), icon=":material/check_circle:")
     else:
         st.warning(t("ls_wrong", guess=md_escape(fmt(guess)), answer=md_escape(right_label)), icon=":material/info:")
-    tally_line((lesson.id, i))
-    st.button(t("ls_again"), key=f"ls_again_{lesson.id}_{i}", on_click=hide, args=(seen, gkey))
+    if teacher:
+        lesson_class.live_tally(cls.code, i, fmt, options)
+    if not student:
+        tally_line((lesson.id, i))
+        st.button(t("ls_again"), key=f"ls_again_{lesson.id}_{i}", on_click=hide, args=(seen, gkey, i, teacher))
     return True
 
 
@@ -291,16 +334,20 @@ def _visible(token: str) -> str:
     return vz.visible_label(token)
 
 
-def reveal(seen: tuple, where: tuple, guess: Any, answer: Any) -> None:
+def reveal(seen: tuple, where: tuple, guess: Any, answer: Any, teacher: bool = False) -> None:
     st.session_state.setdefault(REVEALED, set()).add(seen)
+    if teacher:
+        lesson_class.revealed_by_teacher(where[1])
     if guess is not None:
         right, total = st.session_state.setdefault(TALLY, {}).get(where, (0, 0))
         st.session_state[TALLY][where] = (right + (guess == answer), total + 1)
 
 
-def hide(seen: tuple, gkey: str) -> None:
+def hide(seen: tuple, gkey: str, step: int = 0, teacher: bool = False) -> None:
     st.session_state.setdefault(REVEALED, set()).discard(seen)
     st.session_state.pop(gkey, None)
+    if teacher:
+        lesson_class.moved(step)                     # the class's answers to this step reopen
 
 
 def tally_line(where: tuple) -> None:
