@@ -20,6 +20,7 @@ Public API (the lessons page uses it): `active() -> bool`, `palette() -> str`.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from viz_core import colors
 from viz_core.figure import set_text_scale_source
@@ -70,20 +71,15 @@ def palette() -> str:
 
 
 def session_palette() -> str | None:
-    """This session's palette choice (None outside a script run): the source that
-    viz_core.colors reads when no `use_palette` block is active."""
-    try:
-        return st.session_state.get(f"_{PALETTE_PARAM}")
-    except Exception:  # noqa: BLE001 - outside a session (a notebook, a worker thread): the default
-        return None
+    """This session's palette choice (None outside a script run: a notebook, a worker
+    thread): the source viz_core.colors reads when no `use_palette` block is active."""
+    return st.session_state.get(f"_{PALETTE_PARAM}") if get_script_run_ctx(suppress_warning=True) is not None else None
 
 
-def session_text_scale() -> float:
-    """The text scale of this session's figures: TEXT_SCALE in presenter mode, else 1."""
-    try:
-        return TEXT_SCALE if active() else 1.0
-    except Exception:  # noqa: BLE001 - outside a session: figures at their own size
-        return 1.0
+def session_text_scale() -> float | None:
+    """The text scale of this session's figures: TEXT_SCALE in presenter mode, else None
+    (the figures' own sizes)."""
+    return TEXT_SCALE if get_script_run_ctx(suppress_warning=True) is not None and active() else None
 
 
 colors.set_palette_source(session_palette)
