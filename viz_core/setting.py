@@ -50,9 +50,12 @@ class Setting(Generic[T]):
         finally:
             self._var.reset(token)
 
-    def set_source(self, source: Callable[[], T | None] | None) -> None:
+    def set_source(self, source: Callable[[], T | None] | None) -> Callable[[], T | None] | None:
         """Register ``source() -> value or None``, asked when no ``use`` block is active
-        (process-wide, but it may answer per caller). ``None`` removes it."""
+        (process-wide, but it may answer per caller). ``None`` removes it. Returns the
+        source it replaces (to put it back)."""
+        previous = self._source[0] if self._source else None
         self._source.clear()
         if source is not None:
             self._source.append(source)
+        return previous

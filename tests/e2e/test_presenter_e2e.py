@@ -112,6 +112,14 @@ def test_the_sidebar_opens_and_the_toggle_turns_presenter_mode_off_and_on(page: 
     expect(toggle).to_contain_text("Presenter mode")
     expect(toggle.locator("input")).to_be_checked()
     screenshot(page, "presenter-sidebar-open-720p", full_page=False)
+    # a rerun from the open sidebar (a palette choice) leaves it open
+    combo = page.locator('[data-testid="stSidebar"] .st-key-palette__en').get_by_role("combobox")
+    combo.click()
+    combo.fill("cividis")
+    page.get_by_role("option").filter(has_text="cividis").first.click()
+    wait_for_rerun(page, timeout=TIMEOUT)
+    assert "palette=cividis" in page.url
+    assert measure(page)["sidebarRight"] > 100
     toggle.locator("label").click()
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(toggle.locator("input")).not_to_be_checked()

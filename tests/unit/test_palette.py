@@ -95,7 +95,7 @@ def test_another_thread_does_not_see_the_palette():
 
 def test_a_source_answers_when_no_block_is_active():
     asked = {"value": "cividis"}
-    colors.set_palette_source(lambda: asked["value"])
+    app_source = colors.set_palette_source(lambda: asked["value"])   # the app's, if ui was imported
     try:
         assert colors.palette() == "cividis"
         with colors.use_palette("inferno"):               # a block wins over the source
@@ -104,9 +104,10 @@ def test_a_source_answers_when_no_block_is_active():
         assert colors.palette() == "viridis"
         asked["value"] = None
         assert colors.palette() == "viridis"
-    finally:
         colors.set_palette_source(None)
-    assert colors.palette() == "viridis"
+        assert colors.palette() == "viridis"
+    finally:
+        colors.set_palette_source(app_source)
 
 
 def test_unknown_palette_is_refused_with_the_choices():
