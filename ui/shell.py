@@ -32,7 +32,7 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
     asked = st.query_params.get(key)
     if asked is not None and not readable(widget, asked):
         forget_link_value(key)
-        st.session_state.setdefault(_NOTICES, []).append((key, asked, None))
+        note_invalid(key, asked)
         asked = None                    # said once: the widget below starts from its default
     value = widget(label, *args, key=key, bind="query-params", **kwargs)
     now = st.query_params.get(key)
@@ -89,7 +89,7 @@ def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, pa
     if state not in st.session_state:
         asked = st.query_params.get(param) if url else None
         if asked is not None and asked not in options:
-            st.session_state.setdefault(_NOTICES, []).append((param, asked, None))
+            note_invalid(param, asked)
         st.session_state[state] = asked if asked in options else default
     if st.session_state[state] not in options:
         st.session_state[state] = default
@@ -108,6 +108,11 @@ def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, pa
         elif st.query_params.get(param) != value:
             st.query_params[param] = value
     return value
+
+
+def note_invalid(param: str, asked: str) -> None:
+    """Record that the link's `param`=`asked` is not valid (shown by `show_notices`)."""
+    st.session_state.setdefault(_NOTICES, []).append((param, asked, None))
 
 
 def stack_choice(stacks: Sequence[Any], label: str, param: str, horizontal: bool = True) -> str:
@@ -176,10 +181,12 @@ def admit(boot: Any = None) -> None:
 
 
 def sidebar() -> Selection:
-    """The shared sidebar (language, model, text, device). Runs in app.py before pages."""
+    """The shared sidebar (language, model, text, device, presenter mode and palette
+    from ui/presenter.py). Runs in app.py before pages."""
     from models.device import available_devices
     from models.weights import zoo
 
+    from . import presenter
     from .serving import trained
 
     catalogue = zoo.catalogue()                      # reads each entry's config once per run
@@ -206,6 +213,7 @@ def sidebar() -> Selection:
             target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
         devices = available_devices()                # fastest first: the default
         device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0])
+        presenter.controls()                         # presenter mode and the palette (?present=1, ?palette=)
         unavailable = [e for e in catalogue if not e.available]
         if unavailable:
             with st.expander(t("model_unavailable")):

@@ -4,6 +4,12 @@ The small-matrix path hands plotly a ``colorscale`` and lets the browser colour 
 cells; the large-matrix path colours the matrix here (value -> LUT index -> RGB)
 and ships a PNG. Both start from the same plotly colour stops, so a head looks the
 same whichever path drew it. No matplotlib.
+
+The sequential map is a *role*, not a fixed name: ``SEQUENTIAL`` ("sequential") is
+resolved when a figure is built, to the palette of the caller (``palette()``; see
+``use_palette`` and viz_core/setting.py), so a builder's ``cmap=SEQUENTIAL`` default
+follows a reader's palette choice without a new argument on every builder. The
+diverging map stays ``rdbu_r`` (blue-red, readable with red-green colour blindness).
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ from functools import lru_cache
 
 import numpy as np
 import plotly.colors as pcolors
+
+from .setting import Setting
 
 # Name -> plotly colour stops (evenly spaced, low value first).
 # "rdbu_r" is the usual signed-values map: negative = blue, 0 = white, positive = red.
@@ -28,7 +36,7 @@ COLORSCALES: dict[str, list[str]] = {
     "piyg": pcolors.diverging.PiYG,
 }
 
-SEQUENTIAL = "viridis"
+SEQUENTIAL = "sequential"  # the role: the current palette (resolved at build time)
 DIVERGING = "rdbu_r"
 
 # Colour of masked / undefined cells (NaN, ±inf): a neutral light grey that no
@@ -36,22 +44,51 @@ DIVERGING = "rdbu_r"
 NAN_RGB: tuple[int, int, int] = (200, 200, 200)
 NAN_CSS = "rgb({},{},{})".format(*NAN_RGB)
 
+# The sequential palettes a reader may pick: perceptually uniform, monotonic in
+# lightness and colour-blind safe (none relies on red vs green). "inferno" runs from
+# black to pale yellow: the widest lightness range, the high-contrast choice for a
+# washed-out projector. (Greys would be as contrasted but hides masked cells, whose
+# grey NAN_RGB it contains.)
+PALETTES: tuple[str, ...] = ("viridis", "cividis", "inferno")
+DEFAULT_PALETTE = "viridis"
+
+
+def check_palette(name: str) -> str:
+    """``name`` if it is one of ``PALETTES``, else ValueError with the choices."""
+    if name not in PALETTES:
+        raise ValueError(f"Unknown palette {name!r}; choose one of {', '.join(PALETTES)}.")
+    return name
+
+
+# The palette of the caller (viz_core/setting.py): the innermost `use_palette` block of
+# this thread, else the app's per-session choice (`set_palette_source`), else viridis.
+PALETTE: Setting[str] = Setting("palette", DEFAULT_PALETTE, check_palette)
+palette = PALETTE.get
+use_palette = PALETTE.use
+set_palette_source = PALETTE.set_source
+
 
 def _check_name(cmap: str) -> str:
     key = cmap.lower()
+    if key == SEQUENTIAL:
+        return palette()
     if key not in COLORSCALES:
         raise ValueError(f"Unknown colormap {cmap!r}; choose one of {sorted(COLORSCALES)}.")
     return key
 
 
-@lru_cache(maxsize=None)
 def colormap_lut(cmap: str = SEQUENTIAL) -> np.ndarray:
     """Return the colormap as a read-only uint8 array of shape [256, 3].
 
     Entry i is the colour of the value i/255 on the scale, linearly interpolated
     (in RGB, as plotly.js does) between the plotly colour stops.
     """
-    stops = COLORSCALES[_check_name(cmap)]
+    return _lut(_check_name(cmap))
+
+
+@lru_cache(maxsize=None)
+def _lut(key: str) -> np.ndarray:
+    stops = COLORSCALES[key]
     rgb01, _ = pcolors.convert_colors_to_same_type(list(stops), colortype="tuple")
     stops_rgb = np.asarray(rgb01, dtype=np.float64) * 255.0  # [n_stops, 3]
     where = np.linspace(0.0, 1.0, len(stops_rgb))  # stop positions

@@ -36,6 +36,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import plotly_colorscale
+from .setting import Setting
 
 MAX_HOVER_TOKENS = 128  # above this, matrices are drawn as a PNG image
 MAX_TICKS = 40  # at most this many tick labels per axis; others are thinned out
@@ -44,6 +45,22 @@ HIGHLIGHT = "#ff4b4b"  # outline of the selected cell / tile
 DOT_COLUMN = " "  # category of the clickable dots left of a heatmap (labels all contain "·")
 DOT_COLOR = "rgba(110,110,110,0.55)"
 BLUE, ORANGE, GREY, RED = "#1f77b4", "#ff7f0e", "#7f7f7f", "#d62728"  # bar colours (plotly's D3 set)
+
+
+
+def check_scale(scale: float) -> float:
+    """A text scale between 0.5 and 3, else ValueError."""
+    if not 0.5 <= float(scale) <= 3.0:
+        raise ValueError(f"Text scale must be between 0.5 and 3; got {scale}.")
+    return float(scale)
+
+
+# How much larger than their own size the figures' explicitly sized texts (tick labels)
+# are drawn: 1 normally, more on a projector (ui/presenter.py). Per caller (setting.py).
+TEXT_SCALE: Setting[float] = Setting("text_scale", 1.0, check_scale)
+text_scale = TEXT_SCALE.get
+use_text_scale = TEXT_SCALE.use
+set_text_scale_source = TEXT_SCALE.set_source
 
 # Words of the attention figures; other modules keep their own defaults.
 DEFAULT_TERMS: dict[str, str] = {
@@ -118,7 +135,7 @@ def axis_ticks(labels: Sequence[str], max_ticks: int = MAX_TICKS, values: Sequen
     ``values``: the category names of a category axis (default: positions 0..n-1)."""
     step = max(1, math.ceil(len(labels) / max_ticks))
     idx = list(range(0, len(labels), step))
-    size = 12 if len(idx) <= 24 else 10 if len(idx) <= 48 else 9
+    size = round((12 if len(idx) <= 24 else 10 if len(idx) <= 48 else 9) * text_scale())
     return dict(
         tickmode="array",
         # small plain list: layout arrays are not decoded from bdata everywhere

@@ -15,7 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .colors import SEQUENTIAL, plotly_colorscale, to_rgb
-from .figure import add_title, as_array, axis_ticks, check_labels, marker_layer, merge_terms, outline, text_px
+from .figure import (add_title, as_array, axis_ticks, check_labels, marker_layer, merge_terms, outline, text_px,
+                     text_scale)
 from .labels import escape_labels
 from .png import png_data_uri
 
@@ -131,7 +132,9 @@ def model_view(
         plot_bgcolor="rgba(0,0,0,0)",
         # head labels below the grid: plotly's toolbar (top right) never covers them;
         # fixed margins (no automargin: it draws the figure twice)
-        margin=dict(l=10 + int(text_px(max(layers, key=len), 12)) + 12, r=10, t=60 if title else 30, b=34),
+        # (labels in the theme's tick size: 12 px, larger by text_scale() on a projector)
+        margin=dict(l=10 + int(text_px(max(layers, key=len), 12 * text_scale())) + 12, r=10,
+                    t=60 if title else 30, b=int(34 * text_scale())),
         height=int(np.clip(aspect * 760 + 80, 240, 900)),
     )
     return add_title(fig, title)

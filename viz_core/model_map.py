@@ -29,7 +29,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .figure import CLICK_TRACE, merge_terms, template_text
+from .figure import CLICK_TRACE, merge_terms, template_text, text_scale
 from .map_layout import (BOX_W, COLUMN_W, DIFF, EDGE, FILL, FONT, GAP, INK, NOTE_W, SHAPE_INK, SKIP, UNIT_PX,
                          MAP_TERMS, VALUE_INK, Box, dims, in_flow, layout, scale_fonts, section_rows)
 from .map_overlays import follow_token, head_squares, norm_path, sparklines
@@ -261,6 +261,7 @@ def _encoder_arrow(m: Any, boxes: list[Box], words: Mapping[str, str], arrow, te
 
 def unit_for(room_px: float, *maps: Any) -> float:
     """The unit size (px) at which ``maps`` side by side fit ``room_px`` of width (at most
-    UNIT_PX: a wide screen leaves room around the map instead of enlarging it)."""
+    UNIT_PX, times the text scale on a projector: a wide screen leaves room around the
+    map instead of enlarging it)."""
     columns = sum(len(m.stacks) for m in maps)
-    return min(UNIT_PX, room_px / (columns * COLUMN_W + 0.2 * len(maps)))
+    return min(UNIT_PX * text_scale(), room_px / (columns * COLUMN_W + 0.2 * len(maps)))

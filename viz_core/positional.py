@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, NAN_CSS, SEQUENTIAL, plotly_colorscale, to_rgb
-from .figure import as_array, colorbar_only
+from .figure import as_array, colorbar_only, text_scale
 from .labels import escape_labels
 from .png import png_data_uri
 
@@ -34,7 +34,7 @@ def _token_ticks(tick_labels: Sequence[str] | None, n: int, max_n: int, size: in
     if tick_labels is None or n > max_n:
         return {}
     return dict(tickvals=np.arange(n, dtype=np.int32), ticktext=escape_labels(list(tick_labels)),
-                tickfont=dict(size=size))
+                tickfont=dict(size=round(size * text_scale())))
 
 
 def _range(z: np.ndarray, center: float | None) -> tuple[float, float]:

@@ -11,8 +11,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .colors import SEQUENTIAL
-from .figure import merge_terms, play_controls
+from .colors import SEQUENTIAL, plotly_colorscale
+from .figure import merge_terms, play_controls, text_scale
 from .labels import escape_labels
 
 TRAINING_TERMS = {"loss": "loss", "accuracy": "accuracy", "lr": "learning rate", "step": "step", "query": "query",
@@ -112,16 +112,17 @@ def attention_over_steps(
     titles = list(titles) if titles is not None else [f"{tm['layer']} {i}" for i in range(panels)]
     fig = make_subplots(rows=1, cols=panels, subplot_titles=titles, horizontal_spacing=0.06)
     start = len(arr) - 1 if start is None else int(np.clip(start, 0, len(arr) - 1))
+    scale = plotly_colorscale(cmap)  # resolved once: every frame in the same palette
 
     def heat(z: np.ndarray, p: int) -> go.Heatmap:
-        return go.Heatmap(z=z, x=k_lab, y=q_lab, zmin=0.0, zmax=1.0, colorscale=cmap, showscale=p == panels - 1,
+        return go.Heatmap(z=z, x=k_lab, y=q_lab, zmin=0.0, zmax=1.0, colorscale=scale, showscale=p == panels - 1,
                           hovertemplate=f"{tm['query']} %{{y}}<br>{tm['key']} %{{x}}<br>%{{z:.3f}}<extra></extra>")
 
     for p in range(panels):
         fig.add_trace(heat(arr[start][p], p), 1, p + 1)
-        fig.update_yaxes(autorange="reversed", type="category", row=1, col=p + 1, tickfont=dict(size=10),
+        fig.update_yaxes(autorange="reversed", type="category", row=1, col=p + 1, tickfont=dict(size=round(10 * text_scale())),
                          showticklabels=p == 0)
-        fig.update_xaxes(type="category", row=1, col=p + 1, tickfont=dict(size=10), tickangle=-90)
+        fig.update_xaxes(type="category", row=1, col=p + 1, tickfont=dict(size=round(10 * text_scale())), tickangle=-90)
     fig.frames = [go.Frame(data=[heat(a[p], p) for p in range(panels)], name=str(s),
                            traces=list(range(panels))) for a, s in zip(arr, steps)]
     fig.update_layout(height=height, margin=dict(l=60, r=20, t=40, b=110),

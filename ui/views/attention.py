@@ -20,6 +20,8 @@ import viz_core as vz
 from lab import attention as LA
 from lab.memory import format_formula
 from models.trace import Stack
+from viz_core import colors
+from viz_core.figure import text_scale, use_text_scale
 
 from .. import serving
 from ..i18n import FORMULAS, t
@@ -115,10 +117,12 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
 
 # ---- the heads view --------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
-def model_view_figure(key: str, device: str, text: str, target: str, stack: str):
-    """All heads of one stack as one image (built once per text: ~50 ms at 64 tokens,
-    ~0.6 s at 512); the selected tile is outlined afterwards with viz_core.mark_tile."""
-    return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack])
+def model_view_figure(key: str, device: str, text: str, target: str, stack: str, palette: str, scale: float):
+    """All heads of one stack as one image (built once per text, palette and text scale:
+    ~50 ms at 64 tokens, ~0.6 s at 512); the selected tile is outlined afterwards with
+    viz_core.mark_tile."""
+    with colors.use_palette(palette), use_text_scale(scale):
+        return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack])
 
 
 
@@ -137,7 +141,8 @@ def _on_cell() -> None:
 
 def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     st.markdown(f"**{t('model_view_title')}**")
-    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c.stack)
+    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
+                            text_scale())
     if c.combine == "one":
         vz.mark_tile(fig, c.layer, c.head)
     st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")

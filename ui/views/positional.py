@@ -370,7 +370,7 @@ def relative_view(opts: dict[str, str], n: int, shown: int) -> None:
     with left:
         fig = vp.matrix(view.buckets, title=t("pe_bucket_title", direction=t("pe_bidirectional" if rt.bidirectional
                                                                             else "pe_causal")),
-                        center=None, cmap="viridis", value_name=t("pe_w_bucket"),
+                        center=None, value_name=t("pe_w_bucket"),
                         x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"))
         st.plotly_chart(fig, key="pe_buckets", width="stretch")
         st.caption(t("pe_bucket_caption", maxd=rt.max_distance))

@@ -154,7 +154,7 @@ def attention_section() -> None:
         titles.append(scheme_label(s))
         rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
                      t("pe_col_ideal"): sc.ideal, t("pe_col_best"): f"{t('pe_w_head', h=sc.best_head)}: {sc.best:.2f}"})
-    fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cmap="viridis", cols=3,
+    fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
                          title=t("pe_attn_title", layer=c.layer))
     st.plotly_chart(fig, key="pe_attn_grid", width="stretch")
@@ -189,7 +189,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
               (back, tokens, t("pe_perm_undone"))]
     for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
         with col:
-            st.plotly_chart(vp.matrix(m, title=title, center=None, cmap="viridis", tick_labels=ticks,
+            st.plotly_chart(vp.matrix(m, title=title, center=None, tick_labels=ticks,
                                       value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
                                       showscale=i == 2),   # one scale for the three, drawn once
                             key=f"pe_perm_{i}", width="stretch")
