@@ -89,13 +89,13 @@ set_text_scale_source(session_text_scale)
 def controls() -> None:
     """The sidebar's presenter toggle and palette picker (call inside `st.sidebar`), then
     the stylesheet and the folded sidebar when presenter mode is on."""
-    from .shell import choice, note_invalid
+    from .shell import choice, notice
 
     if STATE not in st.session_state:
         asked = st.query_params.get(PARAM)
         on = parse(asked)
         if on is None:
-            note_invalid(PARAM, asked)
+            notice(PARAM, asked)
         st.session_state[STATE] = bool(on)
     wkey = f"{PARAM}__{lang()}"
 

@@ -32,7 +32,7 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
     asked = st.query_params.get(key)
     if asked is not None and not readable(widget, asked):
         forget_link_value(key)
-        note_invalid(key, asked)
+        notice(key, asked)
         asked = None                    # said once: the widget below starts from its default
     value = widget(label, *args, key=key, bind="query-params", **kwargs)
     now = st.query_params.get(key)
@@ -89,7 +89,7 @@ def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, pa
     if state not in st.session_state:
         asked = st.query_params.get(param) if url else None
         if asked is not None and asked not in options:
-            note_invalid(param, asked)
+            notice(param, asked)
         st.session_state[state] = asked if asked in options else default
     if st.session_state[state] not in options:
         st.session_state[state] = default
@@ -108,11 +108,6 @@ def choice(widget: Callable[..., Any], label: str, options: Sequence[str], *, pa
         elif st.query_params.get(param) != value:
             st.query_params[param] = value
     return value
-
-
-def note_invalid(param: str, asked: str) -> None:
-    """Record that the link's `param`=`asked` is not valid (shown by `show_notices`)."""
-    st.session_state.setdefault(_NOTICES, []).append((param, asked, None))
 
 
 def stack_choice(stacks: Sequence[Any], label: str, param: str, horizontal: bool = True) -> str:

@@ -17,6 +17,7 @@ import streamlit as st
 from lab import lessons as LL
 from models.errors import Refused
 
+from .. import presenter
 from ..i18n import lang, t
 from ..lessons import KINDS, Shown, StepContext, default_notice, specs
 from ..markup import lesson_markdown, md_escape
@@ -45,11 +46,8 @@ class Place:
 
 
 def presenting() -> bool:
-    try:
-        from .. import presenter
-        return presenter.active()
-    except ImportError:
-        return st.query_params.get("present") == "1"
+    """Presenter mode (ui/presenter.py): the page keeps the step and Next/Back only."""
+    return presenter.active()
 
 
 def render(sel: Selection) -> None:
@@ -95,9 +93,12 @@ def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
         if not lesson_class.role().teacher or STEP not in st.session_state or st.session_state[STEP][0] != lesson.id:
             st.session_state[STEP] = (lesson.id, min(cls.step, len(lesson.steps) - 1))
         return Place(lesson, st.session_state[STEP][1])
-    lid = choice(st.selectbox, t("ls_lesson"), ids, param="lesson", default=ids[0],
-                 labels={i: lessons[i].title[code] for i in ids},
-                 label_visibility="collapsed" if presenting() else "visible")
+    if presenting():                                 # on the projector: the step and Next/Back only
+        lid = st.session_state.get("_lesson") or st.query_params.get("lesson") or ids[0]
+        lid = lid if lid in lessons else ids[0]
+    else:
+        lid = choice(st.selectbox, t("ls_lesson"), ids, param="lesson", default=ids[0],
+                     labels={i: lessons[i].title[code] for i in ids})
     lesson = lessons[lid]
     n = len(lesson.steps)
     stored = st.session_state.get(STEP)
