@@ -18,7 +18,7 @@ def student(browser: Browser, base: str, code: str) -> Page:
     context = browser.new_context(viewport=VIEWPORT, locale="zh-CN")
     pg = context.new_page()
     open_app(pg, base, "/lessons", {"class": code, "lang": "中文"}, timeout=TIMEOUT)
-    expect(pg.locator(".st-key-ls_step h2").first).to_contain_text("softmax", timeout=TIMEOUT)
+    expect(pg.locator(".st-key-ls_step :is(h1, h2)").first).to_contain_text("softmax", timeout=TIMEOUT)
     return pg
 
 
@@ -50,5 +50,5 @@ def test_teacher_and_two_students(app_server: str, page: Page, browser: Browser)
     page.locator(".st-key-ls_next button").click()
     wait_for_rerun(page, timeout=TIMEOUT)
     for pg in students:
-        expect(pg.locator(".st-key-ls_step h2").first).to_contain_text("加权和", timeout=30_000)
+        expect(pg.locator(".st-key-ls_step :is(h1, h2)").first).to_contain_text("加权和", timeout=30_000)
     assert_clean(page)

@@ -30,7 +30,7 @@ def test_follow_a_whole_lesson_with_the_arrow_keys(app_server: str, page: Page, 
     open_app(page, app_server, "/lessons", {"lesson": "attention", "text": TEXT, "lang": lang}, timeout=TIMEOUT)
     n = len(LESSON.steps)
     for i, step in enumerate(LESSON.steps):
-        expect(page.locator('.st-key-ls_step h2').first).to_contain_text(step.title[code][:12],
+        expect(page.locator('.st-key-ls_step :is(h1, h2)').first).to_contain_text(step.title[code][:12],
                                                                                  timeout=TIMEOUT)
         assert re.search(rf"\b{i + 1}\D+{n}\b", progress(page)), progress(page)
         if step.ask:
@@ -54,16 +54,39 @@ def test_follow_a_whole_lesson_with_the_arrow_keys(app_server: str, page: Page, 
     assert f"step={n}" in page.url
     page.keyboard.press("ArrowLeft")
     wait_for_rerun(page, timeout=TIMEOUT)
-    expect(page.locator('.st-key-ls_step h2').first).to_contain_text(LESSON.steps[n - 2].title[code][:12],
+    expect(page.locator('.st-key-ls_step :is(h1, h2)').first).to_contain_text(LESSON.steps[n - 2].title[code][:12],
                                                                              timeout=TIMEOUT)
     assert_clean(page)
 
 
 def test_a_teachers_link_opens_the_step(app_server: str, page: Page) -> None:
     open_app(page, app_server, "/lessons", {"lesson": "attention", "step": "7", "text": TEXT}, timeout=TIMEOUT)
-    expect(page.locator('.st-key-ls_step h2').first).to_contain_text(LESSON.steps[6].title["en"][:12])
+    expect(page.locator('.st-key-ls_step :is(h1, h2)').first).to_contain_text(LESSON.steps[6].title["en"][:12])
     step_figure(page)
     link = page.get_by_role("link", name="Open this in the explorer")
     expect(link).to_be_visible()
     assert "walkthrough" in (link.get_attribute("href") or "")
+    assert_clean(page)
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_lesson_on_the_projector(app_server: str, page: Page, size: tuple[int, int]) -> None:
+    """Presenter mode: the step's title and text are large, the sidebar and the lesson picker
+    are gone, Next/Back remain; the figure fits the window's width."""
+    w, h = size
+    page.set_viewport_size({"width": w, "height": h})
+    open_app(page, app_server, "/lessons", {"lesson": "attention", "step": "8", "text": TEXT, "present": "1",
+                                            "lang": "中文"}, timeout=TIMEOUT)
+    step_figure(page)
+    title = page.locator(".st-key-ls_step :is(h1, h2)").first
+    body = page.locator(".st-key-ls_step [data-testid=stMarkdownContainer] p").first
+    assert float(title.evaluate("e => getComputedStyle(e).fontSize").rstrip("px")) >= 40
+    assert float(body.evaluate("e => getComputedStyle(e).fontSize").rstrip("px")) >= 24
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    expect(page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]')).to_have_count(0)
+    expect(page.locator(".st-key-ls_next button")).to_be_visible()
+    chart = page.locator(CHARTS).first.bounding_box()
+    assert chart["x"] >= 0 and chart["x"] + chart["width"] <= w
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT_DIR / f"e2e-lessons-present-{w}x{h}.png"))
     assert_clean(page)

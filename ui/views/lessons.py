@@ -68,7 +68,8 @@ def render(sel: Selection) -> None:
         return
     if not presenting() and cls is None:
         library(lessons, errors)
-    lesson_class.panel(place.lesson.id, place.index, sel, place.lesson.id in shipped()[0])
+    if cls is not None or not presenting():           # a class's code and QR stay on the projector
+        lesson_class.panel(place.lesson.id, place.index, sel, place.lesson.id in shipped()[0])
     model, tok = require_model(sel)
     if not fits(place.lesson, sel, model.cfg):
         return
@@ -229,7 +230,8 @@ def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
     lesson, i = place.lesson, place.index
     step = lesson.steps[i]
     code = lang()
-    st.header(md_escape(step.title[code]), anchor=False)
+    # on the projector the step's title is the page's title (h1, ≥ 40 px); else a section under "Lessons"
+    (st.title if presenting() else st.header)(md_escape(step.title[code]), anchor=False)
     st.markdown(lesson_markdown(step.body[code]))
     if step.formula:
         st.latex(step.formula)
