@@ -163,3 +163,36 @@ def test_layers_and_heads_are_checked_against_the_model():
 def test_fill_formats_only_the_named_facts():
     assert LL.fill("{a} has {b:.0%} and {{braces}}", {"a": "x<y", "b": 0.614}) == "x<y has 61% and {braces}"
 
+
+
+def test_the_teachers_guide_lists_every_step_kind():
+    """docs/lessons.md's table is `python -m cli.lessons kinds` (regenerate it with
+    `python -m tests.unit.test_lesson_files` after adding a kind)."""
+    from cli.lessons import kinds_markdown
+
+    doc = DOC.read_text("utf-8")
+    table = doc.split("<!-- kinds:begin -->\n", 1)[1].split("<!-- kinds:end -->", 1)[0]
+    assert table.strip() == kinds_markdown().strip()
+
+
+def test_the_command_line_checks_a_file(tmp_path, capsys):
+    from cli.lessons import main
+
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    good.write_text(GOOD, "utf-8")
+    bad.write_text(GOOD.replace('kind = "tokens"', 'kind = "nope"'), "utf-8")
+    assert main(["check", str(good)]) == 0
+    assert main(["check", str(good), str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "lesson 'mini', 2 steps (1 with a question)" in out and "steps[1].kind (line 9)" in out
+
+
+DOC = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "lessons.md"
+
+if __name__ == "__main__":             # rewrite docs/lessons.md's table of step kinds
+    from cli.lessons import kinds_markdown
+
+    text = DOC.read_text("utf-8")
+    head, rest = text.split("<!-- kinds:begin -->\n", 1)
+    DOC.write_text(head + "<!-- kinds:begin -->\n" + kinds_markdown() + "\n<!-- kinds:end -->"
+                   + rest.split("<!-- kinds:end -->", 1)[1], "utf-8")
