@@ -166,9 +166,9 @@ def test_fill_formats_only_the_named_facts():
 
 
 def test_the_teachers_guide_lists_every_step_kind():
-    """docs/lessons.md's table is `python -m cli.lessons kinds` (regenerate it with
+    """docs/lessons.md's table is `python -m ui.lessons kinds` (regenerate it with
     `python -m tests.unit.test_lesson_files` after adding a kind)."""
-    from cli.lessons import kinds_markdown
+    from ui.lessons.__main__ import kinds_markdown
 
     doc = DOC.read_text("utf-8")
     table = doc.split("<!-- kinds:begin -->\n", 1)[1].split("<!-- kinds:end -->", 1)[0]
@@ -176,7 +176,7 @@ def test_the_teachers_guide_lists_every_step_kind():
 
 
 def test_the_command_line_checks_a_file(tmp_path, capsys):
-    from cli.lessons import main
+    from ui.lessons.__main__ import main
 
     good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
     good.write_text(GOOD, "utf-8")
@@ -190,7 +190,7 @@ def test_the_command_line_checks_a_file(tmp_path, capsys):
 DOC = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "lessons.md"
 
 if __name__ == "__main__":             # rewrite docs/lessons.md's table of step kinds
-    from cli.lessons import kinds_markdown
+    from ui.lessons.__main__ import kinds_markdown
 
     text = DOC.read_text("utf-8")
     head, rest = text.split("<!-- kinds:begin -->\n", 1)

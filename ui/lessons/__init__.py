@@ -97,6 +97,8 @@ def default_notice(name: str) -> str | None:
 
 def _load() -> None:
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):               # __main__: the command line (python -m ui.lessons)
+            continue
         importlib.import_module(f"{__name__}.{info.name}")
 
 

@@ -1,7 +1,7 @@
 """Command line for lesson files: check one before a class, or print the step kinds.
 
-    python -m cli.lessons check my-lesson.toml [more.toml ...]
-    python -m cli.lessons kinds            # the step-kind reference of docs/lessons.md (markdown)
+    python -m ui.lessons check my-lesson.toml [more.toml ...]
+    python -m ui.lessons kinds            # the step-kind reference of docs/lessons.md (markdown)
 
 `check` reads each file as the Lessons page does (lab/lessons.py against the registered
 kinds) and prints either a summary or the error naming the field and line; the exit status
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     logging.getLogger("streamlit").setLevel(logging.ERROR)     # "no runtime" notes of the cached views
-    parser = argparse.ArgumentParser(prog="python -m cli.lessons", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m ui.lessons", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="check lesson files")
     c.add_argument("files", nargs="+")
