@@ -40,7 +40,7 @@ STRINGS = {
               "right there; at {test_len:d} symbols, {n_working:d} of the {n_schemes:d} schemes get half of them "
               "right (the best score is {best_acc:.0%}, {best}).",
         "zh": "在 {train_len:d} 个符号上训练后，所有方案在这个长度上至少有 {worst_train:.0%} 的答案完全正确；到 "
-              "{test_len:d} 个符号时，{n_schemes:d} 种方案中只有 {n_working:d} 种能答对一半（最高分 {best_acc:.0%}，"
+              "{test_len:d} 个符号时，{n_schemes:d} 种方案里能答对一半的有 {n_working:d} 种（最高分 {best_acc:.0%}，"
               "{best}）。"},
     "lk_opt_pe_none": {"en": "no positional encoding", "zh": "无位置编码"},
     "lk_opt_pe_sinusoidal": {"en": "sinusoidal", "zh": "正弦"},
