@@ -13,6 +13,7 @@ import numpy as np
 
 import viz_core as vz
 from lab import lesson_facts as LF
+from lab import lesson_heads as LH
 from lab.lessons import Param
 from models.trace import Stack
 from viz_core import lessons as VL
@@ -33,6 +34,9 @@ def _stack(ctx: StepContext) -> str:
     """The self-attention stack a lesson reads: the only one, or an encoder-decoder's decoder."""
     maps = Stack.attention_maps(ctx.cfg.arch)
     return (Stack.DECODER if Stack.DECODER in maps else maps[0]).value
+
+
+stack_of = _stack                   # public: the other lesson modules read the same stack
 
 
 def position(value: int | str, tokens: list[str]) -> int:
@@ -128,12 +132,12 @@ def weighted_sum(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     return Shown(fig, facts, page="walkthrough", params=_walk_params(w.layer, w.head, w.query))
 
 
-PICKS = ("given", "previous", "first", "broad")
+PICKS = ("given", "previous", "first", "broad", "last")
 
 
 def pick_head(ctx: StepContext, p: Mapping[str, Any], stack: str) -> tuple[int, int]:
     """The step's head: the one it names, or (layer/head "auto") the head that scores
-    highest on the step's `pick` (previous token, first token, broadest) for this text."""
+    highest on the step's `pick` (previous token, first token, broadest, last token) for this text."""
     if p["layer"] != "auto" and p["head"] != "auto":
         return p["layer"], p["head"]
     data = ctx.attention()
@@ -141,6 +145,8 @@ def pick_head(ctx: StepContext, p: Mapping[str, Any], stack: str) -> tuple[int, 
     pick = p.get("pick", "previous")
     if pick == "broad":
         layer, head, _ = LF.broadest_head(ctx.head_metrics(stack)["entropy"])
+    elif pick == "last":
+        layer, head, _ = LH.argmax_head(ctx.head_metrics(stack)["attn_to_last"])
     else:
         layer, head, _ = LF.strongest_head(data.patterns[stack], tokens,
                                            "first_token" if pick == "first" else "previous_token")
