@@ -49,6 +49,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.vs_transformers
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency
+	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.gpu
 	@if [ -x "$(BENCH_VENV)/bin/python" ] && "$(BENCH_VENV)/bin/python" -c "import transformer_lens" 2>/dev/null; then \
