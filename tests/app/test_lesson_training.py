@@ -104,12 +104,6 @@ def test_every_step_in_english_with_answers_from_the_trained_model():
     assert the_run(at) is run
 
 
-def test_every_step_in_chinese():
-    at = open_lesson("中文")
-    walk(at, "zh")
-    assert the_run(at).state == "done"
-
-
 def test_a_link_to_a_later_step_opens_it_with_the_run():
     at = open_app({"lesson": "training", "step": "6"}, page=LESSONS)
     assert at.header[0].value == md_escape(LESSON.steps[5].title["en"])
