@@ -165,3 +165,9 @@ def test_a_layer_the_model_does_not_have_is_named():
     at.selectbox(key="lesson__en").set_value("deep").run()
     assert at.error and "steps[2].layer is 11" in at.error[0].value.replace("\\", "")
     assert "6 layers" in at.error[0].value
+
+
+def test_the_overview_links_to_the_lessons():
+    at = open_app(page=None)
+    links = [p.proto for p in at.get("page_link")]
+    assert any(p.page.endswith("lessons") and "lesson" in p.label for p in links), [(p.page, p.label) for p in links]

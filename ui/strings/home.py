@@ -10,6 +10,8 @@ STRINGS = {
               "stream. The numbers are those of the real model (tested against Hugging Face transformers).",
         "zh": "Glassbox 在你的文本上运行一个真实的 Transformer，并记录每一个中间量：查询、键、值、注意力图、掩码、"
               "前馈网络激活以及残差流。显示的数字就是真实模型的数字（已与 Hugging Face transformers 对比测试）。"},
+    "home_open_lessons": {"en": "New here? Start a lesson: attention step by step, on your own sentence",
+                          "zh": "第一次来？从一门课程开始：用你自己的句子，一步步看懂注意力"},
     "home_tokens": {"en": "How the model splits your text", "zh": "模型如何切分你的文本"},
     "home_tokens_caption": {"en": "{n} tokens. Each token becomes one row and one column of every attention map.",
                             "zh": "共 {n} 个词元。每个词元对应注意力图中的一行和一列。"},

@@ -22,6 +22,7 @@ def render(sel: Selection) -> None:
     show_notices()
     st.markdown(f"**{t('tagline')}**")
     st.markdown(t("home_intro"))
+    st.page_link("app_pages/lessons.py", label=t("home_open_lessons"), icon=":material/school:")
     model, tok = require_model(sel)
     left, right = st.columns([3, 2], gap="large")
     with left:
