@@ -1,5 +1,5 @@
-"""Walking a lesson in an AppTest: every step with the Next button, each question revealed
-without a guess, the model's answer read back from the page (for the lesson tests)."""
+"""Opening one lesson step in an AppTest and revealing its question without a guess: the
+model's answer read back from the page (for the lesson tests)."""
 from __future__ import annotations
 
 import re
@@ -40,20 +40,6 @@ def reveal(at: AppTest, lesson: str, index: int) -> str | None:
             if m:
                 return re.sub(r"\\(.)", r"\1", m.group(1))     # md_escape undone
     raise AssertionError(f"step {index + 1}: no answer shown: {[i.value for i in at.info]}")
-
-
-def walk(at: AppTest, lesson: str, n_steps: int) -> dict[int, str]:
-    """Every step from the first: {0-based index: answer label} for the question steps."""
-    answers = {}
-    for i in range(n_steps):
-        assert_ok(at)
-        answer = reveal(at, lesson, i)
-        if answer is not None:
-            answers[i] = answer
-        if i < n_steps - 1:
-            at.button(key="ls_next").click().run()
-    assert_ok(at)
-    return answers
 
 
 def answer_at(lesson: str, index: int, lang: str = "en", **query: str) -> str:
