@@ -28,6 +28,7 @@ with timed_run():
         st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
         st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
         st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
+        st.Page("app_pages/beyond.py", title=t("nav_beyond"), url_path="beyond"),
         st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
         st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
         st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),

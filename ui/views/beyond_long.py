@@ -1,0 +1,10 @@
+"""Beyond softmax: section 'long' (TO BE WRITTEN by the helper that owns it)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from ..shell import Selection
+
+
+def render(sel: Selection, src) -> None:
+    raise NotImplementedError("section long")
