@@ -100,3 +100,26 @@ def compare_with_softmax(q: np.ndarray, k: np.ndarray, v: np.ndarray, softmax_ou
         linear_similarity=cos(lin_out, soft), retention_similarity=cos(ret_out, soft),
         recurrent_error=float((retention_recurrent(q, k, v, gamma) - ret_out).abs().max()), d_head=q.shape[-1])
 
+
+
+def retention_chunkwise(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, gamma: float,
+                        chunk: int) -> torch.Tensor:
+    """The same retention, chunk by chunk (Sun et al. 2023, Eq. 7): inside a chunk of B
+    positions the parallel form, across chunks the recurrent state
+    R_i = γ^B R_(i-1) + K_[i]ᵀ (V_[i] ⊙ ζ), ζ_j = γ^(B-1-j), read by each query with the
+    decay γ^(j+1) since the chunk began. The last chunk may be shorter; a chunk longer
+    than the text is one chunk, i.e. the parallel form."""
+    if int(chunk) < 1:
+        raise ValueError(f"The chunk size must be at least 1 (got {chunk}).")
+    q, k, v = q.double(), k.double(), v.double()
+    state = torch.zeros(q.shape[-1], v.shape[-1], dtype=torch.float64, device=q.device)
+    outs = []
+    for start in range(0, q.shape[0], int(chunk)):
+        qc, kc, vc = q[start:start + chunk], k[start:start + chunk], v[start:start + chunk]
+        b = qc.shape[0]
+        j = torch.arange(b, dtype=torch.float64, device=q.device)
+        inner = ((qc @ kc.T) * decay_matrix(b, gamma).to(q.device)) @ vc       # within the chunk
+        cross = (qc @ state) * (gamma ** (j + 1))[:, None]                     # what came before it
+        outs.append(inner + cross)
+        state = gamma ** b * state + kc.T @ (vc * (gamma ** (b - 1 - j))[:, None])
+    return torch.cat(outs)

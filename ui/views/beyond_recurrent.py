@@ -1,10 +1,210 @@
-"""Beyond softmax: section 'recurrent' (TO BE WRITTEN by the helper that owns it)."""
+"""Beyond softmax, section 'recurrent': retention's three forms, gated retention, RWKV's WKV
+and a selective state-space step on the page's q, k, v (`lab/recurrent.py`), each beside the
+model's softmax weights, with the state it carries and the recurrence-vs-sum difference."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 import streamlit as st
 
-from ..shell import Selection
+import viz_core as vz
+from lab import recurrent as R
+from viz_core.residual import lines_chart
+
+from ..i18n import FORMULAS, t
+from ..shell import Selection, bound, choice, explain, index_slider
+
+FORMS = ("retention", "gated", "rwkv", "ssm")
 
 
 def render(sel: Selection, src) -> None:
-    raise NotImplementedError("section recurrent")
+    st.markdown(t("bxr_intro"))
+    form = choice(st.radio, t("bxr_form"), FORMS, param="bxr_form", default="retention", horizontal=True,
+                  labels={f: t(f"bxr_form_{f}") for f in FORMS})
+    if src.softmax is not None and not src.causal:
+        st.caption(t("bxr_causal_note"))
+    {"retention": retention_view, "gated": gated_view, "rwkv": rwkv_view, "ssm": ssm_view}[form](src)
+
+
+def computed(fn: Callable, *args):
+    """fn(*args), or a sentence on the page (and None) when the settings cannot be computed."""
+    try:
+        return fn(*args)
+    except ValueError as e:
+        st.warning(t("bxr_bad", error=explain(e)), icon=":material/block:")
+        return None
+
+
+def labels(tokens: list[str]) -> list[str]:
+    """Distinct plain position labels ("3·the"), escaped by the figure builders."""
+    return [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)]
+
+
+def fmt(x: float) -> str:
+    return f"{x:.1e}"
+
+
+# --------------------------------------------------------------------------- cached computations
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def retention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma: float, chunk: int) -> R.RetentionForms:
+    return R.retention_forms(q, k, v, gamma, chunk)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def gated(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: float, seed: int) -> R.GatedRetention:
+    return R.gated_retention(q, k, v, bias, seed)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def rwkv(k: np.ndarray, v: np.ndarray, bonus: float, channel: int) -> R.RWKV:
+    return R.rwkv(k, v, bonus, channel)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int, seed: int) -> R.SSM:
+    return R.ssm(q, k, v, n_state, channel, seed)
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: bool = False) -> None:
+    """The implied matrix, beside the model's softmax weights when the source has them."""
+    tok = labels(src.tokens)
+    if normalised:
+        fig = vz.head_heatmap(implied, tok, tok, clickable=False, square=False,
+                              terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
+    else:
+        fig = vz.matrix_heatmap(implied, row_labels=tok, col_labels=tok, row_name=t("term_query"),
+                                col_name=t("term_key"))
+    fig.update_layout(height=420)
+    if src.softmax is None:
+        st.markdown(f"**{title}**")
+        st.plotly_chart(fig, key=f"bxr_{key}", width="stretch")
+        return
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('bxr_softmax', layer=src.layer, head=src.head)}**")
+        soft = vz.head_heatmap(src.softmax, tok, tok, clickable=False, square=False,
+                               terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
+        soft.update_layout(height=420)
+        st.plotly_chart(soft, key=f"bxr_{key}_soft", width="stretch")
+    with right:
+        st.markdown(f"**{title}**")
+        st.plotly_chart(fig, key=f"bxr_{key}", width="stretch")
+
+
+def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, *, n_state: int = 0,
+                rows: list[str] | None = None) -> None:
+    """The state's norm per position, the final state as a heatmap, and its size against a KV cache."""
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('bxr_state_norm')}**")
+        fig = lines_chart({t("bxr_series_state"): (labels(src.tokens), norms)}, y_name=t("bxr_norm_axis"))
+        fig.update_layout(showlegend=False)
+        st.plotly_chart(fig, key=f"bxr_{key}_norms", width="stretch")
+    with right:
+        title = t("bxr_rwkv_state") if kind == "rwkv" else t("bxr_state_final")
+        st.markdown(f"**{title}**")
+        r = rows or [str(i) for i in range(final.shape[0])]
+        fig = vz.matrix_heatmap(final, row_labels=r, col_labels=[str(j) for j in range(final.shape[1])],
+                                row_name=" ", col_name=t("bxr_dim"))
+        fig.update_layout(height=360)
+        st.plotly_chart(fig, key=f"bxr_{key}_state", width="stretch")
+    n, d, dv = src.n, src.d, src.v.shape[1]
+    shape = {"rwkv": f"3 × {dv}", "ssm": f"{dv} × {n_state}"}.get(kind, f"{d} × {dv}")
+    st.markdown(t("bxr_state_size", shape=shape, numbers=R.state_numbers(kind, n, d, dv, n_state),
+                  kv=R.state_numbers("kv", n, d, dv), step=d + dv, n=n))
+
+
+# --------------------------------------------------------------------------- the four forms
+
+
+def retention_view(src) -> None:
+    st.markdown(t("bxr_ret_intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        gamma = bound(st.slider, t("bxr_gamma"), 0.5, 1.0, 0.95, 0.005, key="bxr_gamma", url_default="0.95",
+                      format="%.3f")
+    with c2:
+        chunk = bound(st.number_input, t("bxr_chunk"), 1, 4096, 8, 1, key="bxr_chunk", url_default="8")
+    if int(chunk) >= src.n:
+        st.info(t("bxr_chunk_long", chunk=int(chunk), n=src.n), icon=":material/info:")
+    r = computed(retention, src.q, src.k, src.v, float(gamma), int(chunk))
+    if r is None:
+        return
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("bxr_err_rec"), fmt(r.err_recurrent))
+    m2.metric(t("bxr_err_chunk"), fmt(r.err_chunkwise))
+    m3.markdown(t("bxr_chunks", n=src.n, chunks=r.n_chunks, chunk=r.chunk))
+    beside_softmax(src, r.weights, t("bxr_implied_ret"), "ret")
+    state_panel(src, r.state_norms, r.final_state, "retention", "ret")
+    st.latex(FORMULAS["bxr_retention"])
+    st.latex(FORMULAS["bxr_chunkwise"])
+
+
+def seed_input() -> int:
+    return int(bound(st.number_input, t("bxr_seed"), 0, 1_000_000, 0, 1, key="bxr_seed", url_default="0"))
+
+
+def gated_view(src) -> None:
+    st.markdown(t("bxr_gated_intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        bias = bound(st.slider, t("bxr_gbias"), -4.0, 8.0, 2.0, 0.1, key="bxr_gbias", url_default="2.0")
+    with c2:
+        seed = seed_input()
+    g = computed(gated, src.q, src.k, src.v, float(bias), seed)
+    if g is None:
+        return
+    st.metric(t("bxr_err"), fmt(g.err))
+    st.markdown(f"**{t('bxr_gammas')}**")
+    fig = lines_chart({t("bxr_series_gamma"): (labels(src.tokens), g.gammas)}, y_name=t("bxr_gamma_axis"))
+    fig.update_layout(height=260, showlegend=False, yaxis_range=[0, 1.02])
+    st.plotly_chart(fig, key="bxr_gates", width="stretch")
+    beside_softmax(src, g.weights, t("bxr_implied_ret"), "gated")
+    state_panel(src, g.state_norms, g.final_state, "gated", "gated")
+    st.latex(FORMULAS["bxr_gated"])
+
+
+def rwkv_view(src) -> None:
+    st.markdown(t("bxr_rwkv_intro"))
+    c1, c2 = st.columns(2)
+    with c1:
+        bonus = bound(st.slider, t("bxr_u"), -3.0, 3.0, 0.5, 0.1, key="bxr_u", url_default="0.5")
+    with c2:
+        channel = index_slider(t("bxr_channel"), src.d, "bxr_ch")
+    r = computed(rwkv, src.k, src.v, float(bonus), int(channel))
+    if r is None:
+        return
+    st.metric(t("bxr_err"), fmt(r.err))
+    beside_softmax(src, r.matrix, t("bxr_rwkv_matrix", ch=r.channel, w=float(r.w[r.channel])), "rwkv",
+                   normalised=True)
+    state_panel(src, r.state_norms, r.state, "rwkv", "rwkv", rows=["a", "b", "p"])
+    st.latex(FORMULAS["bxr_rwkv"])
+
+
+def ssm_view(src) -> None:
+    st.markdown(t("bxr_ssm_intro"))
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        n_state = bound(st.slider, t("bxr_state_n"), 1, 32, 8, key="bxr_state", url_default="8")
+    with c2:
+        channel = index_slider(t("bxr_channel"), src.v.shape[1], "bxr_ch")
+    with c3:
+        seed = seed_input()
+    s = computed(ssm, src.q, src.k, src.v, int(n_state), int(channel), seed)
+    if s is None:
+        return
+    st.metric(t("bxr_err"), fmt(s.err))
+    st.caption(t("bxr_ssm_checked", k=len(s.checked), d=src.v.shape[1]))
+    beside_softmax(src, s.matrix, t("bxr_ssm_matrix", ch=s.channel), "ssm")
+    st.markdown(f"**{t('bxr_ssm_delta', ch=s.channel)}**")
+    fig = lines_chart({"Δ": (labels(src.tokens), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
+    fig.update_layout(height=260, showlegend=False)
+    st.plotly_chart(fig, key="bxr_delta", width="stretch")
+    state_panel(src, s.state_norms, s.final_state, "ssm", "ssm", n_state=int(n_state))
+    st.latex(FORMULAS["bxr_ssm"])
