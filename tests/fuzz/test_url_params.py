@@ -23,7 +23,7 @@ from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
 from tests.fuzz.props import TYPE_NAMES, run_door
 from lab import detectors, patching
 from ui.views import attention, attribution, attribution_detectors, ffn, generate, positional, positional_checkpoints
-from ui.views import beyond, residual
+from ui.views import beyond, beyond_recurrent, residual
 from ui.widgets import model_map
 
 HOSTILE = st.one_of(
@@ -92,7 +92,10 @@ PAGES["app_pages/home.py"] = {"mview": values(*model_map.MODES), "mlayer": numbe
                               "mstack": values("encoder", "decoder"), "mstep": numbers(0, 40), "vs": values(*MODELS)}
 PAGES["app_pages/beyond.py"] = {"bx_view": values(*beyond.SECTIONS), "bx_src": values(*beyond.SOURCES),
                                 "bx_layer": numbers(0, 5), "bx_head": numbers(0, 11), "bx_n": numbers(2, 512),
-                                "bx_d": numbers(2, 256), "bx_seed": numbers(0, 1000)}
+                                "bx_d": numbers(2, 256), "bx_seed": numbers(0, 1000),
+                                "bxr_form": values(*beyond_recurrent.FORMS), "bxr_gamma": numbers(0, 2),
+                                "bxr_chunk": numbers(0, 5000), "bxr_gbias": numbers(-5, 9), "bxr_seed": numbers(0, 1000),
+                                "bxr_u": numbers(-4, 4), "bxr_ch": numbers(0, 300), "bxr_state": numbers(0, 40)}
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 

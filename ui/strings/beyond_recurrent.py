@@ -34,7 +34,12 @@ STRINGS = {
               "chunkwise form is the parallel form here. Choose a chunk smaller than {n} to see the state cross chunks.",
         "zh": "分块大小（{chunk}）不小于位置数（{n}）：整段文本就是一个块，此时分块形式就是并行形式。选一个小于 {n} "
               "的分块大小，才能看到状态在块之间传递。"},
-    "bxr_chunks": {"en": "{n} positions in {chunks} chunks of {chunk}", "zh": "{n} 个位置，分成 {chunks} 块，每块 {chunk} 个"},
+    "bxr_chunks": {"en": "Chunks: **{chunks}** (at most {chunk} positions each, {n} in all)",
+                   "zh": "分块数：**{chunks}**（每块最多 {chunk} 个位置，共 {n} 个）"},
+    "bxr_future": {"en": "the future (not read)", "zh": "未来位置（不读取）"},
+    "bxr_value": {"en": "value", "zh": "数值"},
+    "bxr_break_even": {"en": "From {n} positions on, the fixed state is the smaller of the two.",
+                       "zh": "从 {n} 个位置起，固定大小的状态就比缓存小了。"},
     "bxr_err_rec": {"en": "max |recurrent − parallel|", "zh": "最大 |循环 − 并行|"},
     "bxr_err_chunk": {"en": "max |chunkwise − parallel|", "zh": "最大 |分块 − 并行|"},
     "bxr_err": {"en": "max |recurrence − explicit sum|", "zh": "最大 |循环 − 显式求和|"},

@@ -36,9 +36,16 @@ def computed(fn: Callable, *args):
         return None
 
 
-def labels(tokens: list[str]) -> list[str]:
-    """Distinct plain position labels ("3·the"), escaped by the figure builders."""
-    return [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)]
+def labels(src) -> list[str]:
+    """Distinct plain position labels ("3·the"; random vectors: "3"), escaped by the figure builders."""
+    if src.source == "random":
+        return [str(i) for i in range(src.n)]
+    return [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(src.tokens)]
+
+
+def causal_only(m: np.ndarray) -> np.ndarray:
+    """The matrix with the future (above the diagonal, never read by a recurrence) blank."""
+    return np.where(np.triu(np.ones(m.shape, dtype=bool), 1), np.nan, m)
 
 
 def fmt(x: float) -> str:
@@ -73,13 +80,14 @@ def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int,
 
 def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: bool = False) -> None:
     """The implied matrix, beside the model's softmax weights when the source has them."""
-    tok = labels(src.tokens)
+    tok = labels(src)
+    terms = {"query": t("term_query"), "key": t("term_key"), "masked": t("bxr_future")}
     if normalised:
-        fig = vz.head_heatmap(implied, tok, tok, clickable=False, square=False,
-                              terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
+        fig = vz.head_heatmap(causal_only(implied), tok, tok, clickable=False, square=False,
+                              terms={**terms, "weight": t("term_weight")})
     else:
-        fig = vz.matrix_heatmap(implied, row_labels=tok, col_labels=tok, row_name=t("term_query"),
-                                col_name=t("term_key"))
+        fig = vz.matrix_heatmap(causal_only(implied), row_labels=tok, col_labels=tok, row_name=t("term_query"),
+                                col_name=t("term_key"), colorbar_title=t("bxr_value"), terms=terms)
     fig.update_layout(height=420)
     if src.softmax is None:
         st.markdown(f"**{title}**")
@@ -103,7 +111,7 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
     left, right = st.columns(2)
     with left:
         st.markdown(f"**{t('bxr_state_norm')}**")
-        fig = lines_chart({t("bxr_series_state"): (labels(src.tokens), norms)}, y_name=t("bxr_norm_axis"))
+        fig = lines_chart({t("bxr_series_state"): (labels(src), norms)}, y_name=t("bxr_norm_axis"))
         fig.update_layout(showlegend=False)
         st.plotly_chart(fig, key=f"bxr_{key}_norms", width="stretch")
     with right:
@@ -111,13 +119,14 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
         st.markdown(f"**{title}**")
         r = rows or [str(i) for i in range(final.shape[0])]
         fig = vz.matrix_heatmap(final, row_labels=r, col_labels=[str(j) for j in range(final.shape[1])],
-                                row_name=" ", col_name=t("bxr_dim"))
+                                row_name=" ", col_name=t("bxr_dim"), colorbar_title=t("bxr_value"))
         fig.update_layout(height=360)
         st.plotly_chart(fig, key=f"bxr_{key}_state", width="stretch")
     n, d, dv = src.n, src.d, src.v.shape[1]
     shape = {"rwkv": f"3 × {dv}", "ssm": f"{dv} × {n_state}"}.get(kind, f"{d} × {dv}")
-    st.markdown(t("bxr_state_size", shape=shape, numbers=R.state_numbers(kind, n, d, dv, n_state),
-                  kv=R.state_numbers("kv", n, d, dv), step=d + dv, n=n))
+    numbers = R.state_numbers(kind, n, d, dv, n_state)
+    st.markdown(t("bxr_state_size", shape=shape, numbers=numbers, kv=R.state_numbers("kv", n, d, dv), step=d + dv, n=n)
+                + " " + t("bxr_break_even", n=-(-numbers // (d + dv))))
 
 
 # --------------------------------------------------------------------------- the four forms
@@ -130,7 +139,7 @@ def retention_view(src) -> None:
         gamma = bound(st.slider, t("bxr_gamma"), 0.5, 1.0, 0.95, 0.005, key="bxr_gamma", url_default="0.95",
                       format="%.3f")
     with c2:
-        chunk = bound(st.number_input, t("bxr_chunk"), 1, 4096, 8, 1, key="bxr_chunk", url_default="8")
+        chunk = bound(st.number_input, t("bxr_chunk"), 1, 4096, 4, 1, key="bxr_chunk", url_default="4")
     if int(chunk) >= src.n:
         st.info(t("bxr_chunk_long", chunk=int(chunk), n=src.n), icon=":material/info:")
     r = computed(retention, src.q, src.k, src.v, float(gamma), int(chunk))
@@ -162,7 +171,7 @@ def gated_view(src) -> None:
         return
     st.metric(t("bxr_err"), fmt(g.err))
     st.markdown(f"**{t('bxr_gammas')}**")
-    fig = lines_chart({t("bxr_series_gamma"): (labels(src.tokens), g.gammas)}, y_name=t("bxr_gamma_axis"))
+    fig = lines_chart({t("bxr_series_gamma"): (labels(src), g.gammas)}, y_name=t("bxr_gamma_axis"))
     fig.update_layout(height=260, showlegend=False, yaxis_range=[0, 1.02])
     st.plotly_chart(fig, key="bxr_gates", width="stretch")
     beside_softmax(src, g.weights, t("bxr_implied_ret"), "gated")
@@ -203,7 +212,7 @@ def ssm_view(src) -> None:
     st.caption(t("bxr_ssm_checked", k=len(s.checked), d=src.v.shape[1]))
     beside_softmax(src, s.matrix, t("bxr_ssm_matrix", ch=s.channel), "ssm")
     st.markdown(f"**{t('bxr_ssm_delta', ch=s.channel)}**")
-    fig = lines_chart({"Δ": (labels(src.tokens), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
+    fig = lines_chart({"Δ": (labels(src), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
     fig.update_layout(height=260, showlegend=False)
     st.plotly_chart(fig, key="bxr_delta", width="stretch")
     state_panel(src, s.state_norms, s.final_state, "ssm", "ssm", n_state=int(n_state))

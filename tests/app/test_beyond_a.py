@@ -1,0 +1,86 @@
+"""The beyond-softmax page's recurrent-family and long-memory sections through AppTest:
+every variant with the model's head and with random vectors, in English and Chinese; the
+recurrence-vs-sum differences shown are tiny; bad settings give a sentence."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.app.helpers import (EVIL, TEXT, TEXT_TOKENS, assert_escaped, assert_ok, chart_ids, everything_rendered,
+                               heatmap_z, open_app, spec)
+
+BEYOND = "app_pages/beyond.py"
+N = len(TEXT_TOKENS)
+SOURCES = ({"text": TEXT}, {"bx_src": "random", "bx_n": "24", "bx_d": "8", "bx_seed": "3"})
+LANGS = ({}, {"lang": "中文"})
+
+
+def shown_differences(at) -> list[float]:
+    return [float(m.value) for m in at.metric]
+
+
+def open_beyond(query: dict) -> object:
+    at = open_app(query, page=BEYOND)
+    assert_ok(at)
+    return at
+
+
+# --------------------------------------------------------------------------- the recurrent family
+
+RECURRENT = {
+    "retention": ["bxr_ret", "bxr_ret_norms", "bxr_ret_state"],
+    "gated": ["bxr_gated", "bxr_gates", "bxr_gated_norms", "bxr_gated_state"],
+    "rwkv": ["bxr_rwkv", "bxr_rwkv_norms", "bxr_rwkv_state"],
+    "ssm": ["bxr_ssm", "bxr_delta", "bxr_ssm_norms", "bxr_ssm_state"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("form", RECURRENT)
+def test_each_recurrent_form_runs_and_matches_its_unrolled_sum(form, source, lang):
+    at = open_beyond({"bx_view": "recurrent", "bxr_form": form, **source, **lang})
+    charts = chart_ids(at)
+    for key in RECURRENT[form]:
+        assert key in charts, (key, charts)
+    model = "text" in source
+    assert (f"{RECURRENT[form][0]}_soft" in charts) == model     # the softmax weights beside it, model source only
+    diffs = shown_differences(at)
+    assert diffs and all(0 <= x <= 1e-5 for x in diffs), diffs
+    n = N if model else 24
+    assert heatmap_z(spec(at, RECURRENT[form][0])).shape == (n, n)
+
+
+def test_retention_chunks_and_its_sentence_for_a_chunk_longer_than_the_text():
+    at = open_beyond({"bx_view": "recurrent", "bxr_chunk": "3", "text": TEXT})
+    assert not at.info
+    assert any(f"Chunks: **{-(-N // 3)}** (at most 3 positions" in m.value for m in at.markdown)
+    at = open_beyond({"bx_view": "recurrent", "bxr_chunk": "100", "text": TEXT})
+    assert any("one chunk" in i.value for i in at.info)
+    assert all(x <= 1e-5 for x in shown_differences(at))
+    at = open_beyond({"bx_view": "recurrent", "bxr_chunk": "100", "text": TEXT, "lang": "中文"})
+    assert any("一个块" in i.value for i in at.info)
+
+
+def test_retention_matrix_is_q_k_times_the_decay_on_random_vectors():
+    from lab import recurrent as R
+    from ui.views.beyond import random_qkv
+    src = random_qkv(24, 8, 3)
+    at = open_beyond({"bx_view": "recurrent", "bxr_gamma": "0.9", **SOURCES[1]})
+    want = R.retention_forms(src.q, src.k, src.v, 0.9, 8).weights
+    shown = heatmap_z(spec(at, "bxr_ret"))
+    low = np.tril(np.ones_like(want, dtype=bool))
+    np.testing.assert_allclose(shown[low], want[low], rtol=1e-4, atol=1e-5)
+    assert np.isnan(shown[~low]).all()          # the future is blank: no recurrence reads it
+
+
+def test_recurrent_state_size_sentence_counts_numbers():
+    at = open_beyond({"bx_view": "recurrent", "bxr_form": "ssm", "bxr_state": "4", **SOURCES[1]})
+    text = " ".join(m.value for m in at.markdown)
+    assert "8 × 4 = **32** numbers" in text and "**384** numbers after these 24 positions" in text
+    assert "From 2 positions on" in text
+
+
+def test_recurrent_section_escapes_tokens():
+    at = open_beyond({"bx_view": "recurrent", "bxr_form": "rwkv", "text": EVIL})
+    assert_escaped(everything_rendered(at))
