@@ -43,11 +43,6 @@ def labels(src) -> list[str]:
     return [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(src.tokens)]
 
 
-def causal_only(m: np.ndarray) -> np.ndarray:
-    """The matrix with the future (above the diagonal, never read by a recurrence) blank."""
-    return np.where(np.triu(np.ones(m.shape, dtype=bool), 1), np.nan, m)
-
-
 def fmt(x: float) -> str:
     return f"{x:.1e}"
 
@@ -78,20 +73,23 @@ def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int,
 # --------------------------------------------------------------------------- shared pieces
 
 
-def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: bool = False) -> None:
-    """The implied matrix, beside the model's softmax weights when the source has them."""
+def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: bool = False,
+                   blank: np.ndarray | None = None, blank_word: str | None = None) -> None:
+    """The implied matrix (cells in `blank` left blank: by default the future), beside the
+    model's softmax weights when the source has them. Chart keys: `key`, `key`_soft."""
     tok = labels(src)
-    terms = {"query": t("term_query"), "key": t("term_key"), "masked": t("bxr_future")}
+    blank = np.triu(np.ones(implied.shape, dtype=bool), 1) if blank is None else blank
+    shown = np.where(blank, np.nan, implied)
+    terms = {"query": t("term_query"), "key": t("term_key"), "masked": blank_word or t("bxr_future")}
     if normalised:
-        fig = vz.head_heatmap(causal_only(implied), tok, tok, clickable=False, square=False,
-                              terms={**terms, "weight": t("term_weight")})
+        fig = vz.head_heatmap(shown, tok, tok, clickable=False, square=False, terms={**terms, "weight": t("term_weight")})
     else:
-        fig = vz.matrix_heatmap(causal_only(implied), row_labels=tok, col_labels=tok, row_name=t("term_query"),
+        fig = vz.matrix_heatmap(shown, row_labels=tok, col_labels=tok, row_name=t("term_query"),
                                 col_name=t("term_key"), colorbar_title=t("bxr_value"), terms=terms)
     fig.update_layout(height=420)
     if src.softmax is None:
         st.markdown(f"**{title}**")
-        st.plotly_chart(fig, key=f"bxr_{key}", width="stretch")
+        st.plotly_chart(fig, key=key, width="stretch")
         return
     left, right = st.columns(2)
     with left:
@@ -99,10 +97,10 @@ def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: b
         soft = vz.head_heatmap(src.softmax, tok, tok, clickable=False, square=False,
                                terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
         soft.update_layout(height=420)
-        st.plotly_chart(soft, key=f"bxr_{key}_soft", width="stretch")
+        st.plotly_chart(soft, key=f"{key}_soft", width="stretch")
     with right:
         st.markdown(f"**{title}**")
-        st.plotly_chart(fig, key=f"bxr_{key}", width="stretch")
+        st.plotly_chart(fig, key=key, width="stretch")
 
 
 def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, *, n_state: int = 0,
@@ -149,7 +147,7 @@ def retention_view(src) -> None:
     m1.metric(t("bxr_err_rec"), fmt(r.err_recurrent))
     m2.metric(t("bxr_err_chunk"), fmt(r.err_chunkwise))
     m3.markdown(t("bxr_chunks", n=src.n, chunks=r.n_chunks, chunk=r.chunk))
-    beside_softmax(src, r.weights, t("bxr_implied_ret"), "ret")
+    beside_softmax(src, r.weights, t("bxr_implied_ret"), "bxr_ret")
     state_panel(src, r.state_norms, r.final_state, "retention", "ret")
     st.latex(FORMULAS["bxr_retention"])
     st.latex(FORMULAS["bxr_chunkwise"])
@@ -174,7 +172,7 @@ def gated_view(src) -> None:
     fig = lines_chart({t("bxr_series_gamma"): (labels(src), g.gammas)}, y_name=t("bxr_gamma_axis"))
     fig.update_layout(height=260, showlegend=False, yaxis_range=[0, 1.02])
     st.plotly_chart(fig, key="bxr_gates", width="stretch")
-    beside_softmax(src, g.weights, t("bxr_implied_ret"), "gated")
+    beside_softmax(src, g.weights, t("bxr_implied_ret"), "bxr_gated")
     state_panel(src, g.state_norms, g.final_state, "gated", "gated")
     st.latex(FORMULAS["bxr_gated"])
 
@@ -190,7 +188,7 @@ def rwkv_view(src) -> None:
     if r is None:
         return
     st.metric(t("bxr_err"), fmt(r.err))
-    beside_softmax(src, r.matrix, t("bxr_rwkv_matrix", ch=r.channel, w=float(r.w[r.channel])), "rwkv",
+    beside_softmax(src, r.matrix, t("bxr_rwkv_matrix", ch=r.channel, w=float(r.w[r.channel])), "bxr_rwkv",
                    normalised=True)
     state_panel(src, r.state_norms, r.state, "rwkv", "rwkv", rows=["a", "b", "p"])
     st.latex(FORMULAS["bxr_rwkv"])
@@ -210,7 +208,7 @@ def ssm_view(src) -> None:
         return
     st.metric(t("bxr_err"), fmt(s.err))
     st.caption(t("bxr_ssm_checked", k=len(s.checked), d=src.v.shape[1]))
-    beside_softmax(src, s.matrix, t("bxr_ssm_matrix", ch=s.channel), "ssm")
+    beside_softmax(src, s.matrix, t("bxr_ssm_matrix", ch=s.channel), "bxr_ssm")
     st.markdown(f"**{t('bxr_ssm_delta', ch=s.channel)}**")
     fig = lines_chart({"Δ": (labels(src), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
     fig.update_layout(height=260, showlegend=False)
