@@ -115,17 +115,22 @@ def xl_segments(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, scores: torch
 
 
 def xl_reach(n: int, segment: int, layers: int) -> tuple[np.ndarray, np.ndarray]:
-    """How far back the last position can see after ℓ = 1..layers layers [layers], with the
-    cache (reach composes layer by layer) and without it (segments processed alone)."""
-    one = xl_mask(n, segment)
-    alone = (np.arange(n)[:, None] // segment) == (np.arange(n)[None, :] // segment)
-    alone &= np.tril(np.ones((n, n), dtype=bool))
-    reach, with_cache, without = one.copy(), [], []
+    """How many positions the last of n positions reaches after ℓ = 1..layers layers [layers]:
+    with the cache each layer adds one segment (o + 1 + ℓ·S, at most n, o its offset in its
+    segment); segments read alone never leave their own (o + 1). `xl_reach_composed` checks it."""
+    o = (n - 1) % segment
+    ell = np.arange(1, layers + 1)
+    return np.minimum(n, o + 1 + ell * segment), np.full(layers, o + 1)
+
+
+def xl_reach_composed(n: int, segment: int, layers: int) -> np.ndarray:
+    """The same reach by composing one layer's mask ℓ times (reach_ℓ = reach_(ℓ−1) · mask)."""
+    one = xl_mask(n, segment).astype(np.float32)
+    reach, out = one.copy(), []
     for _ in range(layers):
-        with_cache.append(int(reach[-1].sum()))
-        without.append(int(alone[-1].sum()))
-        reach = (reach.astype(np.float32) @ one.astype(np.float32)) > 0
-    return np.array(with_cache), np.array(without)
+        out.append(int((reach[-1] > 0).sum()))
+        reach = ((reach @ one) > 0).astype(np.float32)
+    return np.array(out)
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,7 @@ class XL:
     weights: np.ndarray         # [n, n] the softmax weights, segment by segment (0 outside the reach)
     out: np.ndarray             # [n, dv]
     plain: np.ndarray           # [n, dv] plain causal attention with the same relative scores
+    reach_n: int                # the length the reach is counted on (long enough to show it grow)
     reach: np.ndarray           # [layers] positions the last query reaches, with the cache
     reach_alone: np.ndarray     # [layers] without the cache
 
@@ -153,8 +159,9 @@ def transformer_xl(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, la
     out, w = xl_segments(*(torch.from_numpy(x) for x in (q, k, v)), scores, segment)
     n = q.shape[0]
     plain = softmax_rows(scores.numpy(), np.tril(np.ones((n, n), dtype=bool))) @ v
-    reach, alone = xl_reach(n, segment, layers)
-    return XL(segment, -(-n // segment), terms, w.numpy(), out.numpy(), plain, reach, alone)
+    reach_n = max(n, segment * (layers + 1))
+    reach, alone = xl_reach(reach_n, segment, layers)
+    return XL(segment, -(-n // segment), terms, w.numpy(), out.numpy(), plain, reach_n, reach, alone)
 
 
 # --------------------------------------------------------------------------- Infini-attention

@@ -84,3 +84,84 @@ def test_recurrent_state_size_sentence_counts_numbers():
 def test_recurrent_section_escapes_tokens():
     at = open_beyond({"bx_view": "recurrent", "bxr_form": "rwkv", "text": EVIL})
     assert_escaped(everything_rendered(at))
+
+
+# --------------------------------------------------------------------------- long memory
+
+LONG = {
+    "xl": ["bxl_xl", "bxl_terms", "bxl_reach"],
+    "infini": ["bxl_infini", "bxl_memory", "bxl_bytes"],
+    "longnet": ["bxl_longnet", "bxl_pattern", "bxl_keys"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("part", LONG)
+def test_each_long_memory_method_runs(part, source, lang):
+    at = open_beyond({"bx_view": "long", "bxl_part": part, **source, **lang})
+    charts = chart_ids(at)
+    for key in LONG[part]:
+        assert key in charts, (key, charts)
+    model = "text" in source
+    assert (f"{LONG[part][0]}_soft" in charts) == model
+    n = N if model else 24
+    assert heatmap_z(spec(at, LONG[part][0])).shape == (n, n)
+    diffs = shown_differences(at)[1:] if part == "infini" else shown_differences(at)   # infini: the gate first
+    assert all(0 <= x <= 1e-5 for x in diffs), diffs
+
+
+def test_xl_one_segment_equals_plain_attention_on_the_page():
+    at = open_beyond({"bx_view": "long", "bxl_seg": "100", "text": TEXT})
+    assert any("one segment" in i.value for i in at.info)
+    assert shown_differences(at) and all(x <= 1e-5 for x in shown_differences(at))
+    at = open_beyond({"bx_view": "long", "bxl_seg": "3", "text": TEXT})
+    assert not at.info and not at.metric
+    z = heatmap_z(spec(at, "bxl_xl"))
+    from lab import long_memory as LM
+    np.testing.assert_array_equal(~np.isnan(z), LM.xl_mask(N, 3))
+    np.testing.assert_allclose(np.nansum(z, axis=1), 1, atol=1e-5)
+
+
+def test_xl_four_terms_and_reach_on_the_page():
+    at = open_beyond({"bx_view": "long", "bxl_seg": "2", "bxl_layers": "5", "bxl_query": "5", **SOURCES[1]})
+    bars = [tr for tr in spec(at, "bxl_terms")["data"] if tr["type"] == "bar"]
+    assert len(bars) == 4 and all(len(b["x"]) == 4 for b in bars)   # query 5 reads positions 2..5
+    reach = [tr for tr in spec(at, "bxl_reach")["data"] if tr["type"] == "bar"]
+    from lab import long_memory as LM
+    from tests.app.helpers import decode
+    assert decode(reach[0]["y"]).tolist() == LM.xl_reach(24, 2, 5)[0].tolist() == [4, 6, 8, 10, 12]
+    at = open_beyond({"bx_view": "long", "bxl_seg": "4", "bxl_layers": "6", "text": TEXT})     # 8 tokens: counted on 28
+    reach = [tr for tr in spec(at, "bxl_reach")["data"] if tr["type"] == "bar"]
+    assert decode(reach[0]["y"]).tolist() == [8, 12, 16, 20, 24, 28]
+
+
+def test_infini_memory_difference_and_the_gate():
+    at = open_beyond({"bx_view": "long", "bxl_part": "infini", "bxl_beta": "2.0", "text": TEXT})
+    gate, err = shown_differences(at)
+    assert abs(gate - 1 / (1 + np.exp(-2.0))) < 1e-3 and err <= 1e-5
+    assert any("**" in m.value and "numbers however long the text" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("pairs, words, kind", [
+    ("4:0", "dilation must be at least 1", "warning"),
+    ("8 2", "not a pair", "warning"),
+    ("4:1, 64:8", "longer than the text", "info"),
+    ("8:2", "No pattern reads anything", "info"),
+])
+def test_longnet_bad_settings_give_a_sentence(pairs, words, kind):
+    at = open_beyond({"bx_view": "long", "bxl_part": "longnet", "bxl_pairs": pairs, "text": TEXT})
+    assert any(words in str(e.value) for e in getattr(at, kind)), [str(e.value) for e in getattr(at, kind)]
+
+
+def test_longnet_sentence_in_chinese_and_mix_difference():
+    at = open_beyond({"bx_view": "long", "bxl_part": "longnet", "bxl_pairs": "4:0", "text": TEXT, "lang": "中文"})
+    assert any("这些设置无法计算" in w.value for w in at.warning)
+    at = open_beyond({"bx_view": "long", "bxl_part": "longnet", "text": TEXT, "lang": "中文"})
+    assert all(x <= 1e-5 for x in shown_differences(at))
+
+
+def test_long_section_escapes_tokens():
+    for part in LONG:
+        at = open_beyond({"bx_view": "long", "bxl_part": part, "text": EVIL})
+        assert_escaped(everything_rendered(at))

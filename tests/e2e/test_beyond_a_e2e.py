@@ -18,6 +18,9 @@ VIEWS = [
     ("recurrent", {"bxr_form": "gated"}, 5),
     ("recurrent", {"bxr_form": "rwkv"}, 4),
     ("recurrent", {"bxr_form": "ssm", "bx_src": "random", "bx_n": "32", "bx_d": "16"}, 4),
+    ("long", {}, 4),
+    ("long", {"bxl_part": "infini"}, 4),
+    ("long", {"bxl_part": "longnet", "bx_src": "random", "bx_n": "40", "bx_d": "16"}, 3),
 ]
 
 

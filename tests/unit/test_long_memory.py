@@ -63,6 +63,8 @@ def test_xl_reach_widens_by_one_segment_per_layer():
     # the last position (segment 7) reads positions 30..39 in one layer, then 5 more per layer, up to all 40
     assert with_cache.tolist() == [10, 15, 20, 25, 30, 35, 40, 40, 40, 40]
     assert alone.tolist() == [5] * 10
+    for n, seg, layers in [(40, 5, 10), (23, 4, 7), (9, 9, 3), (17, 1, 20), (30, 7, 5)]:
+        assert L.xl_reach(n, seg, layers)[0].tolist() == L.xl_reach_composed(n, seg, layers).tolist()
 
 
 def test_xl_four_terms_are_the_papers_decomposition():

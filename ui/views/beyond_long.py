@@ -103,8 +103,8 @@ def xl_view(sel: Selection, src) -> None:
                                         words={"key": t("term_key"), "score": t("bxl_score"),
                                                "total": t("bxl_term_sum")}),
                     key="bxl_terms", width="stretch")
-    st.markdown(f"**{t('bxl_reach_title')}**")
-    st.plotly_chart(vb.long_reach_chart(r.reach, r.reach_alone, src.n,
+    st.markdown(f"**{t('bxl_reach_title', n=r.reach_n, segment=r.segment)}**")
+    st.plotly_chart(vb.long_reach_chart(r.reach, r.reach_alone, r.reach_n,
                                         words={"layer": t("bxl_layers_axis"), "reach": t("bxl_reached"),
                                                "with": t("bxl_with"), "without": t("bxl_without")}),
                     key="bxl_reach", width="stretch")
@@ -129,7 +129,8 @@ def infini_view(sel: Selection, src) -> None:
     m1, m2 = st.columns(2)
     m1.metric(t("bxl_gate"), f"{r.gate:.3f}")
     m2.metric(t("bxl_mem_err"), fmt(r.memory_err))
-    beside_softmax(src, r.weights, t("bxl_weights"), "bxl_infini", blank=r.weights == 0, blank_word=t("bxl_unread"))
+    beside_softmax(src, r.weights, t("bxl_weights"), "bxl_infini", normalised=True, blank=r.weights == 0,
+                   blank_word=t("bxl_unread"))
     left, right = st.columns(2)
     d, dv = src.d, src.v.shape[1]
     with left:
