@@ -80,3 +80,42 @@ def long_lines_chart(x: Sequence[float], curves: Mapping[str, Sequence[float]], 
                       legend=dict(orientation="h", y=-0.3), height=340,
                       margin=dict(l=10, r=10, t=40 if title else 10, b=10))
     return add_title(fig, title)
+
+
+PATTERN_COLOURS = ("#f0f0f0", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+
+def long_pattern_chart(patterns: np.ndarray, names: Sequence[str], labels: Sequence[str], *, title: str = "",
+                       words: Mapping[str, str] | None = None) -> go.Figure:
+    """Several bool patterns [P, n, n] in one map: each cell coloured by the first pattern
+    that holds it (light grey: none), the hover naming every pattern that does."""
+    pats = np.asarray(patterns).astype(bool)
+    if pats.ndim != 3 or pats.shape[1] != pats.shape[2] or not 1 <= pats.shape[0] <= len(PATTERN_COLOURS) - 1:
+        raise ValueError(f"long_pattern_chart: expected [P <= 8, n, n] patterns, got {pats.shape}.")
+    if len(names) != pats.shape[0]:
+        raise ValueError(f"long_pattern_chart: {len(names)} names for {pats.shape[0]} patterns.")
+    n = pats.shape[1]
+    check_labels(labels, n, "long_pattern_chart", "labels")
+    w = merge_terms(words, {"query": "query", "key": "key", "none": "not read"})
+    first = np.where(pats.any(0), pats.argmax(0) + 1, 0)
+    safe = [html.escape(s) for s in names]
+    holders = np.array([[", ".join(safe[p] for p in np.flatnonzero(pats[:, i, j])) or w["none"] for j in range(n)]
+                        for i in range(n)], dtype=object)
+    k = pats.shape[0]
+    scale = []
+    for c in range(k + 1):           # one flat band per value 0..k
+        scale += [[c / (k + 1), PATTERN_COLOURS[c]], [(c + 1) / (k + 1), PATTERN_COLOURS[c]]]
+    ticks = escape_labels(labels)
+    fig = go.Figure(go.Heatmap(z=first, x=list(range(n)), y=list(range(n)), zmin=-0.5, zmax=k + 0.5,
+                               colorscale=scale, showscale=False, xgap=1, ygap=1, customdata=holders, name="",
+                               hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} "
+                                             "%{x}: %{customdata}<extra></extra>"))
+    for c, name in enumerate(safe, start=1):     # a legend entry per pattern
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
+                                 marker=dict(symbol="square", size=12, color=PATTERN_COLOURS[c])))
+    fig.update_layout(height=460, legend=dict(orientation="h", y=-0.15),
+                      xaxis=dict(title=dict(text=w["key"]), **axis_ticks(ticks, 40)),
+                      yaxis=dict(title=dict(text=w["query"]), autorange="reversed",
+                                 **axis_ticks(ticks, 40)),
+                      margin=dict(l=10, r=10, t=40 if title else 10, b=10), plot_bgcolor="white")
+    return add_title(fig, title)

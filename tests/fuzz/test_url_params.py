@@ -23,7 +23,7 @@ from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
 from tests.fuzz.props import TYPE_NAMES, run_door
 from lab import detectors, patching
 from ui.views import attention, attribution, attribution_detectors, ffn, generate, positional, positional_checkpoints
-from ui.views import beyond, beyond_recurrent, residual
+from ui.views import beyond, beyond_long, beyond_recurrent, residual
 from ui.widgets import model_map
 
 HOSTILE = st.one_of(
@@ -95,7 +95,11 @@ PAGES["app_pages/beyond.py"] = {"bx_view": values(*beyond.SECTIONS), "bx_src": v
                                 "bx_d": numbers(2, 256), "bx_seed": numbers(0, 1000),
                                 "bxr_form": values(*beyond_recurrent.FORMS), "bxr_gamma": numbers(0, 2),
                                 "bxr_chunk": numbers(0, 5000), "bxr_gbias": numbers(-5, 9), "bxr_seed": numbers(0, 1000),
-                                "bxr_u": numbers(-4, 4), "bxr_ch": numbers(0, 300), "bxr_state": numbers(0, 40)}
+                                "bxr_u": numbers(-4, 4), "bxr_ch": numbers(0, 300), "bxr_state": numbers(0, 40),
+                                "bxl_part": values(*beyond_long.PARTS), "bxl_seg": numbers(0, 200000),
+                                "bxl_layers": numbers(0, 30), "bxl_query": numbers(0, 600), "bxl_seed": numbers(0, 1000),
+                                "bxl_iseg": numbers(0, 200000), "bxl_beta": numbers(-7, 7),
+                                "bxl_pairs": values("4:1, 8:2, 16:4", "4:0", "0:1", "8 2", "64:8", ",", "9:9:9")}
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 

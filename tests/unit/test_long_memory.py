@@ -157,3 +157,19 @@ def test_dilated_uncovered_queries_are_listed_and_keys_per_query_grow_slowly():
 def test_bad_settings_raise_a_sentence(call, words):
     with pytest.raises(ValueError, match=words):
         call(*qkv())
+
+
+def test_long_figures_escape_labels_and_refuse_bad_shapes():
+    from viz_core import beyond as vb
+    evil = ["<b>x</b>", "a&b", "c"]
+    fig = vb.long_terms_chart({"(a) <i>": np.arange(3.0)}, evil, total=np.arange(3.0))
+    text = fig.to_json()
+    assert "<b>x</b>" not in text and "<i>" not in text
+    pats = np.stack([L.dilated_pattern(3, 2, 1, True), L.dilated_pattern(3, 3, 2, True)])
+    assert "<b>" not in vb.long_pattern_chart(pats, ["2:1", "3:2"], evil).to_json()
+    with pytest.raises(ValueError, match="patterns"):
+        vb.long_pattern_chart(pats[0], ["2:1"], evil)
+    with pytest.raises(ValueError, match="layers"):
+        vb.long_reach_chart(np.arange(3), np.arange(4), 5)
+    with pytest.raises(ValueError, match="points"):
+        vb.long_lines_chart([1, 2], {"x": [1, 2, 3]}, x_title="n", y_title="y")

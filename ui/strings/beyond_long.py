@@ -12,7 +12,6 @@ STRINGS = {
     "bxl_bad": {"en": "These settings cannot be computed: {error}", "zh": "这些设置无法计算：{error}"},
     "bxl_weights": {"en": "The weights it uses (blank: not read)", "zh": "它使用的权重（空白：不读取）"},
     "bxl_unread": {"en": "not read", "zh": "不读取"},
-    "bxl_read": {"en": "read", "zh": "读取"},
     # Transformer-XL
     "bxl_xl_intro": {
         "en": "**Transformer-XL** (Dai et al. 2019) cuts the text into segments. While reading a segment, each "
@@ -96,7 +95,8 @@ STRINGS = {
                                 "with dilation 1 (e.g. 4:1) to cover every position.",
                       "zh": "没有任何模式为位置 {positions} 读取内容：它们的输出为零。加入一个扩张率为 1 的对（例如 4:1），"
                             "即可覆盖每个位置。"},
-    "bxl_pattern": {"en": "The mixed pattern: who reads whom", "zh": "混合后的模式：谁读取谁"},
+    "bxl_pattern": {"en": "The mixed pattern: who reads whom, coloured by the first pair that holds the cell",
+                    "zh": "混合后的模式：谁读取谁，按包含该格的第一个对着色"},
     "bxl_mix_err": {"en": "max |one softmax − mix of the patterns|", "zh": "最大 |一次 softmax − 各模式混合|"},
     "bxl_keys_title": {"en": "Keys per query against the text's length", "zh": "每个查询的键数随文本长度的变化"},
     "bxl_keys": {"en": "keys per query", "zh": "每个查询的键数"},

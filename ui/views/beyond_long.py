@@ -9,7 +9,6 @@ import streamlit as st
 import viz_core as vz
 from lab import long_memory as LM
 from viz_core import beyond as vb
-from viz_core.masks import mask_figure
 
 from ..i18n import FORMULAS, t
 from ..shell import Selection, bound, choice, explain
@@ -167,11 +166,10 @@ def longnet_view(sel: Selection, src) -> None:
                                                                                        else "")),
                 icon=":material/info:")
     st.metric(t("bxl_mix_err"), fmt(err))
-    tok = src.tokens if src.source == "model" else [""] * src.n     # mask_figure adds the positions
     st.markdown(f"**{t('bxl_pattern')}**")
-    st.plotly_chart(mask_figure(d.patterns.any(0), tok, tok,
-                                terms={"query": t("term_query"), "key": t("term_key"), "allowed": t("bxl_read"),
-                                       "blocked": t("bxl_unread")}, height=420),
+    st.plotly_chart(vb.long_pattern_chart(d.patterns, [f"{w}:{r}" for w, r in d.pairs], labels(src),
+                                          words={"query": t("term_query"), "key": t("term_key"),
+                                                 "none": t("bxl_unread")}),
                     key="bxl_pattern", width="stretch")
     beside_softmax(src, d.weights, t("bxl_weights"), "bxl_longnet", normalised=True, blank=~d.patterns.any(0),
                    blank_word=t("bxl_unread"))
