@@ -9,7 +9,6 @@ STRINGS = {
     "bxl_part_infini": {"en": "Infini-attention", "zh": "Infini-attention"},
     "bxl_part_longnet": {"en": "LongNet (dilated)", "zh": "LongNet（扩张注意力）"},
     "bxl_segment": {"en": "Segment length", "zh": "分段长度"},
-    "bxl_bad": {"en": "These settings cannot be computed: {error}", "zh": "这些设置无法计算：{error}"},
     "bxl_weights": {"en": "The weights it uses (blank: not read)", "zh": "它使用的权重（空白：不读取）"},
     "bxl_unread": {"en": "not read", "zh": "不读取"},
     # Transformer-XL
@@ -98,6 +97,12 @@ STRINGS = {
     "bxl_pattern": {"en": "The mixed pattern: who reads whom, coloured by the first pair that holds the cell",
                     "zh": "混合后的模式：谁读取谁，按包含该格的第一个对着色"},
     "bxl_mix_err": {"en": "max |one softmax − mix of the patterns|", "zh": "最大 |一次 softmax − 各模式混合|"},
+    "bxl_keys_note": {
+        "en": "With a fixed list of pairs the keys per query do not grow with n at all. LongNet lets the pairs grow with "
+              "the text (segments w₀, 2w₀, 4w₀, … up to n with dilations 1, 2, 4, …): each adds about w/r² keys, a "
+              "shrinking sum, so the work stays linear in n while the longest pattern spans the whole text.",
+        "zh": "当对的列表固定时，每个查询的键数完全不随 n 增长。LongNet 让这些对随文本增长（段长 w₀, 2w₀, 4w₀, …，直到 n，"
+              "扩张率 1, 2, 4, …）：每个模式增加约 w/r² 个键，这是一个递减的和，因此计算量仍与 n 成线性，而最长的模式覆盖整段文本。"},
     "bxl_keys_title": {"en": "Keys per query against the text's length", "zh": "每个查询的键数随文本长度的变化"},
     "bxl_keys": {"en": "keys per query", "zh": "每个查询的键数"},
     "bxl_dense": {"en": "dense causal attention", "zh": "稠密因果注意力"},

@@ -11,8 +11,8 @@ from lab import long_memory as LM
 from viz_core import beyond as vb
 
 from ..i18n import FORMULAS, t
-from ..shell import Selection, bound, choice, explain
-from .beyond_recurrent import beside_softmax, fmt, labels
+from ..shell import Selection, bound, choice
+from .beyond_recurrent import beside_softmax, computed, fmt, labels
 
 PARTS = ("xl", "infini", "longnet")
 LENGTHS = 2 ** np.arange(4, 21, 2)          # the size charts: n = 16 .. 1M
@@ -23,15 +23,6 @@ def render(sel: Selection, src) -> None:
     part = choice(st.radio, t("bxl_part"), PARTS, param="bxl_part", default="xl", horizontal=True,
                   labels={p: t(f"bxl_part_{p}") for p in PARTS})
     {"xl": xl_view, "infini": infini_view, "longnet": longnet_view}[part](sel, src)
-
-
-def computed(fn, *args):
-    """fn(*args), or a sentence on the page (and None) when the settings cannot be computed."""
-    try:
-        return fn(*args)
-    except ValueError as e:
-        st.warning(t("bxl_bad", error=explain(e)), icon=":material/block:")
-        return None
 
 
 def segment_input(key: str, default: int) -> int:
@@ -178,4 +169,5 @@ def longnet_view(sel: Selection, src) -> None:
     st.plotly_chart(vb.long_lines_chart(LENGTHS, {t("bxl_mix", pairs=pairs): mix, t("bxl_dense"): dense},
                                         x_title=t("bxl_length"), y_title=t("bxl_keys")),
                     key="bxl_keys", width="stretch")
+    st.caption(t("bxl_keys_note"))
     st.latex(FORMULAS["bxl_longnet"])
