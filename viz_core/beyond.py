@@ -82,6 +82,7 @@ def long_lines_chart(x: Sequence[float], curves: Mapping[str, Sequence[float]], 
     return add_title(fig, title)
 
 
+MAX_HOVER_CELLS = 128 * 128     # beyond: the hover names the cell, not the pairs holding it
 PATTERN_COLOURS = ("#f0f0f0", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
 
 
@@ -99,17 +100,20 @@ def long_pattern_chart(patterns: np.ndarray, names: Sequence[str], labels: Seque
     w = merge_terms(words, {"query": "query", "key": "key", "none": "not read"})
     first = np.where(pats.any(0), pats.argmax(0) + 1, 0)
     safe = [html.escape(s) for s in names]
-    holders = np.array([[", ".join(safe[p] for p in np.flatnonzero(pats[:, i, j])) or w["none"] for j in range(n)]
-                        for i in range(n)], dtype=object)
+    code = (pats.astype(np.int64) << np.arange(pats.shape[0])[:, None, None]).sum(0)      # which patterns, as bits
+    table = np.array([", ".join(safe[p] for p in range(len(safe)) if c >> p & 1) or w["none"]
+                      for c in range(1 << len(safe))], dtype=object)
+    hover = n * n <= MAX_HOVER_CELLS
     k = pats.shape[0]
     scale = []
     for c in range(k + 1):           # one flat band per value 0..k
         scale += [[c / (k + 1), PATTERN_COLOURS[c]], [(c + 1) / (k + 1), PATTERN_COLOURS[c]]]
     ticks = escape_labels(labels)
     fig = go.Figure(go.Heatmap(z=first, x=list(range(n)), y=list(range(n)), zmin=-0.5, zmax=k + 0.5,
-                               colorscale=scale, showscale=False, xgap=1, ygap=1, customdata=holders, name="",
-                               hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} "
-                                             "%{x}: %{customdata}<extra></extra>"))
+                               colorscale=scale, showscale=False, xgap=1 if n <= 64 else 0, ygap=1 if n <= 64 else 0,
+                               customdata=table[code] if hover else None, name="",
+                               hovertemplate=f"{template_text(w['query'])} %{{y}} → {template_text(w['key'])} %{{x}}"
+                                             + (": %{customdata}" if hover else "") + "<extra></extra>"))
     for c, name in enumerate(safe, start=1):     # a legend entry per pattern
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name,
                                  marker=dict(symbol="square", size=12, color=PATTERN_COLOURS[c])))

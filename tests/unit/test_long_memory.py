@@ -166,7 +166,11 @@ def test_long_figures_escape_labels_and_refuse_bad_shapes():
     text = fig.to_json()
     assert "<b>x</b>" not in text and "<i>" not in text
     pats = np.stack([L.dilated_pattern(3, 2, 1, True), L.dilated_pattern(3, 3, 2, True)])
-    assert "<b>" not in vb.long_pattern_chart(pats, ["2:1", "3:2"], evil).to_json()
+    fig = vb.long_pattern_chart(pats, ["2:1", "3:2"], evil)
+    assert "<b>" not in fig.to_json()
+    held = np.asarray(fig.data[0].customdata)
+    assert held[2, 2] == "2:1, 3:2" and held[1, 0] == "2:1" and held[0, 1] == "not read"
+    assert np.asarray(fig.data[0].z).tolist() == [[1, 0, 0], [1, 1, 0], [2, 0, 1]]
     with pytest.raises(ValueError, match="patterns"):
         vb.long_pattern_chart(pats[0], ["2:1"], evil)
     with pytest.raises(ValueError, match="layers"):

@@ -42,9 +42,10 @@ STRINGS = {
     "bxl_term_d": {"en": "(d) global position bias v·W_R R", "zh": "(d) 全局位置偏置 v·W_R R"},
     "bxl_term_sum": {"en": "sum", "zh": "总和"},
     "bxl_score": {"en": "score term", "zh": "分数项"},
-    "bxl_reach_title": {"en": "Positions the last token of a {n}-position text reaches, by the number of layers "
-                                  "(segments of {segment})",
-                        "zh": "在长度为 {n} 的文本中，最后一个词元能到达的位置数随层数的变化（每段 {segment} 个位置）"},
+    "bxl_reach_title": {"en": "Positions the last token reaches, by the number of layers (segments of {segment}, "
+                                  "counted on a text of {n} positions: longer than yours when needed, so the growth shows)",
+                        "zh": "最后一个词元能到达的位置数随层数的变化（每段 {segment} 个位置；按 {n} 个位置的文本计算，"
+                              "必要时比你的文本更长，以便看出增长）"},
     "bxl_with": {"en": "with the cache (XL)", "zh": "有缓存（XL）"},
     "bxl_without": {"en": "segments read alone", "zh": "各段单独读取"},
     "bxl_reached": {"en": "positions reached", "zh": "到达的位置数"},

@@ -67,7 +67,7 @@ def xl_view(sel: Selection, src) -> None:
     st.markdown(t("bxl_xl_intro"))
     c1, c2, c3, c4 = st.columns(4)
     with c1:
-        segment = segment_input("bxl_seg", 4)
+        segment = segment_input("bxl_seg", 3)
     with c2:
         layers = int(bound(st.slider, t("bxl_layers"), 1, 24, 6, key="bxl_layers", url_default="6"))
     with c3:
