@@ -211,7 +211,8 @@ def rwkv(k: np.ndarray, v: np.ndarray, bonus: float, channel: int) -> RWKV:
     """WKV with the decays of `rwkv_decays` and the same bonus u on every channel."""
     k, _, v = check_qkv(k, k, v)
     if v.shape[1] != k.shape[1]:
-        raise ValueError(f"RWKV mixes channel by channel: k and v need the same width (got {k.shape[1]}, {v.shape[1]}).")
+        raise ValueError("RWKV mixes channel by channel: k and v need the same width "
+                         f"(got {k.shape[1]}, {v.shape[1]}).")
     if not np.isfinite(bonus):
         raise ValueError("The bonus u must be a finite number.")
     if not 0 <= channel < k.shape[1]:

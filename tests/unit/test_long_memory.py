@@ -100,7 +100,7 @@ def test_infini_retrieval_is_linear_attention_over_earlier_segments_and_the_gate
     r = L.infini_attention(q, k, v, 5, beta=1.2)
     for i in (5, 12, 20):
         start = i - i % 5
-        lin, _ = V.linear_attention(torch.from_numpy(q[i:i + 1]), torch.from_numpy(k[:start]), torch.from_numpy(v[:start]))
+        lin, _ = V.linear_attention(*(torch.from_numpy(x) for x in (q[i:i + 1], k[:start], v[:start])))
         np.testing.assert_allclose(r.retrieved[i], lin.numpy()[0], atol=1e-10)
     assert (r.retrieved[:5] == 0).all()
     g = 1 / (1 + math.exp(-1.2))

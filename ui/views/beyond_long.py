@@ -11,6 +11,7 @@ from lab import long_memory as LM
 from viz_core import beyond as vb
 
 from ..i18n import FORMULAS, t
+from ..markup import md_escape
 from ..shell import Selection, bound, choice
 from .beyond_recurrent import beside_softmax, computed, fmt, labels
 
@@ -87,7 +88,7 @@ def xl_view(sel: Selection, src) -> None:
                    blank_word=t("bxl_unread"))
     keys = np.flatnonzero(reach[qi])
     names = [t(f"bxl_term_{x}") for x in "abcd"]
-    st.markdown(f"**{t('bxl_terms_title', q=labels(src)[qi])}**")
+    st.markdown(f"**{t('bxl_terms_title', q=md_escape(labels(src)[qi]))}**")
     st.plotly_chart(vb.long_terms_chart(dict(zip(names, r.terms[:, qi, keys])), [labels(src)[j] for j in keys],
                                         total=r.terms[:, qi, keys].sum(0),
                                         words={"key": t("term_key"), "score": t("bxl_score"),

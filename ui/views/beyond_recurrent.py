@@ -82,7 +82,8 @@ def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: b
     shown = np.where(blank, np.nan, implied)
     terms = {"query": t("term_query"), "key": t("term_key"), "masked": blank_word or t("bxr_future")}
     if normalised:
-        fig = vz.head_heatmap(shown, tok, tok, clickable=False, square=False, terms={**terms, "weight": t("term_weight")})
+        fig = vz.head_heatmap(shown, tok, tok, clickable=False, square=False,
+                              terms={**terms, "weight": t("term_weight")})
     else:
         fig = vz.matrix_heatmap(shown, row_labels=tok, col_labels=tok, row_name=t("term_query"),
                                 col_name=t("term_key"), colorbar_title=t("bxr_value"), terms=terms)
