@@ -55,11 +55,11 @@ STRINGS = {
         "en": "**Infini-attention** (Munkhdalai et al. 2024) reads each segment with ordinary softmax attention and, "
               "besides, a **compressive memory** of every earlier segment: a d×dv matrix M and a d-vector z, updated "
               "after each segment by M ← M + σ(K)ᵀV and z ← z + Σσ(K) (σ = ELU + 1), read by σ(Q)M / σ(Q)z — "
-              "linear attention over the whole past. A gate g = sigmoid(β) (learned per head in the paper, a slider "
-              "here) mixes the two. The first segment finds the memory empty and reads nothing from it.",
+              "linear attention over all the earlier segments. A gate g = sigmoid(β) (learned per head in the paper, "
+              "a slider here) mixes the two. The first segment finds the memory empty and reads nothing from it.",
         "zh": "**Infini-attention**（Munkhdalai 等，2024）在每一段内用普通的 softmax 注意力读取，另外还有一个记录此前所有段的"
               "**压缩记忆**：一个 d×dv 的矩阵 M 和一个 d 维向量 z，每段结束后更新 M ← M + σ(K)ᵀV、z ← z + Σσ(K)"
-              "（σ = ELU + 1），用 σ(Q)M / σ(Q)z 读取——相当于对全部过去做线性注意力。门控 g = sigmoid(β)（论文中每个头"
+              "（σ = ELU + 1），用 σ(Q)M / σ(Q)z 读取——相当于对此前所有段做线性注意力。门控 g = sigmoid(β)（论文中每个头"
               "学习得到，这里用滑块设定）把两者混合。第一段时记忆为空，从中读不到任何内容。"},
     "bxl_beta": {"en": "Gate β (g = sigmoid(β) is the memory's share)", "zh": "门控 β（g = sigmoid(β) 是记忆所占的比例）"},
     "bxl_gate": {"en": "memory share g", "zh": "记忆比例 g"},
