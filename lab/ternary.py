@@ -85,6 +85,12 @@ def weights(model: Transformer, stack: str, layer: int, matrix: str) -> np.ndarr
     return linear(model, stack, layer, matrix).weight.detach().to("cpu", torch.float64).numpy()
 
 
+def matrix_bytes(numel: int) -> dict[str, float]:
+    """Bytes of one matrix of `numel` weights in each format of BITS (a ternary matrix also
+    stores its gamma, in fp16)."""
+    return {fmt: numel * bits / 8 + (2 if fmt in ("ternary", "packed") else 0) for fmt, bits in BITS.items()}
+
+
 @dataclass(frozen=True)
 class ModelBytes:
     """Bytes of the model's parameters, as stored (fp32) and with ternary block matrices."""
