@@ -93,6 +93,12 @@ PAGES["app_pages/home.py"] = {"mview": values(*model_map.MODES), "mlayer": numbe
 PAGES["app_pages/beyond.py"] = {"bx_view": values(*beyond.SECTIONS), "bx_src": values(*beyond.SOURCES),
                                 "bx_layer": numbers(0, 5), "bx_head": numbers(0, 11), "bx_n": numbers(2, 512),
                                 "bx_d": numbers(2, 256), "bx_seed": numbers(0, 1000)}
+PAGES["app_pages/beyond.py"].update({"bxm_lo": numbers(0, 10**6), "bxm_hi": numbers(0, 10**6),
+                                     "bxm_dtype": values("fp32", "fp16", "int8"), "bxm_groups": numbers(0, 16),
+                                     "bxm_window": numbers(0, 10**5), "bxm_stack": values("encoder", "decoder"),
+                                     "bxm_layer": numbers(0, 5), "bxm_matrix": values("W_Q", "W_gate", "W_out"),
+                                     "bxm_mix": values("fit", "random"), "bxm_shuffle": values("true", "false"),
+                                     "bxm_pseed": numbers(0, 1000)})
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 

@@ -153,7 +153,7 @@ STRINGS = {
               "scaling:",
         "zh": "BitNet b1.58 把线性层的每个权重存成 −1、0 或 +1，每个矩阵再配一个缩放系数 γ，于是矩阵乘法只需要加法。"
               "选择本模型的一个矩阵，用 absmean 缩放把它量化："},
-    "bxm_t_stack": {"en": "Stack", "zh": "堆栈"},
+    "bxm_t_stack": {"en": "Stack", "zh": "所在部分"},
     "bxm_t_layer": {"en": "Layer", "zh": "层"},
     "bxm_t_matrix": {"en": "Weight matrix", "zh": "权重矩阵"},
     "bxm_t_hist_title": {"en": "{matrix}, layer {layer}: {rows} × {cols} weights",
