@@ -22,6 +22,11 @@ TERNARY_TERMS = {"before": "trained weights", "after": "ternary codes", "weight"
                  "share": "share", "threshold": "rounding threshold ±γ/2", "gamma": "±γ"}
 
 
+def _esc(text: str) -> str:
+    """Escaped for plotly's HTML-like labels (no &#x27; entities: plotly shows those as typed)."""
+    return html.escape(text, quote=False)
+
+
 def _bytes_text(b: float) -> str:
     """1.5 KiB, 3.2 GiB: a byte count as hover text."""
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
@@ -43,14 +48,14 @@ def memory_chart(contexts: np.ndarray, totals: Mapping[str, np.ndarray], next_to
         raise ValueError("memory_chart: totals and next_token must name the same families.")
     w = merge_terms(terms, MEMORY_TERMS)
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.1,
-                        subplot_titles=(html.escape(w["total_title"]), html.escape(w["next_title"])))
+                        subplot_titles=(_esc(w["total_title"]), _esc(w["next_title"])))
     palette = pcolors.qualitative.D3
     for i, name in enumerate(totals):
         tot = as_array(totals[name], (1,), "memory_chart", "[m]")
         nxt = as_array(next_token[name], (1,), "memory_chart", "[m]")
         if tot.shape != n.shape or nxt.shape != n.shape:
             raise ValueError(f"memory_chart: the values of {name!r} do not match the context lengths.")
-        label = html.escape(name)
+        label = _esc(name)
         style = dict(color=palette[i % len(palette)], width=2.5, dash="dash" if name in dashed else "solid")
         for col, y in ((1, tot), (2, nxt)):
             fig.add_trace(go.Scatter(x=n, y=y, mode="lines", name=label, legendgroup=label, showlegend=col == 1,
@@ -60,14 +65,14 @@ def memory_chart(contexts: np.ndarray, totals: Mapping[str, np.ndarray], next_to
     if model_max:
         for col in (1, 2):
             fig.add_vline(x=model_max, line=dict(color=GREY, dash="dot"), row=1, col=col)
-        fig.add_annotation(x=np.log10(model_max), y=1, yref="paper", xref="x", text=html.escape(w["model_max"]),
-                           showarrow=False, yanchor="bottom", font=dict(color=GREY, size=11))
-    fig.update_xaxes(type="log", title_text=html.escape(w["context"]))
-    fig.update_yaxes(type="log", title_text=html.escape(w["total"]), row=1, col=1)
-    fig.update_yaxes(title_text=html.escape(w["next"]), rangemode="tozero", row=1, col=2)
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color=GREY, dash="dot"),
+                                 name=f"{_esc(w['model_max'])} = {model_max}"), row=1, col=1)
+    fig.update_xaxes(type="log", title_text=_esc(w["context"]))
+    fig.update_yaxes(type="log", title_text=_esc(w["total"]), row=1, col=1)
+    fig.update_yaxes(title_text=_esc(w["next"]), rangemode="tozero", row=1, col=2)
     fig.update_layout(height=460, margin=dict(l=70, r=20, t=70 if title else 50, b=60),
                       legend=dict(orientation="h", y=-0.2, x=0),
-                      title=dict(text=html.escape(title)) if title else None)
+                      title=dict(text=_esc(title)) if title else None)
     return fig
 
 
@@ -85,22 +90,23 @@ def ternary_figure(weights: np.ndarray, gamma: float, shares: tuple[float, float
     counts, edges = np.histogram(wts, bins=bins)
     mids = (edges[:-1] + edges[1:]) / 2
     fig = make_subplots(rows=1, cols=2, column_widths=[0.68, 0.32], horizontal_spacing=0.12,
-                        subplot_titles=(html.escape(w["before"]), html.escape(w["after"])))
-    fig.add_trace(go.Bar(x=mids, y=counts, width=edges[1] - edges[0], marker_color=BLUE, name=html.escape(w["before"]),
+                        subplot_titles=(_esc(w["before"]), _esc(w["after"])))
+    fig.add_trace(go.Bar(x=mids, y=counts, width=edges[1] - edges[0], marker_color=BLUE, name=_esc(w["before"]),
                          hovertemplate="%{x:.4g}: %{y}<extra></extra>", showlegend=False), row=1, col=1)
     for x, color, dash, key in ((gamma / 2, ORANGE, "dash", "threshold"), (gamma, RED, "dot", "gamma")):
         for sign in (-1, 1):
             fig.add_vline(x=sign * x, line=dict(color=color, dash=dash), row=1, col=1)
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color=color, dash=dash),
-                                 name=html.escape(w[key])), row=1, col=1)
+                                 name=_esc(w[key])), row=1, col=1)
     fig.add_trace(go.Bar(x=["−1", "0", "+1"], y=list(shares), marker_color=[RED, GREY, BLUE], showlegend=False,
                          text=[f"{s:.1%}" for s in shares], textposition="outside",
                          hovertemplate="%{x}: %{y:.2%}<extra></extra>"), row=1, col=2)
-    fig.update_xaxes(title_text=html.escape(w["weight"]), row=1, col=1)
-    fig.update_yaxes(title_text=html.escape(w["count"]), row=1, col=1)
-    fig.update_yaxes(title_text=html.escape(w["share"]), tickformat=".0%", range=[0, max(shares) * 1.25 or 1],
+    fig.update_xaxes(title_text=_esc(w["weight"]), row=1, col=1)
+    fig.update_xaxes(type="category", row=1, col=2)
+    fig.update_yaxes(title_text=_esc(w["count"]), row=1, col=1)
+    fig.update_yaxes(title_text=_esc(w["share"]), tickformat=".0%", range=[0, max(shares) * 1.25 or 1],
                      row=1, col=2)
     fig.update_layout(height=380, margin=dict(l=70, r=20, t=70 if title else 50, b=50),
                       legend=dict(orientation="h", y=-0.2, x=0), bargap=0.05,
-                      title=dict(text=html.escape(title)) if title else None)
+                      title=dict(text=_esc(title)) if title else None)
     return fig

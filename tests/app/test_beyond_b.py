@@ -52,7 +52,7 @@ def test_memory_chart_and_table_are_the_formulas(model, lang):
     s = SHAPES[model]
     g = 3 if model == "minilm" else 2                     # default groups: nearest √12, the LLaMA model's own 2
     fams = ["mha", "gqa", "mqa", "yoco", "window", "retention", "rwkv", "mamba"]
-    lines = [tr for tr in fig["data"] if tr.get("showlegend") is not False and tr.get("xaxis", "x") == "x"]
+    lines = [tr for tr in fig["data"] if tr.get("legendgroup") and tr.get("xaxis", "x") == "x"]
     assert len(lines) == len(fams)
     for fam, tr in zip(fams, lines):                      # the left panel: bytes held, every context
         n = decode(tr["x"]).astype(int)
@@ -61,8 +61,9 @@ def test_memory_chart_and_table_are_the_formulas(model, lang):
     df = table(at)
     assert len(df) == len(fams)
     for fam, (_, row) in zip(fams, df.iterrows()):        # the table at the longest context
-        assert int(row.iloc[3]) == bytes_formula(fam, 50000, 4, g, 1024, **s), fam
-        assert int(row.iloc[2]) == bytes_formula(fam, 50001, 4, g, 1024, **s) - bytes_formula(
+        assert int(row.iloc[2]) == bytes_formula(fam, 50000, 4, g, 1024, **s), fam
+        assert row.iloc[3] == pytest.approx(row.iloc[2] / bytes_formula("mha", 50000, 4, g, 1024, **s))
+        assert int(row.iloc[1]) == bytes_formula(fam, 50001, 4, g, 1024, **s) - bytes_formula(
             fam, 50000, 4, g, 1024, **s), fam
     assert len(at.table) == 1 and len(at.table[0].value) == 7   # the impossible triangle
 

@@ -80,3 +80,16 @@ def test_bad_settings_are_named_not_raised():
 def test_context_grid():
     g = KF.context_grid(1, 1000, 40)
     assert g[0] == 1 and g[-1] == 1000 and (np.diff(g) > 0).all()
+
+
+def test_the_chart_draws_every_family_on_both_panels():
+    from viz_core import beyond_more as vb
+    fams = KF.memory_table(CFG, KF.context_grid(1, 5000), KF.Settings(2, groups=3, window=64))
+    names = {f"<b>{f.family}</b>'s": f for f in fams}
+    fig = vb.memory_chart(fams[0].contexts, {k: f.total for k, f in names.items()},
+                          {k: f.next_token for k, f in names.items()}, model_max=512)
+    lines = [tr for tr in fig.data if tr.legendgroup]
+    assert len(lines) == 2 * len(fams)
+    assert all(tr.name.startswith("&lt;b&gt;") and "&#x27;" not in tr.name for tr in lines)
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert np.array_equal(lines[0].y, fams[0].total)

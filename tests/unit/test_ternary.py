@@ -82,3 +82,15 @@ def test_unknown_matrix_or_layer(model):
         TN.linear(model, "self", 0, "W_nope")
     with pytest.raises(ValueError):
         TN.linear(model, "self", 5, "W_Q")
+
+
+def test_the_figure_counts_every_weight():
+    from viz_core import beyond_more as vb
+    w = np.random.default_rng(3).standard_normal((20, 30))
+    q = TN.absmean(w)
+    fig = vb.ternary_figure(w, q.gamma, q.shares)
+    bars = [tr for tr in fig.data if tr.type == "bar"]
+    assert bars[0].y.sum() == w.size and list(bars[1].y) == pytest.approx(q.shares)
+    assert fig.layout.xaxis2.type == "category"
+    with pytest.raises(ValueError):
+        vb.ternary_figure(np.array([np.nan]), 1.0, (0.3, 0.4, 0.3))

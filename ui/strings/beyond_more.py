@@ -120,6 +120,7 @@ STRINGS = {
     "bxm_col_total": {"en": "bytes held at n = {n}", "zh": "n = {n} 时占用字节"},
     "bxm_col_ratio": {"en": "÷ MHA", "zh": "相对 MHA"},
     "bxm_formulas": {"en": "The byte formulas (b = bytes per value)", "zh": "字节公式（b = 每个数值的字节数）"},
+    "bxm_formula_kv": {"en": "MHA / GQA / MQA (KV cache)", "zh": "MHA / GQA / MQA（键值缓存）"},
     "bxm_state_note": {
         "en": "Shapes borrowed from this model: retention uses its heads and d_head; RWKV its d_model; Mamba's "
               "d_inner = {expand} × d_model = {inner} with d_state = {dstate} and a convolution of width {dconv} "
@@ -246,8 +247,9 @@ STRINGS = {
         "zh": "这里的注意力是用这个头的 q 和 k 计算的 softmax(q kᵀ/√d)，不加掩码、不加位置信息，这样打乱只改变内容的位置。"},
     "bxm_mix_attn_title": {"en": "Attention: weights computed from the input", "zh": "注意力：由输入计算出的权重"},
     "bxm_mix_tok_title": {"en": "Mixer: token-mixing matrix (fixed)", "zh": "Mixer：词元混合矩阵（固定）"},
-    "bxm_mix_order": {"en": "Shown order after the shuffle (position: original position·token): {order}",
-                      "zh": "打乱后显示的顺序（位置：原位置·词元）：{order}"},
+    "bxm_mix_order": {"en": "Both maps list the tokens in their shuffled order, each labelled with its original "
+                            "position (position·token).",
+                      "zh": "两幅图都按打乱后的顺序列出词元，每个词元标注它原来的位置（位置·词元）。"},
     "bxm_mix_numbers": {"en": "What the shuffle did, measured", "zh": "打乱带来的变化（实测）"},
     "bxm_mix_col_what": {"en": "quantity", "zh": "量"},
     "bxm_mix_col_value": {"en": "largest difference", "zh": "最大差值"},
@@ -277,15 +279,16 @@ STRINGS = {
 }
 
 FORMULAS = {
-    "bxm_kv": r"\text{MHA/GQA/MQA:}\quad 2\cdot L\cdot h_{kv}\cdot d_{head}\cdot b\cdot n,\qquad "
-              r"h_{kv}=h,\ g,\ 1",
-    "bxm_window": r"\text{window:}\quad 2\cdot L\cdot h_{kv}\cdot d_{head}\cdot b\cdot\min(n,w)",
-    "bxm_yoco": r"\text{YOCO:}\quad 2\,h_{kv}\,d_{head}\,b\,\Big(\big\lfloor L/2\big\rfloor\min(n,w)+n\Big)",
-    "bxm_states": r"\text{retention: } L\,h\,d_{head}^2\,b,\quad \text{RWKV: } 5\,L\,d_{model}\,b,\quad "
-                  r"\text{Mamba: } L\cdot 2d_{model}\,(d_{state}+d_{conv}-1)\,b",
+    "bxm_kv": r"2\cdot L\cdot h_{kv}\cdot d_{head}\cdot b\cdot n,\qquad h_{kv}=h\ (\mathrm{MHA}),\ g\ (\mathrm{GQA}),"
+              r"\ 1\ (\mathrm{MQA})",
+    "bxm_window": r"2\cdot L\cdot h_{kv}\cdot d_{head}\cdot b\cdot\min(n,w)",
+    "bxm_yoco": r"2\,h_{kv}\,d_{head}\,b\,\Big(\big\lfloor L/2\big\rfloor\min(n,w)+n\Big)",
+    "bxm_retention": r"L\cdot h\cdot d_{head}^2\cdot b",
+    "bxm_rwkv": r"L\cdot 5\,d_{model}\cdot b",
+    "bxm_mamba": r"L\cdot 2d_{model}\,(d_{state}+d_{conv}-1)\cdot b",
     "bxm_absmean": r"\gamma=\frac{1}{nm}\sum_{ij}|W_{ij}|,\qquad "
                    r"\widetilde W=\mathrm{clip}\!\Big(\mathrm{round}\big(\tfrac{W}{\gamma+\epsilon}\big),-1,1\Big),"
                    r"\qquad W\approx\widetilde W\,\gamma",
-    "bxm_mixer": r"\text{token mixing: } U=W_{tok}\,X\ (W_{tok}\in\mathbb R^{n\times n}\text{ fixed}),\qquad "
-                 r"\text{channel mixing: } Y_i=\mathrm{MLP}(U_i)",
+    "bxm_mixer": r"U=W_{\mathrm{tok}}\,X,\ \ W_{\mathrm{tok}}\in\mathbb R^{n\times n};\qquad "
+                 r"Y_i=\mathrm{MLP}_{\mathrm{ch}}(U_i),\ \ i=1..n",
 }

@@ -111,7 +111,9 @@ def render(sel: Selection, cfg: TransformerConfig) -> None:
                  dstate=KF.MAMBA_D_STATE, dconv=KF.MAMBA_D_CONV, layers=cfg.n_layers, self_layers=cfg.n_layers // 2,
                  cross=cfg.n_layers - cfg.n_layers // 2))
     with st.expander(t("bxm_formulas")):
-        for key in ("bxm_kv", "bxm_window", "bxm_yoco", "bxm_states"):
+        for key, family in (("bxm_kv", "mha"), ("bxm_window", "window"), ("bxm_yoco", "yoco"),
+                            ("bxm_retention", "retention"), ("bxm_rwkv", "rwkv"), ("bxm_mamba", "mamba")):
+            st.markdown(f"*{t('bxm_formula_kv') if family == 'mha' else family_name(family, cfg, c)}*")
             st.latex(FORMULAS[key])
     triangle(cfg, c)
 
@@ -121,11 +123,13 @@ def numbers_table(cfg: TransformerConfig, c: Controls, s: KF.Settings) -> None:
     st.markdown(f"**{t('bxm_table_title', n=f'{c.hi:,}')}**")
     fams = at_context(json.dumps(cfg.to_dict(), sort_keys=True), c.hi, s.bytes_per_value, c.groups, c.window)
     mha = next(f for f in fams if f.family == "mha").total[0]
-    rows = [{t("bxm_col_family"): family_name(f.family, cfg, c), t("bxm_col_holds"): t(f"bxm_holds_{f.family}"),
-             t("bxm_col_next"): int(f.next_token[0]), t("bxm_col_total", n=f"{c.hi:,}"): int(f.total[0]),
-             t("bxm_col_ratio"): float(f.total[0] / mha)} for f in fams]
+    rows = [{t("bxm_col_family"): family_name(f.family, cfg, c), t("bxm_col_next"): int(f.next_token[0]),
+             t("bxm_col_total", n=f"{c.hi:,}"): int(f.total[0]), t("bxm_col_ratio"): float(f.total[0] / mha),
+             t("bxm_col_holds"): t(f"bxm_holds_{f.family}")} for f in fams]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                 column_config={t("bxm_col_ratio"): st.column_config.NumberColumn(format="%.4g")})
+                 column_config={t("bxm_col_ratio"): st.column_config.NumberColumn(format="%.4g"),
+                                t("bxm_col_next"): st.column_config.NumberColumn(format="localized"),
+                                t("bxm_col_total", n=f"{c.hi:,}"): st.column_config.NumberColumn(format="localized")})
 
 
 def triangle(cfg: TransformerConfig, c: Controls) -> None:

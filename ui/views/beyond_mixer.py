@@ -14,14 +14,10 @@ import viz_core as vz
 from lab import mixer as MX
 
 from ..i18n import FORMULAS, t
-from ..markup import md_escape
 from ..shell import Selection, bound, choice
 
 if TYPE_CHECKING:                      # beyond.py imports this module
     from .beyond import QKV
-
-MAX_ORDER = 24      # positions listed in the "shown order" line
-
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def compared(q: np.ndarray, k: np.ndarray, v: np.ndarray, mixing: str, shuffled: bool, seed: int
@@ -51,25 +47,24 @@ def render(sel: Selection, src: "QKV") -> None:
         seed = bound(st.number_input, t("bxm_perm_seed"), 0, 1_000_000, 0, 1, key="bxm_pseed", url_default="0")
     r = compared(src.q, src.k, src.v, mixing, bool(shuffled), int(seed))
     st.caption(t("bxm_mix_fit_note") if mixing == "fit" else t("bxm_mix_random_note", n=src.n))
-    shown = [src.tokens[i] for i in r.perm]
+    shown = [f"{p}·{src.tokens[p]}" for p in r.perm]          # original position · token
     left, right = st.columns(2)
     with left:
         st.plotly_chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,
-                                        terms=terms()), key="bxm_mix_attention", width="stretch")
+                                        terms=terms(), square=False), key="bxm_mix_attention", width="stretch")
         st.caption(t("bxm_mix_attn_note"))
     with right:
         if mixing == "fit":
             fig = vz.head_heatmap(r.token_mixing, shown, shown, title=t("bxm_mix_tok_title"), clickable=False,
-                                  terms=terms())
+                                  terms=terms(), square=False)
         else:
             fig = vz.matrix_heatmap(r.token_mixing, row_labels=shown, col_labels=shown, title=t("bxm_mix_tok_title"),
-                                    row_name=t("term_query"), col_name=t("term_key"), square=True)
+                                    row_name=t("term_query"), col_name=t("term_key"))
         st.plotly_chart(fig, key="bxm_mix_tokens", width="stretch")
     if not shuffled:
         st.info(t("bxm_mix_unshuffled"), icon=":material/shuffle:")
     else:
-        order = ", ".join(f"{i}: {p}·{vz.visible_label(src.tokens[p])}" for i, p in enumerate(r.perm[:MAX_ORDER]))
-        st.caption(md_escape(t("bxm_mix_order", order=order + (" …" if src.n > MAX_ORDER else ""))))
+        st.caption(t("bxm_mix_order"))
     numbers(r)
     if src.softmax is not None:
         with st.expander(t("bxm_mix_model_weights")):

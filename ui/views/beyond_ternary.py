@@ -109,6 +109,6 @@ def bits_table(sel: Selection, s: Summary) -> None:
              t("bxm_t_col_matrix"): per[f], t("bxm_t_col_model"): whole[f]} for f in TN.BITS]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={t("bxm_t_col_bits"): st.column_config.NumberColumn(format="%.3f"),
-                                t("bxm_t_col_matrix"): st.column_config.NumberColumn(format="%.0f"),
-                                t("bxm_t_col_model"): st.column_config.NumberColumn(format="%.0f")})
+                                t("bxm_t_col_matrix"): st.column_config.NumberColumn(format="localized"),
+                                t("bxm_t_col_model"): st.column_config.NumberColumn(format="localized")})
     st.caption(t("bxm_t_bits_note", mats=mb.n_matrices, tern=mb.ternary_params, params=mb.params))
