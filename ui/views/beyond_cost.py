@@ -17,7 +17,7 @@ from models.config import TransformerConfig
 from viz_core import beyond_more as vb
 
 from ..i18n import FORMULAS, t
-from ..shell import Selection, bound, choice
+from ..shell import Selection, bound, choice, show_notices
 
 DTYPES = tuple(KF.DTYPE_BYTES)
 MAX_CONTEXT = 100_000_000
@@ -82,6 +82,7 @@ def render(sel: Selection, cfg: TransformerConfig) -> None:
     st.markdown(t("bxm_mem_intro", layers=cfg.n_layers, heads=cfg.n_heads, dh=cfg.head_dim, kv=cfg.kv_heads,
                   d=cfg.d_model))
     c = controls(cfg)
+    show_notices()                  # link values these controls could not use
     if not 1 <= c.lo < c.hi:
         st.warning(t("bxm_bad_range", lo=c.lo, hi=c.hi), icon=":material/swap_horiz:")
         return

@@ -14,7 +14,7 @@ import viz_core as vz
 from lab import mixer as MX
 
 from ..i18n import FORMULAS, t
-from ..shell import Selection, bound, choice
+from ..shell import Selection, bound, choice, show_notices
 
 if TYPE_CHECKING:                      # beyond.py imports this module
     from .beyond import QKV
@@ -45,6 +45,7 @@ def render(sel: Selection, src: "QKV") -> None:
         shuffled = bound(st.toggle, t("bxm_shuffle"), key="bxm_shuffle", url_default="False")
     with c3:
         seed = bound(st.number_input, t("bxm_perm_seed"), 0, 1_000_000, 0, 1, key="bxm_pseed", url_default="0")
+    show_notices()                  # link values these controls could not use
     r = compared(src.q, src.k, src.v, mixing, bool(shuffled), int(seed))
     st.caption(t("bxm_mix_fit_note") if mixing == "fit" else t("bxm_mix_random_note", n=src.n))
     shown = [f"{p}·{src.tokens[p]}" for p in r.perm]          # original position · token

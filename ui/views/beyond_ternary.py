@@ -16,7 +16,8 @@ from viz_core import beyond_more as vb
 
 from .. import serving
 from ..i18n import FORMULAS, t
-from ..shell import Selection, choice, explain, index_slider, require_model, require_text, stack_choice
+from ..shell import Selection, choice, explain, index_slider, require_model, require_text, show_notices, \
+    stack_choice
 from .walkthrough import encodings
 
 
@@ -74,6 +75,7 @@ def render(sel: Selection) -> None:
     with c3:
         matrix = choice(st.selectbox, t("bxm_t_matrix"), mats, param="bxm_matrix", default="W_Q",
                         labels={m: t(f"bxm_mat_{m}") for m in mats})
+    show_notices()                  # link values these controls could not use
     terms = {w: t(f"bxm_term_{w}") for w in vb.TERNARY_TERMS}
     rows, cols = TN.linear(model, stack, layer, matrix).weight.shape
     title = t("bxm_t_hist_title", matrix=t(f"bxm_mat_{matrix}"), layer=layer, rows=rows, cols=cols)
