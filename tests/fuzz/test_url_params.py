@@ -100,6 +100,12 @@ PAGES["app_pages/beyond.py"] = {"bx_view": values(*beyond.SECTIONS), "bx_src": v
                                 "bxl_layers": numbers(0, 30), "bxl_query": numbers(0, 600), "bxl_seed": numbers(0, 1000),
                                 "bxl_iseg": numbers(0, 200000), "bxl_beta": numbers(-7, 7),
                                 "bxl_pairs": values("4:1, 8:2, 16:4", "4:0", "0:1", "8 2", "64:8", ",", "9:9:9")}
+PAGES["app_pages/beyond.py"].update({"bxm_lo": numbers(0, 10**6), "bxm_hi": numbers(0, 10**6),
+                                     "bxm_dtype": values("fp32", "fp16", "int8"), "bxm_groups": numbers(0, 16),
+                                     "bxm_window": numbers(0, 10**5), "bxm_stack": values("encoder", "decoder"),
+                                     "bxm_layer": numbers(0, 5), "bxm_matrix": values("W_Q", "W_gate", "W_out"),
+                                     "bxm_mix": values("fit", "random"), "bxm_shuffle": values("true", "false"),
+                                     "bxm_pseed": numbers(0, 1000)})
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 

@@ -91,11 +91,11 @@ def source(sel: Selection) -> QKV:
     if kind == "random":
         c1, c2, c3 = st.columns(3)
         with c1:
-            n = bound(st.number_input, t("bx_rand_n"), 2, MAX_RANDOM, key="bx_n", url_default="32", step=1)
+            n = bound(st.number_input, t("bx_rand_n"), 2, MAX_RANDOM, 32, key="bx_n", url_default="32", step=1)
         with c2:
-            d = bound(st.number_input, t("bx_rand_d"), 2, MAX_DIM, key="bx_d", url_default="16", step=1)
+            d = bound(st.number_input, t("bx_rand_d"), 2, MAX_DIM, 16, key="bx_d", url_default="16", step=1)
         with c3:
-            seed = bound(st.number_input, t("bx_rand_seed"), 0, 1_000_000, key="bx_seed", url_default="0", step=1)
+            seed = bound(st.number_input, t("bx_rand_seed"), 0, 1_000_000, 0, key="bx_seed", url_default="0", step=1)
         return random_qkv(int(n), int(d), int(seed))
     model, _ = require_model(sel)
     require_text(sel)

@@ -1,8 +1,116 @@
-"""Beyond softmax: section 'ternary' (TO BE WRITTEN by the helper that owns it)."""
+"""Beyond softmax, section 'ternary': one weight matrix of the selected model quantised
+the BitNet b1.58 way (absmean, lab/ternary.py): the histogram before / after, the share
+of each code, the error of the model with that matrix replaced on the current text (one
+run through the gate, ui/serving), and the bytes per weight and of the whole model."""
 from __future__ import annotations
 
-from ..shell import Selection
+import json
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from lab import ternary as TN
+from models.trace import Stack
+from viz_core import beyond_more as vb
+
+from .. import serving
+from ..i18n import FORMULAS, t
+from ..shell import Selection, choice, explain, index_slider, require_model, require_text, show_notices, \
+    stack_choice
+from .walkthrough import encodings
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The small numbers of one quantised matrix (cached beside its figure)."""
+
+    rows: int
+    cols: int
+    gamma: float
+    shares: tuple[float, float, float]
+    weight_error: float          # ternary W~ gamma against W
+    sign_error: float            # the 1-bit sign(W) mean|W| against W
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def matrix_view(key: str, device: str, stack: str, layer: int, matrix: str, terms_json: str, title: str):
+    """(figure, Summary) of one matrix: the weights are read, not run."""
+    model, _ = serving.load_model(key, device)
+    w = TN.weights(model, stack, layer, matrix)
+    q = TN.absmean(w)
+    fig = vb.ternary_figure(w, q.gamma, q.shares, terms=json.loads(terms_json), title=title)
+    return fig, Summary(*w.shape, q.gamma, q.shares, TN.relative_error(q.dequantised, w),
+                        TN.relative_error(TN.sign_binary(w), w))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def errors(key: str, device: str, text: str, target: str, stack: str, layer: int, matrix: str
+           ) -> tuple[TN.MatrixError, int]:
+    """The model run with and without the ternary matrix on the text (through the gate)."""
+    model, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids, (tgt.ids if tgt is not None else None)
+    n = len(ids) + (len(tgt_ids) if tgt_ids is not None else 0)
+    return serving.run(key, device, lambda m, _n: TN.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def sizes(key: str, device: str) -> TN.ModelBytes:
+    return TN.model_bytes(serving.load_model(key, device)[0])
 
 
 def render(sel: Selection) -> None:
-    raise NotImplementedError("section ternary")
+    st.header(t("bxm_tern_title"))
+    st.markdown(t("bxm_tern_intro"))
+    st.latex(FORMULAS["bxm_absmean"])
+    model, _ = require_model(sel)
+    require_text(sel)
+    cfg = model.cfg
+    mats = TN.matrices_of(model)
+    c1, c2, c3 = st.columns([2, 3, 3])
+    with c1:
+        stack = stack_choice(Stack.blocks_of(cfg.arch), t("bxm_t_stack"), "bxm_stack")
+    with c2:
+        layer = index_slider(t("bxm_t_layer"), cfg.n_layers, "bxm_layer")
+    with c3:
+        matrix = choice(st.selectbox, t("bxm_t_matrix"), mats, param="bxm_matrix", default="W_Q",
+                        labels={m: t(f"bxm_mat_{m}") for m in mats})
+    show_notices()                  # link values these controls could not use
+    terms = {w: t(f"bxm_term_{w}") for w in vb.TERNARY_TERMS}
+    rows, cols = TN.linear(model, stack, layer, matrix).weight.shape
+    title = t("bxm_t_hist_title", matrix=t(f"bxm_mat_{matrix}"), layer=layer, rows=rows, cols=cols)
+    fig, s = matrix_view(sel.model_key, sel.device, stack, layer, matrix, json.dumps(terms, sort_keys=True), title)
+    st.plotly_chart(fig, key="bxm_ternary_hist", width="stretch")
+    st.markdown(t("bxm_t_summary", gamma=s.gamma, neg=s.shares[0], zero=s.shares[1], pos=s.shares[2],
+                  werr=s.weight_error, serr=s.sign_error))
+    run_errors(sel, stack, layer, matrix)
+    bits_table(sel, s)
+    st.info(t("bxm_t_after_training"), icon=":material/school:")
+
+
+def run_errors(sel: Selection, stack: str, layer: int, matrix: str) -> None:
+    st.subheader(t("bxm_t_err_title"))
+    try:
+        err, n = errors(sel.model_key, sel.device, sel.text, sel.target, stack, layer, matrix)
+    except (ValueError, RuntimeError) as e:
+        st.warning(t("bxm_t_failed", error=explain(e)), icon=":material/error:")
+        return
+    st.markdown(t("bxm_t_err_intro", n=n))
+    rows = [(t("bxm_t_err_matrix"), err.matrix_out), (t("bxm_t_err_layer", layer=layer), err.layer_out),
+            (t("bxm_t_err_final"), err.final)]
+    st.dataframe(pd.DataFrame(rows, columns=[t("bxm_t_col_what"), t("bxm_t_col_err")]), hide_index=True,
+                 width="stretch", column_config={t("bxm_t_col_err"): st.column_config.NumberColumn(format="percent")})
+
+
+def bits_table(sel: Selection, s: Summary) -> None:
+    st.subheader(t("bxm_t_bits_title"))
+    mb = sizes(sel.model_key, sel.device)
+    per = TN.matrix_bytes(s.rows * s.cols)
+    whole = {"fp32": mb.fp32, "fp16": mb.fp16, "ternary": mb.ternary_ideal, "packed": mb.ternary_packed}
+    rows = [{t("bxm_t_col_format"): t(f"bxm_t_fmt_{f}"), t("bxm_t_col_bits"): TN.BITS[f],
+             t("bxm_t_col_matrix"): per[f], t("bxm_t_col_model"): whole[f]} for f in TN.BITS]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={t("bxm_t_col_bits"): st.column_config.NumberColumn(format="%.3f"),
+                                t("bxm_t_col_matrix"): st.column_config.NumberColumn(format="localized"),
+                                t("bxm_t_col_model"): st.column_config.NumberColumn(format="localized")})
+    st.caption(t("bxm_t_bits_note", mats=mb.n_matrices, tern=mb.ternary_params, params=mb.params))
