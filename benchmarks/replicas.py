@@ -267,9 +267,9 @@ def report(results: list[dict], ping: tuple[float, float], args, load0: str) -> 
               f"nginx ({args.pings} interleaved pairs): +{ping[1] - ping[0]:.2f} ms. A submit is one websocket message "
               "each way over an already-open connection, which nginx relays without parsing.",
               "", f"Fault phase: {fault['victim']} was killed (SIGKILL) after every session's first text; "
-              f"{fault['moved']} sessions were on it. Each moved to the other replica exactly once and showed the "
-              f"\"moved\" sentence; the other {args.sessions - fault['moved']} sessions kept their one websocket and saw "
-              f"nothing: {len(fault['problems'])} problems"
+              f"{fault['moved']} sessions were on it. Expected: each of them moves to the other replica exactly once "
+              f"and shows the \"moved\" sentence, and the other {args.sessions - fault['moved']} sessions keep their "
+              f"one websocket and see nothing. Found: {len(fault['problems'])} problems"
               + (f" ({'; '.join(fault['problems'][:3])})" if fault["problems"] else "")
               + f". Errors: {len(fault['errors'])}"
               + (f" ({'; '.join(e[:120] for e in fault['errors'][:3])})" if fault["errors"] else "")

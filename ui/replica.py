@@ -45,17 +45,25 @@ def own_session() -> str | None:
 
 
 def show() -> None:
-    """Each run: the replica's name at the foot of the sidebar (when named), and on a
-    session's first run, the sentence when the page moved here from another server."""
-    if "_replica_first" not in st.session_state:
+    """Each run: the replica's name at the foot of the sidebar (when named), and, from the
+    first run of a session that moved here, the sentence saying so. It stays on every run
+    until dismissed: the first run after a reconnection is often cut short by the click
+    that was waiting for the connection, and a sentence shown only then could be missed."""
+    if "_replica_moved" not in st.session_state:
         old, mine = previous_session(), own_session()
-        st.session_state["_replica_first"] = bool(old and mine and old != mine)
-        if st.session_state["_replica_first"]:
+        st.session_state["_replica_moved"] = bool(old and mine and old != mine)
+    if st.session_state["_replica_moved"]:
+        with st.container(key="gb_moved"):
             st.info(t("replica_moved", name=name() or "?") if name() else t("replica_restarted"),
                     icon=":material/sync_alt:")
+            st.button(t("replica_ok"), key="gb_moved_ok", on_click=_dismiss)
     if name():
         with st.sidebar:
             marker()
+
+
+def _dismiss() -> None:
+    st.session_state["_replica_moved"] = False
 
 
 @st.fragment(run_every=HEARTBEAT_S)

@@ -127,8 +127,12 @@ def test_a_killed_replica_moves_only_its_sessions(top: replicas.Topology, browse
             expect(pg.locator(".st-key-text textarea")).to_have_value(f"a page that started on {want}")
             type_text(pg, "typed after the move")
             assert marker(pg) == "r2"
+            expect(pg.get_by_text(MOVED)).to_be_visible()           # it stays until dismissed
     SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
     pages[0][3].screenshot(path=str(SCREENSHOT_DIR / "e2e-replicas-moved.png"))
+    pages[0][3].locator(".st-key-gb_moved_ok button").click()
+    wait_for_rerun(pages[0][3], timeout=TIMEOUT)
+    expect(pages[0][3].get_by_text(MOVED)).to_have_count(0)
     for want, cookie, ctx, pg in pages:
         if want == "r2":                                   # untouched: no message, still typing
             expect(pg.get_by_text(MOVED)).to_have_count(0)

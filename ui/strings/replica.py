@@ -9,6 +9,7 @@ STRINGS = {
               "again if you need it.",
         "zh": "本页原来使用的服务器已停止，页面已自动连接到另一台服务器（{name}）。页面、文本、模型和视图都随链接保留了下来。"
               "只存在于原会话中的内容（在那里训练或上传的模型、课程步骤上统计的猜测次数）留在了原服务器上：如有需要，请重新训练或上传。"},
+    "replica_ok": {"en": "OK", "zh": "知道了"},
     "replica_restarted": {
         "en": "The server restarted, so this page reconnected. Your page, text, model and view came with the link; "
               "models trained or uploaded in the old session were lost with it.",
