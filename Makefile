@@ -51,6 +51,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.browser_latency
 	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
+	$(PY) -m benchmarks.replicas
 	$(PY) -m benchmarks.gpu
 	@if [ -x "$(BENCH_VENV)/bin/python" ] && "$(BENCH_VENV)/bin/python" -c "import transformer_lens" 2>/dev/null; then \
 		"$(BENCH_VENV)/bin/python" -m benchmarks.vs_transformerlens; \

@@ -10,7 +10,7 @@ boot = st.empty()
 if "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
-from ui import presenter  # noqa: E402  (after the progress bar is on screen)
+from ui import presenter, replica  # noqa: E402  (after the progress bar is on screen)
 from ui.i18n import t  # noqa: E402
 from ui.serving.run_stats import timed_run  # noqa: E402
 from ui.shell import admit, sidebar  # noqa: E402
@@ -20,6 +20,7 @@ with timed_run():
     admit(boot)               # a visitor beyond GLASSBOX_MAX_SESSIONS gets a sentence, not a slow server
     sidebar()
     presenter.apply()         # ?present=1: large text, figures full width, sidebar folded away
+    replica.show()            # behind a proxy: this replica's name; a page that moved here is told so
     boot.empty()
 
     pages = [

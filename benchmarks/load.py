@@ -139,12 +139,16 @@ class Session:
         self.context = self.page = None
 
 
-async def open_session(browser, base: str, s: Session, timeout_s: float) -> None:
+async def open_session(browser, base: str, s: Session, timeout_s: float, extra_js: str = "") -> None:
+    """Open session `s`'s page (its own browser context) and wait for its first run.
+    `extra_js`: one more init script (benchmarks/replicas.py records the replica marker)."""
     context = await browser.new_context(viewport=VIEWPORT, color_scheme="light", locale="en-US",
                                         reduced_motion="reduce")
     context.set_default_timeout(timeout_s * 1000)
     await context.route(lambda u: not is_local(u), lambda route: route.abort())
     await context.add_init_script(_PAGE_JS)
+    if extra_js:
+        await context.add_init_script(extra_js)
     s.context = context
     s.page = await context.new_page()
     await s.page.goto(f"{base}/", wait_until="domcontentloaded")

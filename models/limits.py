@@ -13,6 +13,7 @@ of ~30: six cached models of at most 2,000 MB and thirty 256 MB passes still lea
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -27,7 +28,11 @@ class Limit:
 
     def value(self) -> float:
         """The limit in force: the environment's value, else the default."""
-        raw = os.environ.get(self.env, "").strip()
+        return self.value_in(os.environ)
+
+    def value_in(self, env: Mapping[str, str]) -> float:
+        """The limit `env` (an environment) sets: its value, else the default."""
+        raw = env.get(self.env, "").strip()
         if not raw:
             return self.default
         try:

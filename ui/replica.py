@@ -1,0 +1,77 @@
+"""Several replicas behind a proxy (deploy/, docs/deploy.md): which replica serves this
+session, and a sentence when a page arrives from a server that went away.
+
+A browser keeps one websocket to one Streamlit process; the proxy's affinity cookie
+keeps it there. When that process stops, Streamlit's frontend reconnects by itself (to
+another replica: the proxy's next one) and
+names its old session in the websocket's subprotocol header ("streamlit, <xsrf>,
+<session id>"). The process it reaches now (another replica, or the same server
+restarted) does not know that session and starts a new one, so: an old session id that
+is not ours = this page moved here. What the link carries (page, text, model, view) came
+with it; what lived only in the old process (models trained or uploaded in the session,
+a guess tally) did not, and the sentence says so.
+"""
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+from .i18n import t
+
+ENV = "GLASSBOX_REPLICA"     # the replica's name (compose: the container's hostname); unset = one server
+HEARTBEAT_S = 30             # the marker reruns alone this often (see `marker`)
+
+
+def name() -> str:
+    return os.environ.get(ENV, "").strip()
+
+
+def previous_session() -> str | None:
+    """The session id the browser asked to resume on this websocket, if any."""
+    try:
+        raw = st.context.headers.get("Sec-Websocket-Protocol") or ""
+    except Exception:  # noqa: BLE001  (no websocket: AppTest, bare mode)
+        return None
+    parts = [p.strip() for p in raw.split(",")]
+    return parts[2] if len(parts) >= 3 and parts[2] else None
+
+
+def own_session() -> str | None:
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
+
+
+def show() -> None:
+    """Each run: the replica's name at the foot of the sidebar (when named), and, from the
+    first run of a session that moved here, the sentence saying so. It stays on every run
+    until dismissed: the first run after a reconnection is often cut short by the click
+    that was waiting for the connection, and a sentence shown only then could be missed."""
+    if "_replica_moved" not in st.session_state:
+        old, mine = previous_session(), own_session()
+        st.session_state["_replica_moved"] = bool(old and mine and old != mine)
+    if st.session_state["_replica_moved"]:
+        with st.container(key="gb_moved"):
+            st.info(t("replica_moved", name=name() or "?") if name() else t("replica_restarted"),
+                    icon=":material/sync_alt:")
+            st.button(t("replica_ok"), key="gb_moved_ok", on_click=_dismiss)
+    if name():
+        with st.sidebar:
+            marker()
+
+
+def _dismiss() -> None:
+    st.session_state["_replica_moved"] = False
+
+
+@st.fragment(run_every=HEARTBEAT_S)
+def marker() -> None:
+    """The replica's name. A fragment that reruns alone every HEARTBEAT_S: Streamlit's
+    frontend, reconnecting after its server went away, asks the new server for a run only
+    when the page was running or has such a timer; an idle page would otherwise keep
+    showing the old server's page until the next click (measured: tests/e2e/test_replicas_e2e.py).
+    One tiny run per session every 30 s."""
+    with st.container(key="gb_replica"):
+        st.caption(t("replica_marker", name=name()))
