@@ -34,15 +34,27 @@ def oversized_zip(path: Path) -> Path:
     return path
 
 
-def test_an_oversized_upload_is_refused_while_another_session_generates(page: Page, browser: Browser,
-                                                                         app_server: str, tmp_path: Path):
-    # session A: a 64-token generation, streamed token by token
+def _catch_generating(page: Page, app_server: str, attempts: int = 5) -> None:
+    """Open session A's 64-token generation and return while it is still streaming (the
+    stop button shown). A fast machine can finish the 64 tokens between two of
+    Playwright's polls; then press "Generate again" and look again."""
     query = urllib.parse.urlencode({"model": "GPT-2-style decoder", "text": PROMPT, "gen_n": "64"})
     page.goto(f"{app_server.rstrip('/')}/generate?{query}", wait_until="domcontentloaded", timeout=TIMEOUT)
     stop = page.locator(".st-key-gen_stop_btn button")
-    expect(stop).to_be_visible(timeout=TIMEOUT)                          # A is mid-generation
+    again = page.locator(".st-key-gen_again button")
+    for _ in range(attempts):
+        expect(stop.or_(again)).to_be_visible(timeout=TIMEOUT)
+        if stop.count():
+            return
+        again.click()
+    raise AssertionError(f"session A's generation never seen in progress in {attempts} attempts")
 
-    # session B, in its own browser context: the oversized checkpoint
+
+def test_an_oversized_upload_is_refused_while_another_session_generates(page: Page, browser: Browser,
+                                                                         app_server: str, tmp_path: Path):
+    huge = oversized_zip(tmp_path / "huge.zip")
+    # session B, in its own browser context, opened first so that its upload can start the
+    # moment session A is seen generating
     other = browser.new_context(viewport=VIEWPORT, locale="en-US")
     other.add_init_script(f"({RUN_COUNTER_JS})();")
     b = other.new_page()
@@ -53,7 +65,12 @@ def test_an_oversized_upload_is_refused_while_another_session_generates(page: Pa
     try:
         open_app(b, app_server, "/training", timeout=TIMEOUT)
         b.get_by_text("Upload a checkpoint").click()                          # open the expander
-        b.locator(".st-key-tr_upload input[type=file]").set_input_files(str(oversized_zip(tmp_path / "huge.zip")))
+        upload = b.locator(".st-key-tr_upload input[type=file]")
+        expect(upload).to_have_count(1, timeout=TIMEOUT)
+
+        # session A: a 64-token generation, streamed token by token; B uploads mid-stream
+        _catch_generating(page, app_server)
+        upload.set_input_files(str(huge))
         refusal = b.locator('[data-testid="stAlertContentError"]').filter(has_text="more than this server's budget")
         expect(refusal).to_be_visible(timeout=TIMEOUT)
         text = refusal.inner_text()
@@ -66,7 +83,7 @@ def test_an_oversized_upload_is_refused_while_another_session_generates(page: Pa
         # A finishes its 64 tokens as if nothing had happened
         expect(page.get_by_text("Step 64: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
         wait_for_rerun(page, timeout=TIMEOUT)
-        expect(stop).to_have_count(0)
+        expect(page.locator(".st-key-gen_stop_btn button")).to_have_count(0)
         assert not page.get_by_text("stopped", exact=False).count()
         screenshot(page, "e2e-hostile-02-generation-finished")
         assert_clean(page)
