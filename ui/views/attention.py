@@ -23,6 +23,7 @@ from models.trace import Stack
 from viz_core import colors
 from viz_core.figure import text_scale, use_text_scale
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
@@ -145,7 +146,7 @@ def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
                             text_scale())
     if c.combine == "one":
         vz.mark_tile(fig, c.layer, c.head)
-    st.plotly_chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
+    fx.chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
     st.caption(t("model_view_caption"))
     head_panel(data, c, sel)
 
@@ -170,7 +171,7 @@ def head_panel(data: AttentionData, c: Controls, sel: Selection) -> None:
         # cells need not be square: the map fills the column instead of floating in it
         fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms(), square=False)
         fig.update_layout(height=HEATMAP_HEIGHT)
-        st.plotly_chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
+        fx.chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
     with right:
         if cell is None:
             st.info(t("click_cell"))
@@ -183,8 +184,8 @@ def detail_panel(row: np.ndarray, q: int, q_token: str, k_tok: list[str]) -> Non
     with st.container(border=True, key="detail_panel"):
         st.markdown(f"**{t('detail_title', pos=q, tok=md_escape(vz.visible_label(q_token)))}**")
         k = min(TOP_K, int(np.isfinite(row).sum()))
-        st.plotly_chart(vz.query_bars(row, k_tok, top_k=k, title=t("detail_topk", k=k), terms=terms()),
-                        key="detail_bars", width="stretch")
+        fx.chart(vz.query_bars(row, k_tok, top_k=k, title=t("detail_topk", k=k), terms=terms()),
+                 key="detail_bars", width="stretch")
         order = [i for i in np.argsort(-np.nan_to_num(row, nan=-1.0), kind="stable")[:k]]
         st.dataframe(pd.DataFrame({t("col_rank"): range(1, k + 1), t("col_key"): [vz.visible_label(k_tok[i]) for i in order],
                                    t("col_pos"): order, t("col_weight"): [float(row[i]) for i in order]}),
@@ -210,7 +211,7 @@ def lines_view(data: AttentionData, c: Controls) -> None:
     fig = vz.line_view(patterns, q_tok, k_tokens=k_tok, head_ids=heads, query=None if query < 0 else query,
                        title=t("head_title", layer=c.layer, what=", ".join(f"H{h}" for h in heads)),
                        terms=terms())
-    st.plotly_chart(fig, key="line_view", width="stretch")
+    fx.chart(fig, key="line_view", width="stretch")
     st.caption(t("ex_lines"))
 
 
@@ -249,8 +250,8 @@ def metrics_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
     metric = names[metric_id]
     fig = vz.head_metrics_chart(metrics, metric, selected=(c.layer, c.head), terms=terms())
-    st.plotly_chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
-                    width="stretch")
+    fx.chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
+             width="stretch")
     rows = LA.metrics_table(raw)
     st.session_state["_metrics_rows"] = rows
     table = pd.DataFrame(rows).rename(columns={m: names[m] for m in METRICS})
@@ -273,7 +274,7 @@ def rollout_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
                           clickable=False, terms=terms(), square=False)
     fig.update_layout(height=HEATMAP_HEIGHT)
-    st.plotly_chart(fig, key="rollout_map", width="stretch")
+    fx.chart(fig, key="rollout_map", width="stretch")
     st.markdown(t("ex_rollout"))
     st.latex(FORMULAS["rollout"])
 

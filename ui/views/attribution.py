@@ -19,6 +19,7 @@ from lab.residual import has_unembedding
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
+from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..markup import md_code, md_escape
 from ..refusals import say
@@ -114,8 +115,8 @@ def dla_view(sel: Selection, model, tok) -> None:
         heads_chart(att.cross_heads, "dla_cross", t("at_cross_title"))
     st.caption(t("at_heads_click"))
     labels, values = parts(att)
-    st.plotly_chart(vz.token_bars(values, labels, numbered=False, value_name=t("at_share"),
-                                  title=t("at_parts_title")), key="dla_parts", width="stretch")
+    fx.chart(vz.token_bars(values, labels, numbered=False, value_name=t("at_share"),
+                           title=t("at_parts_title")), key="dla_parts", width="stretch")
     largest(att)
 
 
@@ -138,7 +139,7 @@ def _on_head(chart: str) -> None:
 def heads_chart(z: np.ndarray, key: str, title: str) -> None:
     name = t("at_share")
     fig = vz.head_metrics_chart({name: z}, name, cmap=DIVERGING, zmid=0.0, title=title, terms=terms())
-    st.plotly_chart(fig, key=key, on_select=lambda: _on_head(key), selection_mode="points", width="stretch")
+    fx.chart(fig, key=key, on_select=lambda: _on_head(key), selection_mode="points", width="stretch")
 
 
 def parts(att) -> tuple[list[str], np.ndarray]:
@@ -201,10 +202,10 @@ def head_view(sel: Selection, model) -> None:
     for col, proj, title, chart in ((left, hw.promoted, t("at_writes_title"), "head_writes"),
                                     (right, hw.ov, t("at_ov_title", kpos=hw.key), "head_ov")):
         with col:
-            st.plotly_chart(vz.vocab_bars([token_label(tok, i) for i in proj.top_ids], proj.top_scores,
-                                          [token_label(tok, i) for i in proj.bottom_ids], proj.bottom_scores,
-                                          title=title, terms={"score": t("at_score")}),
-                            key=chart, width="stretch")
+            fx.chart(vz.vocab_bars([token_label(tok, i) for i in proj.top_ids], proj.top_scores,
+                                   [token_label(tok, i) for i in proj.bottom_ids], proj.bottom_scores,
+                                   title=title, terms={"score": t("at_score")}),
+                     key=chart, width="stretch")
     st.caption(t("at_via_unembedding") if has_unembedding(model) else t("at_via_embedding"))
 
 

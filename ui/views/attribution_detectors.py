@@ -14,6 +14,7 @@ import viz_core as vz
 from lab import detectors as D
 from models.trace import Stack
 
+from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..serving import attention_data
@@ -64,7 +65,7 @@ def render_view(sel: Selection, model) -> None:
     metrics = {labels[d]: scores.scores[d] for d in D.DETECTORS}
     fig = vz.head_metrics_chart(metrics, labels[detector], selected=picked, title=labels[detector],
                                 terms={w: t(f"term_{w}") for w in ("layer", "head")})
-    st.plotly_chart(fig, key="det_map", on_select=_on_cell, selection_mode="points", width="stretch")
+    fx.chart(fig, key="det_map", on_select=_on_cell, selection_mode="points", width="stretch")
     st.caption(chance_caption(scores, labels))
     rows = scores.table()
     st.session_state["_det_rows"] = rows

@@ -14,6 +14,7 @@ from lab import patching as PT
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
+from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..refusals import say
@@ -118,7 +119,7 @@ def show_sweep(sweep: PT.Sweep, seconds: float, pair: SA.PatchPair, site: str, k
     cols = [f"H{h}" for h in range(recovered.shape[1])] if heads else list(pair.b.tokens)
     fig = vz.value_heatmap(recovered.astype("float32"), rows, cols, title=t(f"at_sweep_title_{site}"),
                            value_name=t("at_recovered"), cmap=DIVERGING, zmin=-1.0, zmax=1.0, col_tokens=not heads)
-    st.plotly_chart(fig, key="patch_map", width="stretch")
+    fx.chart(fig, key="patch_map", width="stretch")
     st.caption(t("at_sweep_caption", metric=t(f"at_metric_{kind}"), runs=sweep.runs, passes=sweep.passes,
                  s=f"{seconds:.2f}"))
     if site == "resid":

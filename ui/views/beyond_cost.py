@@ -16,6 +16,7 @@ from lab.kv import attention_kind, kv_head_options
 from models.config import TransformerConfig
 from viz_core import beyond_more as vb
 
+from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..shell import Selection, bound, choice, show_notices
 
@@ -105,7 +106,7 @@ def render(sel: Selection, cfg: TransformerConfig) -> None:
                           dashed=tuple(names[f.family] for f in fams if f.constant),
                           model_max=cfg.max_len if c.lo <= cfg.max_len <= c.hi else None, terms=terms,
                           title=t("bxm_chart_title"))
-    st.plotly_chart(fig, key="bxm_memory_chart", width="stretch")
+    fx.chart(fig, key="bxm_memory_chart", width="stretch")
     st.caption(t("bxm_mem_caption"))
     numbers_table(cfg, c, s)
     st.caption(t("bxm_state_note", expand=KF.MAMBA_EXPAND, inner=KF.MAMBA_EXPAND * cfg.d_model,

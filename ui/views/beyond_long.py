@@ -10,6 +10,7 @@ import viz_core as vz
 from lab import long_memory as LM
 from viz_core import beyond as vb
 
+from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice
@@ -89,16 +90,16 @@ def xl_view(sel: Selection, src) -> None:
     keys = np.flatnonzero(reach[qi])
     names = [t(f"bxl_term_{x}") for x in "abcd"]
     st.markdown(f"**{t('bxl_terms_title', q=md_escape(labels(src)[qi]))}**")
-    st.plotly_chart(vb.long_terms_chart(dict(zip(names, r.terms[:, qi, keys])), [labels(src)[j] for j in keys],
-                                        total=r.terms[:, qi, keys].sum(0),
-                                        words={"key": t("term_key"), "score": t("bxl_score"),
-                                               "total": t("bxl_term_sum")}),
-                    key="bxl_terms", width="stretch")
+    fx.chart(vb.long_terms_chart(dict(zip(names, r.terms[:, qi, keys])), [labels(src)[j] for j in keys],
+                                 total=r.terms[:, qi, keys].sum(0),
+                                 words={"key": t("term_key"), "score": t("bxl_score"),
+                                        "total": t("bxl_term_sum")}),
+             key="bxl_terms", width="stretch")
     st.markdown(f"**{t('bxl_reach_title', n=r.reach_n, segment=r.segment)}**")
-    st.plotly_chart(vb.long_reach_chart(r.reach, r.reach_alone, r.reach_n,
-                                        words={"layer": t("bxl_layers_axis"), "reach": t("bxl_reached"),
-                                               "with": t("bxl_with"), "without": t("bxl_without")}),
-                    key="bxl_reach", width="stretch")
+    fx.chart(vb.long_reach_chart(r.reach, r.reach_alone, r.reach_n,
+                                 words={"layer": t("bxl_layers_axis"), "reach": t("bxl_reached"),
+                                        "with": t("bxl_with"), "without": t("bxl_without")}),
+             key="bxl_reach", width="stretch")
     st.latex(FORMULAS["bxl_xl"])
 
 
@@ -129,13 +130,13 @@ def infini_view(sel: Selection, src) -> None:
         fig = vz.matrix_heatmap(r.memory, row_labels=[str(i) for i in range(d)], col_labels=[str(j) for j in range(dv)],
                              row_name=" ", col_name=t("bxr_dim"), colorbar_title=t("bxr_value"))
         fig.update_layout(height=360)
-        st.plotly_chart(fig, key="bxl_memory", width="stretch")
+        fx.chart(fig, key="bxl_memory", width="stretch")
     with right:
         st.markdown(f"**{t('bxl_bytes_title')}**")
         mem, kv = LM.infini_bytes(LENGTHS, d, dv)
-        st.plotly_chart(vb.long_lines_chart(LENGTHS, {t("bxl_bytes_mem"): mem, t("bxl_bytes_kv"): kv},
-                                            x_title=t("bxl_length"), y_title=t("bxl_bytes")),
-                        key="bxl_bytes", width="stretch")
+        fx.chart(vb.long_lines_chart(LENGTHS, {t("bxl_bytes_mem"): mem, t("bxl_bytes_kv"): kv},
+                                     x_title=t("bxl_length"), y_title=t("bxl_bytes")),
+                 key="bxl_bytes", width="stretch")
     st.markdown(t("bxl_mem_size", d=d, dv=dv, numbers=d * dv + d, kv=(d + dv) * src.n, n=src.n))
     st.latex(FORMULAS["bxl_infini"])
 
@@ -159,16 +160,16 @@ def longnet_view(sel: Selection, src) -> None:
                 icon=":material/info:")
     st.metric(t("bxl_mix_err"), fmt(err))
     st.markdown(f"**{t('bxl_pattern')}**")
-    st.plotly_chart(vb.long_pattern_chart(d.patterns, [f"{w}:{r}" for w, r in d.pairs], labels(src),
-                                          words={"query": t("term_query"), "key": t("term_key"),
-                                                 "none": t("bxl_unread")}),
-                    key="bxl_pattern", width="stretch")
+    fx.chart(vb.long_pattern_chart(d.patterns, [f"{w}:{r}" for w, r in d.pairs], labels(src),
+                                   words={"query": t("term_query"), "key": t("term_key"),
+                                          "none": t("bxl_unread")}),
+             key="bxl_pattern", width="stretch")
     beside_softmax(src, d.weights, t("bxl_weights"), "bxl_longnet", normalised=True, blank=~d.patterns.any(0),
                    blank_word=t("bxl_unread"))
     st.markdown(f"**{t('bxl_keys_title')}**")
     pairs = ", ".join(f"{w}:{r}" for w, r in d.pairs)
-    st.plotly_chart(vb.long_lines_chart(LENGTHS, {t("bxl_mix", pairs=pairs): mix, t("bxl_dense"): dense},
-                                        x_title=t("bxl_length"), y_title=t("bxl_keys")),
-                    key="bxl_keys", width="stretch")
+    fx.chart(vb.long_lines_chart(LENGTHS, {t("bxl_mix", pairs=pairs): mix, t("bxl_dense"): dense},
+                                 x_title=t("bxl_length"), y_title=t("bxl_keys")),
+             key="bxl_keys", width="stretch")
     st.caption(t("bxl_keys_note"))
     st.latex(FORMULAS["bxl_longnet"])

@@ -13,6 +13,7 @@ import streamlit as st
 import viz_core as vz
 from lab import mixer as MX
 
+from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..shell import Selection, bound, choice, show_notices
 
@@ -51,8 +52,8 @@ def render(sel: Selection, src: "QKV") -> None:
     shown = [f"{p}·{src.tokens[p]}" for p in r.perm]          # original position · token
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,
-                                        terms=terms(), square=False), key="bxm_mix_attention", width="stretch")
+        fx.chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,
+                                 terms=terms(), square=False), key="bxm_mix_attention", width="stretch")
         st.caption(t("bxm_mix_attn_note"))
     with right:
         if mixing == "fit":
@@ -61,7 +62,7 @@ def render(sel: Selection, src: "QKV") -> None:
         else:
             fig = vz.matrix_heatmap(r.token_mixing, row_labels=shown, col_labels=shown, title=t("bxm_mix_tok_title"),
                                     row_name=t("term_query"), col_name=t("term_key"))
-        st.plotly_chart(fig, key="bxm_mix_tokens", width="stretch")
+        fx.chart(fig, key="bxm_mix_tokens", width="stretch")
     if not shuffled:
         st.info(t("bxm_mix_unshuffled"), icon=":material/shuffle:")
     else:
@@ -69,8 +70,8 @@ def render(sel: Selection, src: "QKV") -> None:
     numbers(r)
     if src.softmax is not None:
         with st.expander(t("bxm_mix_model_weights")):
-            st.plotly_chart(vz.head_heatmap(src.softmax, src.tokens, src.tokens, clickable=False, terms=terms()),
-                            key="bxm_mix_model", width="stretch")
+            fx.chart(vz.head_heatmap(src.softmax, src.tokens, src.tokens, clickable=False, terms=terms()),
+                     key="bxm_mix_model", width="stretch")
 
 
 def numbers(r: MX.MixerVsAttention) -> None:

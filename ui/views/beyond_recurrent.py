@@ -12,6 +12,7 @@ import viz_core as vz
 from lab import recurrent as R
 from viz_core.residual import lines_chart
 
+from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..shell import Selection, bound, choice, explain, index_slider
 
@@ -90,7 +91,7 @@ def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: b
     fig.update_layout(height=420)
     if src.softmax is None:
         st.markdown(f"**{title}**")
-        st.plotly_chart(fig, key=key, width="stretch")
+        fx.chart(fig, key=key, width="stretch")
         return
     left, right = st.columns(2)
     with left:
@@ -98,10 +99,10 @@ def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: b
         soft = vz.head_heatmap(src.softmax, tok, tok, clickable=False, square=False,
                                terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
         soft.update_layout(height=420)
-        st.plotly_chart(soft, key=f"{key}_soft", width="stretch")
+        fx.chart(soft, key=f"{key}_soft", width="stretch")
     with right:
         st.markdown(f"**{title}**")
-        st.plotly_chart(fig, key=key, width="stretch")
+        fx.chart(fig, key=key, width="stretch")
 
 
 def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, *, n_state: int = 0,
@@ -112,7 +113,7 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
         st.markdown(f"**{t('bxr_state_norm')}**")
         fig = lines_chart({t("bxr_series_state"): (labels(src), norms)}, y_name=t("bxr_norm_axis"))
         fig.update_layout(showlegend=False)
-        st.plotly_chart(fig, key=f"bxr_{key}_norms", width="stretch")
+        fx.chart(fig, key=f"bxr_{key}_norms", width="stretch")
     with right:
         title = t("bxr_rwkv_state") if kind == "rwkv" else t("bxr_state_final")
         st.markdown(f"**{title}**")
@@ -120,7 +121,7 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
         fig = vz.matrix_heatmap(final, row_labels=r, col_labels=[str(j) for j in range(final.shape[1])],
                                 row_name=" ", col_name=t("bxr_dim"), colorbar_title=t("bxr_value"))
         fig.update_layout(height=360)
-        st.plotly_chart(fig, key=f"bxr_{key}_state", width="stretch")
+        fx.chart(fig, key=f"bxr_{key}_state", width="stretch")
     n, d, dv = src.n, src.d, src.v.shape[1]
     shape = {"rwkv": f"3 × {dv}", "ssm": f"{dv} × {n_state}"}.get(kind, f"{d} × {dv}")
     numbers = R.state_numbers(kind, n, d, dv, n_state)
@@ -172,7 +173,7 @@ def gated_view(src) -> None:
     st.markdown(f"**{t('bxr_gammas')}**")
     fig = lines_chart({t("bxr_series_gamma"): (labels(src), g.gammas)}, y_name=t("bxr_gamma_axis"))
     fig.update_layout(height=260, showlegend=False, yaxis_range=[0, 1.02])
-    st.plotly_chart(fig, key="bxr_gates", width="stretch")
+    fx.chart(fig, key="bxr_gates", width="stretch")
     beside_softmax(src, g.weights, t("bxr_implied_ret"), "bxr_gated")
     state_panel(src, g.state_norms, g.final_state, "gated", "gated")
     st.latex(FORMULAS["bxr_gated"])
@@ -213,6 +214,6 @@ def ssm_view(src) -> None:
     st.markdown(f"**{t('bxr_ssm_delta', ch=s.channel)}**")
     fig = lines_chart({"Δ": (labels(src), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
     fig.update_layout(height=260, showlegend=False)
-    st.plotly_chart(fig, key="bxr_delta", width="stretch")
+    fx.chart(fig, key="bxr_delta", width="stretch")
     state_panel(src, s.state_norms, s.final_state, "ssm", "ssm", n_state=int(n_state))
     st.latex(FORMULAS["bxr_ssm"])

@@ -14,6 +14,7 @@ from lab import ternary as TN
 from models.trace import Stack
 from viz_core import beyond_more as vb
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..shell import Selection, choice, explain, index_slider, require_model, require_text, show_notices, \
@@ -80,7 +81,7 @@ def render(sel: Selection) -> None:
     rows, cols = TN.linear(model, stack, layer, matrix).weight.shape
     title = t("bxm_t_hist_title", matrix=t(f"bxm_mat_{matrix}"), layer=layer, rows=rows, cols=cols)
     fig, s = matrix_view(sel.model_key, sel.device, stack, layer, matrix, json.dumps(terms, sort_keys=True), title)
-    st.plotly_chart(fig, key="bxm_ternary_hist", width="stretch")
+    fx.chart(fig, key="bxm_ternary_hist", width="stretch")
     st.markdown(t("bxm_t_summary", gamma=s.gamma, neg=s.shares[0], zero=s.shares[1], pos=s.shares[2],
                   werr=s.weight_error, serr=s.sign_error))
     run_errors(sel, stack, layer, matrix)

@@ -14,6 +14,7 @@ import streamlit as st
 import viz_core as vz
 from lab import ffn as F
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..serving import InternalsData, neuron_projection, parameters
@@ -105,7 +106,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
         fig = vz.activation_heatmap(acts[:, neurons], data.tokens, neurons,
                                     selected=st.session_state.get("neuron"), terms=terms(),
                                     title=t("ffn_map_title", layer=layer, n=len(neurons)))
-        st.plotly_chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
+        fx.chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
         st.caption(t("ffn_map_caption"))
         with st.expander(t("ffn_topk_table", k=TOP_K)):
             top = np.argsort(-acts, axis=1, kind="stable")[:, :TOP_K]                 # [pos, k] strongest first
@@ -119,7 +120,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
                                 col_labels=[f"n{i}" for i in sorted_ids], title=t("ffn_all_title", layer=layer),
                                 row_name=t("term_token"), col_name=t("term_neuron"),
                                 colorbar_title=t("term_activation"), max_ticks=20)
-        st.plotly_chart(fig, key="ffn_all", width="stretch")
+        fx.chart(fig, key="ffn_all", width="stretch")
         st.caption(t("ffn_all_caption", n=cfg.d_ff))
     neuron_detail(data, sel, cfg, layer, acts if which == "post" else data.post[layer])
 
@@ -135,13 +136,13 @@ def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np
             st.caption(t("ffn_neuron_help"))
         left, right = st.columns(2)
         with left:
-            st.plotly_chart(vz.token_bars(post[:, n], data.tokens, title=t("ffn_neuron_acts"),
-                                          value_name=t("term_activation")), key="neuron_acts", width="stretch")
+            fx.chart(vz.token_bars(post[:, n], data.tokens, title=t("ffn_neuron_acts"),
+                                   value_name=t("term_activation")), key="neuron_acts", width="stretch")
         with right:
             proj = neuron_projection(sel.model_key, sel.device, layer, n)
-            st.plotly_chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
-                                          title=t("ffn_promotes"), terms=terms()),
-                            key="neuron_vocab", width="stretch")
+            fx.chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
+                                   title=t("ffn_promotes"), terms=terms()),
+                     key="neuron_vocab", width="stretch")
             st.caption(t(f"ffn_via_{proj['via']}"))
         st.latex(FORMULAS["ffn_kv"])
 
@@ -154,14 +155,14 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     name = "SiLU (SwiGLU gate)" if cfg.activation == "swiglu" else cfg.activation.upper().replace("_", "-")
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
-                                                      terms=terms()), key="ffn_function", width="stretch")
+        fx.chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
+                                               terms=terms()), key="ffn_function", width="stretch")
         st.caption(t("ffn_function_caption", layer=layer, n=pre.size))
     exact = F.is_exactly_sparse(cfg.activation)
     frac = vz.ffn_sparsity(data.post, exact=exact, tol=TOL)
     with right:
-        st.plotly_chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=terms()),
-                        key="ffn_sparsity", width="stretch")
+        fx.chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=terms()),
+                 key="ffn_sparsity", width="stretch")
         st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
     st.markdown(t("ffn_ex_activation"))
     st.latex(FORMULAS["ffn"] if cfg.activation != "swiglu" else FORMULAS["ffn_swiglu"])
@@ -203,7 +204,7 @@ def size_view(sel: Selection, cfg) -> None:
     labels = {k: t(f"ffn_part_{k}") for k in parts}
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(vz.share_chart(parts, labels, title=t("ffn_share_title")), key="ffn_share", width="stretch")
+        fx.chart(vz.share_chart(parts, labels, title=t("ffn_share_title")), key="ffn_share", width="stretch")
     with right:
         st.metric(t("ffn_share_metric"), f"{parts['ffn'] / total:.1%}")
         blocks = parts["ffn"] + parts["attention"]

@@ -24,6 +24,7 @@ from lab import kv as KV
 from models.trace import Stack, act_name
 from models.weights import zoo
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
@@ -316,7 +317,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
         st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
         fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
                                 terms={k: t(f"gen_term_{k}") for k in BAR_TERMS})
-        st.plotly_chart(fig, key="gen_bars", width="stretch")
+        fx.chart(fig, key="gen_bars", width="stretch")
         st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(G.token_text(tok, s.token_id), 30))) + " "
                     + _why(s, run.settings))
     with right:
@@ -327,7 +328,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
                               title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
                               terms={"query": t("term_head"), "key": t("term_key"), "weight": t("term_weight")})
         fig.update_layout(height=int(np.clip(200 + 26 * row.shape[0], 320, 560)))
-        st.plotly_chart(fig, key="gen_attn_row", width="stretch")
+        fx.chart(fig, key="gen_attn_row", width="stretch")
         st.caption(t("gen_attn_caption"))
 
 
@@ -368,7 +369,7 @@ def beam_view(tok, run: Run) -> None:
                        [n.score for n in nodes], [n.kept for n in nodes], [n.finished for n in nodes], res.best_path,
                        prompt_label=t("gen_prompt"), terms={k: t(f"gen_term_{k}") for k in
                                                             ("step", "score", "kept", "pruned", "finished", "best")})
-    st.plotly_chart(fig, key="gen_beam_tree", width="stretch")
+    fx.chart(fig, key="gen_beam_tree", width="stretch")
     best = nodes[res.best_path[-1]]
     length = len(res.best_path)
     st.markdown(t("gen_beam_best", score=best.score, n=length, alpha=run.settings.length_penalty,
@@ -392,7 +393,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     before = 0 if index == 0 else rows - 1
     fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
                            terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
-    st.plotly_chart(fig, key="gen_cache_grid", width="stretch")
+    fx.chart(fig, key="gen_cache_grid", width="stretch")
     st.caption(t("gen_cache_grid_caption"))
     shape = f"[{', '.join(map(str, cache.shape))}]"
     table = pd.DataFrame({t("layer"): list(range(cfg.n_layers)), "K": [shape] * cfg.n_layers,
@@ -407,17 +408,17 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     # MHA / GQA / MQA for this model's shape
     positions, curves = KV.kv_cache_curves(cfg, max(cfg.max_len, rows))
     series = {KV.kv_label(cfg.n_heads, d): b for d, b in curves.items()}
-    st.plotly_chart(vg.kv_memory_chart(positions, series, current=KV.kv_label(cfg.n_heads, cfg.kv_heads), at=rows,
-                                       terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
-                    key="gen_cache_memory", width="stretch")
+    fx.chart(vg.kv_memory_chart(positions, series, current=KV.kv_label(cfg.n_heads, cfg.kv_heads), at=rows,
+                                terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
+             key="gen_cache_memory", width="stretch")
     st.markdown(t("gen_cache_compare", n=rows, this=cache.total / 1024, mha=cache.mha / 1024, mqa=cache.mqa / 1024,
                   kind=cfg.attention_kind))
     st.markdown(f"**{t('gen_paged_title')}**")
     block = st.select_slider(t("gen_block_size"), [2, 4, 8, 16, 32], 4, key="gen_block")
     paged = KV.paged_layout(rows, block)
-    st.plotly_chart(vg.paged_view(tokens, block, paged.physical, terms={"block": t("gen_term_block"),
-                                                                         "slot": t("gen_term_slot")}),
-                    key="gen_paged", width="stretch")
+    fx.chart(vg.paged_view(tokens, block, paged.physical, terms={"block": t("gen_term_block"),
+                                                                  "slot": t("gen_term_slot")}),
+             key="gen_paged", width="stretch")
     st.markdown(t("gen_paged_explain", blocks=paged.blocks, block=block, empty=paged.empty, max_len=cfg.max_len,
                   waste=cfg.max_len - rows))
 
@@ -438,7 +439,7 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
                           title=t("gen_cross_title", layer=layer, n=s.index + 1),
                           terms={"query": t("gen_term_step"), "key": t("gen_term_source"), "weight": t("term_weight")})
     fig.update_layout(height=int(np.clip(160 + 26 * m.shape[0], 260, 700)))
-    st.plotly_chart(fig, key="gen_cross", width="stretch")
+    fx.chart(fig, key="gen_cross", width="stretch")
     st.caption(t("gen_cross_caption"))
 
 

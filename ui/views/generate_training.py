@@ -15,6 +15,7 @@ from lab import generation as G
 from lab import teacher_forcing as TF
 from viz_core import syllabus as vy
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..shell import Selection, explain
@@ -62,8 +63,8 @@ def section(sel: Selection, arch: str) -> None:
     c2.metric(t("tf_mean_loss"), t("tf_mean_loss_value", loss=r.mean_loss))
     c3.metric(t("tf_cached"), t("tf_cached_value", n=r.n_passes_cached))
     c4.metric(t("tf_diff"), f"{r.max_diff:.1e}")
-    st.plotly_chart(vy.examples_matrix(r.loss, tokens, terms=terms(), title=t("tf_matrix_title", n=n)),
-                    key="tf_matrix", width="stretch")
+    fx.chart(vy.examples_matrix(r.loss, tokens, terms=terms(), title=t("tf_matrix_title", n=n)),
+             key="tf_matrix", width="stretch")
     st.caption(t("tf_loss_caption", n=n, loss=r.mean_loss))
     _, tok = serving.load_model(sel.model_key, sel.device)
     shown = [vz.visible_label(s) for s in tokens]
@@ -73,8 +74,8 @@ def section(sel: Selection, arch: str) -> None:
         t("tf_col_top_parallel"): [vz.visible_label(s) for s in G.token_texts(tok, r.top_parallel[:-1])],
         t("tf_col_top_cached"): [vz.visible_label(s) for s in G.token_texts(tok, r.top_cached[:-1])],
         t("tf_col_diff"): r.diff[:-1]}), hide_index=True, width="stretch", key="tf_table")
-    st.plotly_chart(vy.position_diffs(r.diff, tokens, terms=terms(), title=t("tf_diff_title")), key="tf_diffs",
-                    width="stretch")
+    fx.chart(vy.position_diffs(r.diff, tokens, terms=terms(), title=t("tf_diff_title")), key="tf_diffs",
+             width="stretch")
     st.caption(t("tf_diff_caption", max=r.max_diff, agree=int((r.top_parallel == r.top_cached).sum()),
                  n=len(r.ids)))
     misconception("parallel", t("tf_mis_common"), t("tf_mis_shown", n=n, steps=r.n_passes_cached, diff=r.max_diff))

@@ -17,6 +17,7 @@ import streamlit as st
 from lab import lessons as LL
 from models.errors import Refused
 
+from ..widgets import figure_export as fx
 from .. import presenter
 from ..i18n import lang, t
 from ..lessons import KINDS, Shown, StepContext, default_notice, specs
@@ -246,7 +247,7 @@ def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
     if step.ask:
         revealed = question(place, step, shown, sel, cls)
     if revealed:
-        st.plotly_chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
+        fx.chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
         text = step.notice[code] if step.notice else default_notice(step.kind)
         if text:
             st.info(lesson_markdown(LL.fill(text, display(shown.facts))), icon=":material/visibility:")

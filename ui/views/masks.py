@@ -23,6 +23,7 @@ from models import masks as M
 from models.trace import Stack
 from viz_core import masks as vm
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, lang, t
 from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
@@ -202,7 +203,7 @@ def parts_key(parts: list[dict]) -> str:
 
 
 def show_mask(mask: np.ndarray, tokens: list[str], title: str, key: str) -> None:
-    st.plotly_chart(vm.mask_figure(mask, tokens, title=title, terms=terms()), key=key, width="stretch")
+    fx.chart(vm.mask_figure(mask, tokens, title=title, terms=terms()), key=key, width="stretch")
 
 
 def stats_lines(mask: np.ndarray) -> None:
@@ -250,8 +251,8 @@ def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_
         show_mask(run.composed, tokens, t("mk_composed"), "mk_composed")
     with right:
         stats_lines(run.composed)
-        st.plotly_chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=terms()), key="mk_per_query",
-                        width="stretch")
+        fx.chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=terms()), key="mk_per_query",
+                 width="stretch")
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
     trained_note(run)
@@ -278,16 +279,16 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(f"**{t('mk_step_scores')}**")
-        st.plotly_chart(vz.matrix_heatmap(scores, row_labels=tokens, col_labels=tokens, row_name=t("term_query"),
-                                          col_name=t("term_key")), key="mk_scores", width="stretch")
+        fx.chart(vz.matrix_heatmap(scores, row_labels=tokens, col_labels=tokens, row_name=t("term_query"),
+                                   col_name=t("term_key")), key="mk_scores", width="stretch")
     with c2:
         st.markdown(f"**{t('mk_step_masked')}**")
-        st.plotly_chart(vm.masked_scores_figure(scores, mask, tokens, terms=terms()), key="mk_masked",
-                        width="stretch")
+        fx.chart(vm.masked_scores_figure(scores, mask, tokens, terms=terms()), key="mk_masked",
+                 width="stretch")
     c3, c4 = st.columns(2)
     with c3:
         st.markdown(f"**{t('mk_step_softmax')}**")
-        st.plotly_chart(weights_map(pattern, mask, tokens, tokens, square=False), key="mk_softmax", width="stretch")
+        fx.chart(weights_map(pattern, mask, tokens, tokens, square=False), key="mk_softmax", width="stretch")
         dev = run.row_deviation(layer, head)
         st.caption(t("mk_rows_ok", dev=dev) if dev is not None else "")
     with c4:
@@ -298,7 +299,7 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
                               terms={"query": t("mk_term_layers"), "key": t("mk_term_position"),
                                      "weight": t("mk_term_change")})
         fig.update_layout(height=int(np.clip(160 + 30 * change.shape[0], 300, 560)))
-        st.plotly_chart(fig, key="mk_change", width="stretch")
+        fx.chart(fig, key="mk_change", width="stretch")
         st.caption(t("mk_output_caption"))
     st.latex(FORMULAS["mk_masked_softmax"])
 
@@ -311,8 +312,8 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     cols = st.columns(3)
     for i, (kind, m) in enumerate(MK.gallery(parts, n).items()):
         with cols[i % 3]:
-            st.plotly_chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=terms(), height=330),
-                            key=f"mk_gallery_{kind}", width="stretch")
+            fx.chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=terms(), height=330),
+                     key=f"mk_gallery_{kind}", width="stretch")
     st.markdown(t("mk_ex_kinds"))
 
 
@@ -343,12 +344,12 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
         with col:
             n_real = data.lengths[i]
             st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data.n - n_real)}**")
-            st.plotly_chart(vm.mask_figure(data.mask[i], data.tokens[i],
-                                           title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=terms()),
-                            key=f"mk_pad_mask_{i}", width="stretch")
-            st.plotly_chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
-                                        title=t("mk_row_pattern", i=i + 1, layer=c.layer, head=c.head)),
-                            key=f"mk_pad_pattern_{i}", width="stretch")
+            fx.chart(vm.mask_figure(data.mask[i], data.tokens[i],
+                                    title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=terms()),
+                     key=f"mk_pad_mask_{i}", width="stretch")
+            fx.chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
+                                 title=t("mk_row_pattern", i=i + 1, layer=c.layer, head=c.head)),
+                     key=f"mk_pad_pattern_{i}", width="stretch")
             if n_real < data.n:
                 st.caption(t("mk_pad_weights", w=data.pad_weight(i, c.head)) + " " + t("mk_pad_queries"))
 
@@ -365,7 +366,7 @@ def cost_view(parts: list[dict]) -> None:
     raw = cost_curves(parts_key(parts))
     names = {"full": t("mk_cost_full"), "composed": t("mk_cost_composed")}
     curves = {names.get(k) or t(f"mk_kind_{k}"): v for k, v in raw.items()}
-    st.plotly_chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=terms()), key="mk_cost", width="stretch")
+    fx.chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=terms()), key="mk_cost", width="stretch")
     table = pd.DataFrame({t("mk_cost_table_n"): MK.COST_LENGTHS, **curves})
     st.dataframe(table, hide_index=True, width="stretch", key="mk_cost_table")
 
@@ -379,7 +380,7 @@ def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) 
     with c1:
         show_mask(reach.maps[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
     with c2:
-        st.plotly_chart(vm.coverage_chart(reach.maps, terms=terms()), key="mk_coverage", width="stretch")
+        fx.chart(vm.coverage_chart(reach.maps, terms=terms()), key="mk_coverage", width="stretch")
         need = reach.layers_needed
         st.success(t("mk_reach_closure", l=need)) if need <= layers else st.info(t("mk_reach_more", l=need))
         st.latex(FORMULAS["mk_reach"])
@@ -418,18 +419,18 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
     top = st.columns(2)
     with top[0]:
         st.markdown(f"**{t('mk_v_softmax')}**")
-        st.plotly_chart(_tall(weights_map(soft_w, run.own_mask, tokens, tokens, square=False)), key="mk_v_soft",
-                        width="stretch")
+        fx.chart(_tall(weights_map(soft_w, run.own_mask, tokens, tokens, square=False)), key="mk_v_soft",
+                 width="stretch")
     with top[1]:
         st.markdown(f"**{t('mk_v_linear')}**")
-        st.plotly_chart(_tall(vz.head_heatmap(cmp.linear, tokens, tokens, clickable=False, terms=weight_terms(),
-                                              square=False)), key="mk_v_lin", width="stretch")
+        fx.chart(_tall(vz.head_heatmap(cmp.linear, tokens, tokens, clickable=False, terms=weight_terms(),
+                                       square=False)), key="mk_v_lin", width="stretch")
     bottom = st.columns(2)
     with bottom[0]:
         st.markdown(f"**{t('mk_v_retention')}**")
-        st.plotly_chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
-                                                row_name=t("term_query"), col_name=t("term_key"))),
-                        key="mk_v_ret", width="stretch")
+        fx.chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
+                                         row_name=t("term_query"), col_name=t("term_key"))),
+                 key="mk_v_ret", width="stretch")
     with bottom[1]:
         st.markdown(f"**{t('mk_v_similarity')}**")
         st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],

@@ -21,6 +21,7 @@ from models.trace import Stack
 from models.training.tasks import get_task
 from models.weights import zoo
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
@@ -213,7 +214,7 @@ def tables_section(c: TableControls) -> None:
                 st.info(t("pe_no_learned"))
             else:
                 key = c.learned_key if s == "learned" else ""
-                st.plotly_chart(table_figure(s, n, d, base, key, "", lw), key=f"pe_table_{s}", width="stretch")
+                fx.chart(table_figure(s, n, d, base, key, "", lw), key=f"pe_table_{s}", width="stretch")
                 if s == "learned":
                     learned_notes(vector_table(s, n, d, base, key), key, n)
                 drawn.append(s)
@@ -229,12 +230,12 @@ def tables_section(c: TableControls) -> None:
             with col:
                 fig = vp.matrix(sims[s], title=scheme_label(s), x_name=t("pe_w_position"),
                                 y_name=t("pe_w_position"), value_name=t(f"pe_sim_{c.kind}"))
-                st.plotly_chart(fig, key=f"pe_sim_{s}", width="stretch")
+                fx.chart(fig, key=f"pe_sim_{s}", width="stretch")
 
     st.subheader(t("pe_curve_title"))
     series = {scheme_label(s): (np.arange(n), E.similarity_by_distance(sim)) for s, sim in sims.items()}
-    st.plotly_chart(vp.curves(series, x_name=t("pe_w_distance"), y_name=t(f"pe_sim_{c.kind}")),
-                    key="pe_curves", width="stretch")
+    fx.chart(vp.curves(series, x_name=t("pe_w_distance"), y_name=t(f"pe_sim_{c.kind}")),
+             key="pe_curves", width="stretch")
     formulas(c.schemes)
 
 
@@ -270,14 +271,14 @@ def shift_section() -> None:
     with left:
         fig = vp.matrix(demo.matrix[:show, :show], title=t("pe_shift_matrix", k=k, n=show),
                         x_name=t("pe_w_dimension"), y_name=t("pe_w_dimension"), value_name="M_k")
-        st.plotly_chart(fig, key="pe_shift_m", width="stretch")
+        fx.chart(fig, key="pe_shift_m", width="stretch")
     with right:
         omega = demo.omega
         fig = vp.rotation_arrows(
             demo.points, panel_titles=[t("pe_shift_pair", i=i, w=omega[i], a=k * omega[i]) for i in demo.pairs],
             arrow_names=[t("pe_arrow_before"), t("pe_arrow_rotated"), t("pe_arrow_target")],
             dashed=[False, False, True], title=t("pe_shift_arrows", pos=pos, pos2=pos + k))
-        st.plotly_chart(fig, key="pe_shift_arrows", width="stretch")
+        fx.chart(fig, key="pe_shift_arrows", width="stretch")
     st.success(t("pe_shift_check", n=demo.checked, d=size.d, err=demo.error), icon=":material/check:")
     formulas(["sinusoidal"])
 
@@ -304,12 +305,12 @@ def rope_section() -> None:
                              arrow_names=names, dashed=[False, True] * len(ms),
                              colors=[c for j in range(len(ms)) for c in (vp.PALETTE[j],) * 2],
                              title=t("pe_rope_arrows", gap=gap))
-    st.plotly_chart(fig, key="pe_rope_arrows", width="stretch")
+    fx.chart(fig, key="pe_rope_arrows", width="stretch")
     offsets = np.asarray(demo.offsets)
     series = {t("pe_rope_query_at", m=m): (offsets, demo.scores[i]) for i, m in enumerate(demo.queries)}
-    st.plotly_chart(vp.curves(series, title=t("pe_rope_scores"), x_name=t("pe_w_offset"), y_name=t("pe_w_score"),
-                              overlap=True),
-                    key="pe_rope_scores", width="stretch")
+    fx.chart(vp.curves(series, title=t("pe_rope_scores"), x_name=t("pe_w_offset"), y_name=t("pe_w_score"),
+                       overlap=True),
+             key="pe_rope_scores", width="stretch")
     st.success(t("pe_rope_check", err=demo.error), icon=":material/check:")
     formulas(["rope"])
 
@@ -328,11 +329,11 @@ def bias_section() -> None:
     left, right = st.columns([1, 2])
     with left:
         st.markdown(f"**{t('pe_alibi_title')}**")
-        st.plotly_chart(vp.bars(slopes, head_names, log_y=True, y_name=t("pe_w_slope")), key="pe_alibi_slopes",
-                        width="stretch")
+        fx.chart(vp.bars(slopes, head_names, log_y=True, y_name=t("pe_w_slope")), key="pe_alibi_slopes",
+                 width="stretch")
         st.caption(t("pe_alibi_caption"))
     with right:
-        st.plotly_chart(bias_grid(bias, t("pe_alibi_bias", n=shown)), key="pe_alibi_grid", width="stretch")
+        fx.chart(bias_grid(bias, t("pe_alibi_bias", n=shown)), key="pe_alibi_grid", width="stretch")
         if shown < n:
             st.caption(t("pe_grid_capped", n=shown, total=n))
     st.divider()
@@ -372,16 +373,16 @@ def relative_view(opts: dict[str, str], n: int, shown: int) -> None:
                                                                             else "pe_causal")),
                         center=None, value_name=t("pe_w_bucket"),
                         x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"))
-        st.plotly_chart(fig, key="pe_buckets", width="stretch")
+        fx.chart(fig, key="pe_buckets", width="stretch")
         st.caption(t("pe_bucket_caption", maxd=rt.max_distance))
     with right:
-        st.plotly_chart(bias_grid(view.bias, t("pe_rel_bias", model=label, n=shown)), key="pe_rel_grid",
-                        width="stretch")
+        fx.chart(bias_grid(view.bias, t("pe_rel_bias", model=label, n=shown)), key="pe_rel_grid",
+                 width="stretch")
         if is_random(key):
             st.caption(t("pe_random_note", model=md_escape(label)))
     series = {t("pe_w_head", h=h): (view.offsets, view.curves[:, h]) for h in range(view.curves.shape[1])}
-    st.plotly_chart(vp.curves(series, title=t("pe_rel_curve"), x_name=t("pe_w_rel_offset"), y_name=t("pe_w_bias")),
-                    key="pe_rel_curve", width="stretch")
+    fx.chart(vp.curves(series, title=t("pe_rel_curve"), x_name=t("pe_w_rel_offset"), y_name=t("pe_w_bias")),
+             key="pe_rel_curve", width="stretch")
 
 
 # ---- formulas -----------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from models.config import POSITIONALS
 from models.training import tasks
 from models.training.tasks import get_task
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import STRINGS, t
 from ..markup import md_escape
@@ -157,7 +158,7 @@ def attention_section() -> None:
     fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
                          title=t("pe_attn_title", layer=c.layer))
-    st.plotly_chart(fig, key="pe_attn_grid", width="stretch")
+    fx.chart(fig, key="pe_attn_grid", width="stretch")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_attn_table",
                  column_config={t("pe_col_train_acc"): st.column_config.NumberColumn(format="percent"),
                                 t("pe_col_ideal"): st.column_config.NumberColumn(format="%.3f")})
@@ -189,10 +190,10 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
               (back, tokens, t("pe_perm_undone"))]
     for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
         with col:
-            st.plotly_chart(vp.matrix(m, title=title, center=None, tick_labels=ticks,
-                                      value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
-                                      showscale=i == 2),   # one scale for the three, drawn once
-                            key=f"pe_perm_{i}", width="stretch")
+            fx.chart(vp.matrix(m, title=title, center=None, tick_labels=ticks,
+                               value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
+                               showscale=i == 2),   # one scale for the three, drawn once
+                     key=f"pe_perm_{i}", width="stretch")
     st.success(t("pe_perm_result", score=res.score_error, full=res.full_error), icon=":material/check:")
     st.markdown(t("pe_perm_causal", masked=res.pattern_error, rows=", ".join(map(str, res.fixed_rows)),
                   rows_err=res.fixed_rows_error))
@@ -228,9 +229,9 @@ def extrapolation_section() -> None:
     progress.empty()
     acc = {scheme_label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
     y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
-    st.plotly_chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
-                                           x_name=t("pe_extra_x"), y_name=y_name),
-                    key="pe_extra_chart", width="stretch")
+    fx.chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
+                                    x_name=t("pe_extra_x"), y_name=y_name),
+             key="pe_extra_chart", width="stretch")
     lengths = [r["length"] for r in next(iter(results.values()))]
     table = []
     for s, rs in results.items():
@@ -302,13 +303,13 @@ def shift_test_section() -> None:
     if not results:
         st.info(t("pe_beyond_table"))
         return
-    st.plotly_chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
-                            [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
-                            text_fmt=".1e"),
-                    key="pe_shift_bars", width="stretch")
+    fx.chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
+                     [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
+                     text_fmt=".1e"),
+             key="pe_shift_bars", width="stretch")
     fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
                          value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"))
-    st.plotly_chart(fig, key="pe_shift_grid", width="stretch")
+    fx.chart(fig, key="pe_shift_grid", width="stretch")
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch", key="pe_shift_table",
                  column_config={c: st.column_config.NumberColumn(format="%.2e") for c in df.columns[1:-1]})

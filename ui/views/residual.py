@@ -12,6 +12,7 @@ from lab import norms as NM
 from lab import residual as R
 from models.weights import zoo
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
@@ -68,8 +69,8 @@ def plain_labels(tokens: list[str]) -> list[str]:
 # ---- the stream and its contributions ------------------------------------------------------
 def stream_view(data: InternalsData, cfg) -> None:
     c = data.contrib
-    st.plotly_chart(vz.value_heatmap(c["stream_norm"], data.labels, data.tokens, title=t("res_norm_title"),
-                                     value_name="‖x‖"), key="res_norm", width="stretch")
+    fx.chart(vz.value_heatmap(c["stream_norm"], data.labels, data.tokens, title=t("res_norm_title"),
+                              value_name="‖x‖"), key="res_norm", width="stretch")
     st.caption(t("res_norm_caption"))
     options = ["mean", *range(len(data.tokens))]
     labels = plain_labels(data.tokens)
@@ -77,9 +78,9 @@ def stream_view(data: InternalsData, cfg) -> None:
                        format_func=lambda o: t("res_all_positions") if o == "mean" else labels[o])
     norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
     cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
-    st.plotly_chart(vz.contribution_chart(data.labels, norm, cos, title=t("res_contrib_title"),
-                                          terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}),
-                    key="res_contrib", width="stretch")
+    fx.chart(vz.contribution_chart(data.labels, norm, cos, title=t("res_contrib_title"),
+                                   terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}),
+             key="res_contrib", width="stretch")
     st.caption(t("res_contrib_caption"))
     if data.additive:
         st.success(t("res_sum_ok", err=data.decomp_error), icon=":material/functions:")
@@ -102,8 +103,8 @@ def norms_view(data: InternalsData, cfg) -> None:
     values = np.concatenate([v for _, v in series.values()])
     values = values[np.isfinite(values) & (values > 0)]
     wide = values.size > 0 and values.max() / values.min() > 10        # a log axis only where it helps
-    st.plotly_chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
-                    key="res_norms", width="stretch")
+    fx.chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
+             key="res_norms", width="stretch")
     table = pd.DataFrame({
         t("res_col_norm"): names,
         t("res_col_in_mean"): ns.in_mean.mean(1), t("res_col_in_var"): ns.in_var.mean(1),
@@ -165,8 +166,8 @@ def prepost_view(sel: Selection) -> None:
         series[t("res_post_unnormed")] = (post.steps[1:], post.unnormed)
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
-                        key="res_prepost", width="stretch")
+        fx.chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
+                 key="res_prepost", width="stretch")
     with right:
         # trained twins: from the embedding to the last layer. Random twins start from
         # N(0, 0.02) embeddings that a post-LN norm blows up to ~√d at once, so there the
@@ -181,8 +182,8 @@ def prepost_view(sel: Selection) -> None:
     for col, res, tokens, key, name in ((cols[0], pre, pre_tokens, "res_pre_map", "res_pre_stream"),
                                         (cols[1], post, post_tokens, "res_post_map", "res_post_stream")):
         with col:
-            st.plotly_chart(vz.value_heatmap(res.per_token, res.steps, tokens, title=t(name),
-                                             value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
+            fx.chart(vz.value_heatmap(res.per_token, res.steps, tokens, title=t(name),
+                                      value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
     c1.latex(FORMULAS["res_pre"])
@@ -204,7 +205,7 @@ def lens_view(data: InternalsData, cfg) -> None:
     text = [[cell[0] for cell in row] for row in data.lens_tokens]
     fig = vz.value_heatmap(z, lens.labels, data.tokens, title=t("res_lens_title"), value_name=t("term_probability"),
                            zmin=0.0, zmax=1.0, text=text)
-    st.plotly_chart(fig, key="res_lens", width="stretch")
+    fx.chart(fig, key="res_lens", width="stretch")
     st.caption(t("res_lens_caption"))
     labels = plain_labels(data.tokens)
     pos = st.selectbox(t("res_position"), list(range(len(data.tokens))), index=len(data.tokens) - 1, key="lens_pos",

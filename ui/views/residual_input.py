@@ -16,6 +16,7 @@ from lab import input_layer as IL
 from models.trace import Stack
 from viz_core import syllabus as vy
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..shell import Selection, explain, stack_choice
@@ -54,8 +55,8 @@ def view(sel: Selection, cfg) -> None:
     if data.position_norm is not None:
         parts[t("res_in_position")] = data.position_norm
     parts[t("res_in_sum")] = data.sum_norm
-    st.plotly_chart(vy.input_parts(tokens, parts, terms={"norm": t("term_norm")}, title=t("res_in_title")),
-                    key="in_parts", width="stretch")
+    fx.chart(vy.input_parts(tokens, parts, terms={"norm": t("term_norm")}, title=t("res_in_title")),
+             key="in_parts", width="stretch")
     table = {t("res_in_col_token"): [vz.visible_label(s) for s in tokens], "id": data.ids,
              t("res_in_token"): data.token_norm}
     if data.segment_norm is not None:

@@ -15,6 +15,7 @@ from lab import residual as R
 from models.trace import Stack, record_names
 from viz_core import syllabus as vy
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..shell import Selection, explain, index_slider
@@ -77,16 +78,16 @@ def padded_view(sel: Selection, cfg) -> None:
     st.markdown(t("bn_batch", n=b.n, a=b.lengths[0], b=b.lengths[1], d=b.x.shape[2], layer=layer))
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(vy.token_stat_map(b.ln_std, b.valid, b.tokens, value_name="σ", title=t("bn_ln_title")),
-                        key="bn_ln_map", width="stretch")
+        fx.chart(vy.token_stat_map(b.ln_std, b.valid, b.tokens, value_name="σ", title=t("bn_ln_title")),
+                 key="bn_ln_map", width="stretch")
         st.caption(t("bn_ln_caption", err=b.ln_change))
     with right:
-        st.plotly_chart(vy.feature_stats(b.bn_mean_real, b.bn_mean_all, terms=terms(), title=t("bn_bn_title")),
-                        key="bn_features", width="stretch")
+        fx.chart(vy.feature_stats(b.bn_mean_real, b.bn_mean_all, terms=terms(), title=t("bn_bn_title")),
+                 key="bn_features", width="stretch")
         st.caption(t("bn_bn_caption", shift=b.bn_change))
     if len(b.extra) > 1:
-        st.plotly_chart(vy.padding_sweep(b.extra, b.sweep_bn, b.sweep_ln, terms=terms(), title=t("bn_sweep_title")),
-                        key="bn_sweep", width="stretch")
+        fx.chart(vy.padding_sweep(b.extra, b.sweep_bn, b.sweep_ln, terms=terms(), title=t("bn_sweep_title")),
+                 key="bn_sweep", width="stretch")
         st.caption(t("bn_sweep_caption", k=b.extra[-1], bn=b.sweep_bn[-1], ln=max(b.sweep_ln)))
     misconception("addnorm", t("bn_mis_common"), t("bn_mis_shown", bn=b.bn_change, ln=b.ln_change))
 
@@ -105,8 +106,8 @@ def scatter_view(sel: Selection) -> None:
                         format_func=labels.__getitem__)
     s = items[pick]
     slope = float(s.x @ s.y / max(float(s.x @ s.x), 1e-300))
-    st.plotly_chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
-                                    title=t("bn_scatter_fig", norm=s.label)), key="bn_scatter", width="stretch")
+    fx.chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
+                             title=t("bn_scatter_fig", norm=s.label)), key="bn_scatter", width="stretch")
     st.caption(t("bn_scatter_caption", n=len(s.x), alpha=s.alpha, g=s.gain, r2=s.r2_tanh, r2l=s.r2_line,
                  err=s.formula_error))
     if s.kind == "dyt":

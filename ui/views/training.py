@@ -27,6 +27,7 @@ from models.errors import Refused
 from models.weights import safety
 from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 
+from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..refusals import say
@@ -293,13 +294,14 @@ def live(rec: Record) -> None:
     if st.button(t("tr_stop"), icon=":material/stop:", key="tr_stop"):
         rec.stop.set()
     if run.steps:
-        st.plotly_chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False})
+        fx.chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False},
+                 download=False)     # redrawn every second: the finished view has the menu
     if run.snapshots:
         snap = run.snapshots[-1]
         stack = run.probe_stack
         st.caption(t("tr_live_attention", step=snap.step))
-        st.plotly_chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96),
-                        key="tr_live_heads", config={"displayModeBar": False})
+        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96),
+                 key="tr_live_heads", config={"displayModeBar": False}, download=False)
 
 
 def finished(rec: Record) -> None:
@@ -324,7 +326,7 @@ def finished(rec: Record) -> None:
     stack = cols[1].radio(t("tr_stack"), stack_opts, horizontal=True, key="tr_stack",
                           format_func=lambda s: t(f"stack_{s}")) if len(stack_opts) > 1 else "self"
     snap = run.snapshots[steps.index(step)]
-    st.plotly_chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
+    fx.chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
     scores = run.ideal_scores()
     m = st.columns(4)
     m[0].metric(t("tr_step"), f"{snap.step}")
@@ -337,8 +339,8 @@ def finished(rec: Record) -> None:
     left, right = st.columns([1, 1])
     with left:
         st.caption(t("tr_all_heads", step=snap.step))
-        st.plotly_chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128), key="tr_heads_fig",
-                        config={"displayModeBar": False})
+        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128), key="tr_heads_fig",
+                 config={"displayModeBar": False})
     with right:
         st.caption(t("tr_ideal_map"))
         try:
@@ -349,18 +351,18 @@ def finished(rec: Record) -> None:
             words = {w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")}
             fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False, terms=words)
             fig.update_layout(height=420)
-            st.plotly_chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
+            fx.chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
         else:
             st.caption(t("tr_no_ideal"))
     detector_chart(run, step)
     st.subheader(t("tr_play_title"))
     st.caption(t("tr_play_help"))
     frames = [s.patterns[stack].astype(np.float32).mean(axis=1) for s in run.snapshots]   # [layers, q, k] each
-    st.plotly_chart(vz.attention_over_steps(frames, steps, q_tok, k_tok, start=steps.index(step),
-                                            titles=[t("tr_layer_mean", layer=i) for i in range(frames[0].shape[0])],
-                                            terms={"play": t("tr_play"), "pause": t("tr_pause"),
-                                                   "step": t("tr_step")}),
-                    key="tr_anim", config={"displayModeBar": False})
+    fx.chart(vz.attention_over_steps(frames, steps, q_tok, k_tok, start=steps.index(step),
+                                     titles=[t("tr_layer_mean", layer=i) for i in range(frames[0].shape[0])],
+                                     terms={"play": t("tr_play"), "pause": t("tr_pause"),
+                                            "step": t("tr_step")}),
+             key="tr_anim", config={"displayModeBar": False})
     download(rec)
 
 
@@ -379,7 +381,7 @@ def detector_chart(run: TrainRun, step: int) -> None:
                              run.loss[:n], chance={names[d]: hist.chance[d] for d in DETECTORS_SHOWN},
                              marker_step=step, terms={"loss": t("tr_loss"), "step": t("tr_step")})
     st.subheader(t("tr_det_title"))
-    st.plotly_chart(fig, key="tr_detectors", config={"displayModeBar": False})
+    fx.chart(fig, key="tr_detectors", config={"displayModeBar": False})
     layer, head = hist.head_at_end("induction")
     st.caption(t("tr_det_caption", layer=layer, head=head, score=float(hist.scores["induction"][-1, layer, head])))
 

@@ -22,6 +22,7 @@ from models.trace import Stack
 from viz_core import masks as vm
 from viz_core.figure import HIGHLIGHT
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
@@ -158,7 +159,7 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
                                     col_labels=[str(i) for i in range(m.shape[1])], title=name,
                                     row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
                                     colorbar_title=t("wt_term_value"), max_ticks=8)
-            st.plotly_chart(fig, key=f"wt_{name}", width="stretch")
+            fx.chart(fig, key=f"wt_{name}", width="stretch")
     cos, rel = W.key_value_difference(w)
     misconception("kv", t("wt_mis_kv_common"), t("wt_mis_kv_shown", cos=cos, rel=rel))
 
@@ -190,32 +191,32 @@ def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> N
                                     t("wt_col_model"): st.column_config.NumberColumn(format="%.6f")})
     with right:
         weights = np.where(w.mask, w.weights, np.nan).astype(np.float32)
-        st.plotly_chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
-                                      title=t("wt_weights_chart", q=q_label),
-                                      terms={"key": t("term_key"), "weight": t("term_weight")}),
-                        key="wt_weights", width="stretch")
+        fx.chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
+                               title=t("wt_weights_chart", q=q_label),
+                               terms={"key": t("term_key"), "weight": t("term_weight")}),
+                 key="wt_weights", width="stretch")
 
 
 def output_section(w: HeadWalk, cfg) -> None:
     H, dh = w.z_heads.shape
     st.subheader(t("wt_sum"))
     st.markdown(t("wt_sum_text", dh=dh, H=H, hd=H * dh, d=w.out.shape[0]))
-    st.plotly_chart(vm.vector_figure({t("wt_z", head=w.head): w.z}, terms={"dim": t("wt_term_dim"),
-                                                                            "value": t("wt_term_value")}),
-                    key="wt_z", width="stretch")
+    fx.chart(vm.vector_figure({t("wt_z", head=w.head): w.z}, terms={"dim": t("wt_term_dim"),
+                                                                     "value": t("wt_term_value")}),
+             key="wt_z", width="stretch")
     fig = vz.matrix_heatmap(w.z_heads.astype(np.float32), row_labels=[f"H{h}" for h in range(H)],
                             col_labels=[str(i) for i in range(dh)], title=t("wt_heads"), row_name=t("wt_head"),
                             col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"), max_ticks=16)
     fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
                   line=dict(color=HIGHLIGHT, width=2))
     fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
-    st.plotly_chart(fig, key="wt_heads", width="stretch")
+    fx.chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
     hook = w.checked_against.rsplit(".", 1)[-1]          # the last part of the name (the hook point)
-    st.plotly_chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
-                                      t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
-                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
-                    key="wt_out", width="stretch")
+    fx.chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
+                               t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
+                              terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+             key="wt_out", width="stretch")
     if w.error < CHECK_TOL:
         st.success(t("wt_check_ok", err=w.error, hook=hook), icon=":material/check_circle:")
     else:
@@ -227,11 +228,11 @@ def numbers_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> No
     with st.expander(t("wt_numbers")):
         st.markdown(t("wt_numbers_text"))
         words = {"dim": t("wt_term_dim"), "value": t("wt_term_value")}
-        st.plotly_chart(vm.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x", width="stretch")
+        fx.chart(vm.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x", width="stretch")
         rows = {"x·W_Q + b_Q": w.q_all[w.query]}
         if w.rope:
             rows["RoPE(q)"] = w.q
-        st.plotly_chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
+        fx.chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
         st.download_button(t("wt_download"), walk_json(w, q_tokens, k_tokens),
                            f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
                            "application/json", key="wt_download")
@@ -253,10 +254,10 @@ def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: i
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
     if not w.mask[key]:
         st.info(t("wt_neuron_masked"))
-    st.plotly_chart(vm.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"], "v": nv["v"],
-                                      "p · v": nv["weighted_v"]},
-                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
-                    key="wt_neuron", width="stretch")
+    fx.chart(vm.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"], "v": nv["v"],
+                               "p · v": nv["weighted_v"]},
+                              terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+             key="wt_neuron", width="stretch")
 
 
 def kv_section(cfg) -> None:
@@ -264,9 +265,9 @@ def kv_section(cfg) -> None:
     st.markdown(t("wt_kv_text", kind=cfg.attention_kind, H=cfg.n_heads, G=cfg.kv_heads))
     if cfg.arch == "encoder":
         st.caption(t("wt_kv_encoder"))
-    st.plotly_chart(vm.kv_sharing_figure(KV.kv_groups(cfg.n_heads, cfg.kv_heads),
-                                         terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
-                    key="wt_kv_diagram", width="stretch")
+    fx.chart(vm.kv_sharing_figure(KV.kv_groups(cfg.n_heads, cfg.kv_heads),
+                                  terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
+             key="wt_kv_diagram", width="stretch")
     c1, c2 = st.columns(2)
     with c1:
         context = int(st.number_input(t("wt_kv_context"), min_value=1, max_value=1_048_576, value=4096, step=1024,
@@ -289,8 +290,8 @@ def kv_section(cfg) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")
         st.caption(t("wt_kv_formula", L=cfg.n_layers, dh=cfg.head_dim))
     with right:
-        st.plotly_chart(vm.kv_cache_chart(bars, selected=this, terms={"bytes": t("wt_term_cache")}),
-                        key="wt_kv_chart", width="stretch")
+        fx.chart(vm.kv_cache_chart(bars, selected=this, terms={"bytes": t("wt_term_cache")}),
+                 key="wt_kv_chart", width="stretch")
 
 
 def walk_or_explain(sel: Selection, c: Controls) -> HeadWalk:

@@ -14,6 +14,7 @@ from lab import flash as FL
 from viz_core import masks as vm
 from viz_core import scaling as vs
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..markup import md_escape
@@ -61,21 +62,21 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     step = run.steps[read - 1]
     left, right = st.columns([3, 2])
     with left:
-        st.plotly_chart(vs.tile_grid(run.scores, tile, tile, read, q_tokens[: run.n], k_tokens[: run.m], query=q,
-                                     terms=terms(), title=t("fa_grid_title", head=c.head, b=tile)),
-                        key="fa_grid", width="stretch")
+        fx.chart(vs.tile_grid(run.scores, tile, tile, read, q_tokens[: run.n], k_tokens[: run.m], query=q,
+                              terms=terms(), title=t("fa_grid_title", head=c.head, b=tile)),
+                 key="fa_grid", width="stretch")
     with right:
         labels = [t("fa_term_tile", a=s.k_start, b=s.k_stop - 1) for s in run.steps]
-        st.plotly_chart(vs.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
-                                         np.array([s.m[q] for s in run.steps]), np.array([s.l[q] for s in run.steps]),
-                                         current=read - 1, terms=terms(),
-                                         title=t("fa_stats_title", q=f"{q}·{vz.visible_label(q_tokens[q])}")),
-                        key="fa_stats", width="stretch")
+        fx.chart(vs.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
+                                  np.array([s.m[q] for s in run.steps]), np.array([s.l[q] for s in run.steps]),
+                                  current=read - 1, terms=terms(),
+                                  title=t("fa_stats_title", q=f"{q}·{vz.visible_label(q_tokens[q])}")),
+                 key="fa_stats", width="stretch")
     diff = float(np.abs(step.o[q] - run.out[q]).max())
     st.markdown(t("fa_partial", k=read, T=n_tiles, q=md_escape(f"{q}·{vz.visible_label(q_tokens[q])}"), diff=diff))
-    st.plotly_chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
-                                     terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
-                    key="fa_partial", width="stretch")
+    fx.chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
+                              terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
+             key="fa_partial", width="stretch")
     if run.error < 1e-4:
         st.success(t("fa_check_ok", err=run.error, ref=run.error_reference), icon=":material/check_circle:")
     else:
@@ -88,9 +89,9 @@ def cost(run: FL.FlashRun, tile: int) -> None:
     big = FL.memory(BIG, BIG, tile, tile, run.d_head)
     left, right = st.columns([2, 3])
     with left:
-        st.plotly_chart(vs.memory_bars({t("fa_mem_matrix"): mem["matrix"], t("fa_mem_stats"): mem["statistics"],
-                                        t("fa_mem_tile"): mem["score_tile"], t("fa_mem_tiles"): mem["qkvo_tiles"]},
-                                       title=t("fa_memory_title")), key="fa_memory", width="stretch")
+        fx.chart(vs.memory_bars({t("fa_mem_matrix"): mem["matrix"], t("fa_mem_stats"): mem["statistics"],
+                                 t("fa_mem_tile"): mem["score_tile"], t("fa_mem_tiles"): mem["qkvo_tiles"]},
+                                title=t("fa_memory_title")), key="fa_memory", width="stretch")
     with right:
         st.markdown(t("fa_memory_caption", n=run.n, matrix=mem["matrix"], stats=mem["statistics"],
                       tile=mem["score_tile"], big=BIG, big_matrix=big["matrix"], big_stats=big["statistics"],

@@ -16,6 +16,7 @@ import viz_core as vz
 from lab import scaling as SC
 from viz_core import scaling as vs
 
+from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..markup import md_escape
@@ -57,16 +58,16 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     curve = random_curve()
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(vs.variance_figure(curve.dims, curve.var, curve.stderr, curve.var_scaled,
-                                           head=(h.d_k, h.var_dots, h.var_scaled), terms=terms(),
-                                           title=t("sc_variance_title")), key="sc_variance", width="stretch")
+        fx.chart(vs.variance_figure(curve.dims, curve.var, curve.stderr, curve.var_scaled,
+                                    head=(h.d_k, h.var_dots, h.var_scaled), terms=terms(),
+                                    title=t("sc_variance_title")), key="sc_variance", width="stretch")
         st.caption(t("sc_variance_caption", samples=curve.samples, dk=h.d_k, var=h.var_dots, scaled=h.var_scaled,
                      vq=h.var_q, vk=h.var_k))
     q_label = md_escape(f"{c.query}·{vz.visible_label(q_tokens[c.query])}")
     with right:
         weights = [np.where(h.with_scale.scores > -np.inf, r.weights, np.nan) for r in (h.with_scale, h.without)]
-        st.plotly_chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_label)),
-                        key="sc_softmax", width="stretch")
+        fx.chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_label)),
+                 key="sc_softmax", width="stretch")
         rows = [{t("sc_col_row"): t(name), t("sc_col_max"): r.max_weight, t("sc_col_entropy"): r.entropy,
                  t("sc_col_grad_s"): r.grad_scores, t("sc_col_grad_dot"): r.grad_dots}
                 for name, r in (("sc_with", h.with_scale), ("sc_without", h.without))]
@@ -89,14 +90,14 @@ def ablation(s: SC.ScalingStudy, sel: Selection) -> None:
     layers = [f"L{i}" for i in range(len(a.entropy))]
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(vz.lines_chart({t("sc_with"): (layers, a.entropy), t("sc_without"): (layers, a.entropy_unscaled)},
-                                       title=t("sc_entropy_title", stack=t(f"stack_{a.stack}")),
-                                       y_name=t("sc_col_entropy")), key="sc_entropy", width="stretch")
+        fx.chart(vz.lines_chart({t("sc_with"): (layers, a.entropy), t("sc_without"): (layers, a.entropy_unscaled)},
+                                title=t("sc_entropy_title", stack=t(f"stack_{a.stack}")),
+                                y_name=t("sc_col_entropy")), key="sc_entropy", width="stretch")
     with right:
-        st.plotly_chart(vz.lines_chart({t("sc_with"): (layers, a.max_weight),
-                                        t("sc_without"): (layers, a.max_weight_unscaled)},
-                                       title=t("sc_maxw_title"), y_name=t("sc_col_max")), key="sc_maxw",
-                        width="stretch")
+        fx.chart(vz.lines_chart({t("sc_with"): (layers, a.max_weight),
+                                 t("sc_without"): (layers, a.max_weight_unscaled)},
+                                title=t("sc_maxw_title"), y_name=t("sc_col_max")), key="sc_maxw",
+                 width="stretch")
     if a.logits:
         st.markdown(t("sc_change_logits", kl=float(a.change["kl"].mean()), changed=int(a.change["changed"].sum()),
                       n=len(a.change["kl"])))

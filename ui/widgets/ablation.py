@@ -19,6 +19,7 @@ import viz_core as vz
 from lab import ablation as A
 from models.config import NORMS
 
+from . import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..markup import md_escape
@@ -153,9 +154,9 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         c1.metric(t("abl_mean_kl"), f"{float(np.mean(res['kl'])):.4g}")
         c2.metric(t("abl_changed"), f"{changed} / {len(tokens)}")
         c3.metric(t("abl_logit_diff"), f"{float(np.mean(res['logit_diff'])):+.4g}")
-        st.plotly_chart(vz.token_bars(res["kl"], tokens, title=t("abl_kl_title"), value_name="KL",
-                                      highlight=[i for i, c in enumerate(res["changed"]) if c]),
-                        key=f"{prefix}_chart", width="stretch")
+        fx.chart(vz.token_bars(res["kl"], tokens, title=t("abl_kl_title"), value_name="KL",
+                               highlight=[i for i, c in enumerate(res["changed"]) if c]),
+                 key=f"{prefix}_chart", width="stretch")
         table = pd.DataFrame({
             t("abl_col_pos"): range(len(tokens)),
             t("abl_col_token"): [vz.visible_label(x) for x in tokens],
@@ -168,6 +169,6 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         c1, c2 = st.columns(2)
         c1.metric(t("abl_mean_cos"), f"{float(np.mean(res['cosine'])):.4f}")
         c2.metric(t("abl_mean_rel"), f"{float(np.mean(res['rel_change'])):.1%}")
-        st.plotly_chart(vz.token_bars(res["rel_change"], tokens, title=t("abl_rel_title"),
-                                      value_name=t("abl_mean_rel")), key=f"{prefix}_chart", width="stretch")
+        fx.chart(vz.token_bars(res["rel_change"], tokens, title=t("abl_rel_title"),
+                               value_name=t("abl_mean_rel")), key=f"{prefix}_chart", width="stretch")
         st.caption(t("abl_hidden_caption"))

@@ -14,6 +14,7 @@ import viz_core as vz
 
 from lab import attention as LA
 
+from . import figure_export as fx
 from ..i18n import t
 from ..markup import md_escape
 from ..serving import attention_data, internals
@@ -80,7 +81,7 @@ def ffn_ab(sel: Selection, layer: int) -> None:
             vz.activation_heatmap(zb, b.tokens, neurons, title=_ab_title("b"), zmax=scale, terms=words),
             vz.activation_heatmap(vz.difference(za, zb), a.tokens, neurons, title=_ab_title("d"), terms=words)]
     for fig, key in zip(figs, ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"]):   # tokens x neurons: full width each
-        st.plotly_chart(fig, key=key, width="stretch")
+        fx.chart(fig, key=key, width="stretch")
     st.caption(t("ab_ffn_caption", layer=layer, n=len(neurons)))
 
 
@@ -92,7 +93,7 @@ def residual_ab(sel: Selection) -> None:
     a, b = pair
     dist = np.linalg.norm(vz.difference(a.stream, b.stream), axis=-1)               # [n, pos]
     fig = vz.value_heatmap(dist, a.labels, a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
-    st.plotly_chart(fig, key="ab_resid", width="stretch")
+    fx.chart(fig, key="ab_resid", width="stretch")
     st.caption(t("ab_resid_caption"))
 
 
@@ -129,6 +130,6 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
         for col, fig in zip(cols, row):
             with col:
                 fig.update_layout(height=HEIGHT)
-                st.plotly_chart(fig, key=keys.pop(0), width="stretch")
+                fx.chart(fig, key=keys.pop(0), width="stretch")
         if len(row) == 1:
             cols[1].caption(t("ab_attn_caption"))

@@ -21,6 +21,7 @@ from models import limits
 from models.trace import Stack
 from viz_core import model_map as vmap
 
+from . import figure_export as fx
 from .. import serving
 from ..serving import sessions
 from ..i18n import t
@@ -149,8 +150,8 @@ def load(sel: Selection) -> serving.MapView | None:
 
 def chart(fig, key: str, mp: MM.ModelMap) -> None:
     """A map figure whose clicks open the part's page (its own white background: theme=None)."""
-    st.plotly_chart(fig, key=key, on_select=lambda: _on_click(mp.parts(), mp.arch, key),
-                    selection_mode="points", theme=None, width="stretch")
+    fx.chart(fig, key=key, on_select=lambda: _on_click(mp.parts(), mp.arch, key),
+             selection_mode="points", theme=None, width="stretch")
 
 
 def map_view(mp: MM.ModelMap, view: serving.MapView | None) -> None:
@@ -207,8 +208,8 @@ def follow_view(view: serving.MapView) -> None:
     st.markdown(t("map_stop_caption", k=k + 1, n=len(names), where=md_escape(names[k]),
                   tok=md_escape(labels[pos]), norm=f"{norms[k]:.4g}"))
     st.caption(t("map_follow_help"))
-    st.plotly_chart(vmap.norm_path(names, norms, k, layers=[s.layer for s in sd.stops], terms=terms()),
-                    key="map_path", width="stretch")
+    fx.chart(vmap.norm_path(names, norms, k, layers=[s.layer for s in sd.stops], terms=terms()),
+             key="map_path", width="stretch")
     st.caption(t("map_path_caption"))
 
 
