@@ -98,7 +98,7 @@ async def _draw(fig_dict: dict, formats: tuple[str, ...], size: tuple[int, int],
     import kaleido
 
     out: dict[str, bytes] = {}
-    async with kaleido.Kaleido(n=1, timeout=timeout, plotlyjs=str(PLOTLY_JS), mathjax=False,
+    async with kaleido.Kaleido(n=1, timeout=timeout, plotlyjs=PLOTLY_JS.as_uri(), mathjax=False,
                                path=browser) as k:
         for fmt in formats:
             out[fmt] = await k.calc_fig(fig_dict, opts={"format": fmt, "width": size[0], "height": size[1],
