@@ -61,3 +61,18 @@ def test_without_a_browser_in_chinese(monkeypatch):
     at = open_app({"text": TEXT, "lang": "中文"})
     if FX.kaleido_available():
         assert any("需要服务器上装有 Chromium" in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+def test_a_failed_render_is_a_sentence_and_prepare_stays(monkeypatch):
+    def fail(fig, *args, **kwargs):
+        raise FX.ExportError("timeout")
+
+    monkeypatch.setattr(FX, "render_static", fail)
+    monkeypatch.setattr(FX, "unavailable", lambda: None)     # also where no browser is installed
+    at = open_app({"text": "a figure that fails to draw"})
+    at.button(key="fx_head_map_prepare").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("took too long" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert "fx_head_map_prepare" in {b.key for b in at.button}
+    assert not download_keys(at)

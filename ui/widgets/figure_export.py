@@ -205,7 +205,8 @@ def download_menu(fig: go.Figure, key: str, stem: str) -> None:
         files = None
         ready = st.session_state.get(ready_key)
         want = ready is not None and ready == figure_digest(fig)
-        if want or st.button(t("fx_prepare"), key=f"fx_{key}_prepare", icon=":material/draw:"):
+        slot = st.empty()     # Prepare, until the files are there
+        if want or slot.button(t("fx_prepare"), key=f"fx_{key}_prepare", icon=":material/draw:"):
             digest = ready if want else figure_digest(fig)
             try:
                 with st.spinner(t("fx_preparing")):
@@ -215,9 +216,10 @@ def download_menu(fig: go.Figure, key: str, stem: str) -> None:
                 st.session_state.pop(ready_key, None)
             else:
                 st.session_state[ready_key] = digest
+                slot.empty()      # a failed render keeps Prepare, to try again
         if files:
-            cols = st.columns(len(FORMATS))
-            for col, fmt in zip(cols, FORMATS):
-                col.download_button(t(f"fx_{fmt}"), files[fmt], f"{stem}.{fmt}", mime=MIME[fmt],
+            row = st.container(horizontal=True)
+            for fmt in FORMATS:
+                row.download_button(t(f"fx_{fmt}"), files[fmt], f"{stem}.{fmt}", mime=MIME[fmt],
                                     key=f"fx_{key}_{fmt}", on_click="ignore", icon=":material/download:")
         st.caption(t("fx_camera"))
