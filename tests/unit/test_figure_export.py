@@ -105,3 +105,12 @@ def test_sentences_exist_in_both_languages():
 
 def test_file_stem_is_safe():
     assert re.fullmatch(r"[A-Za-z0-9_-]+", FX.file_stem("pe_sim_rope/../x y"))
+
+
+def test_print_copy_hides_the_click_layer_only():
+    from viz_core.figure import CLICK_TRACE
+    fig = heatmap(["a", "b"])
+    fig.add_scatter(x=[0, 1], y=[0, 1], name=CLICK_TRACE)
+    out = FX.for_print(fig)
+    assert [tr.visible for tr in out.data] == [None, False]
+    assert fig.data[1].visible is None       # the chart on screen keeps its clicks

@@ -18,6 +18,7 @@ Safety on a shared server: one render at a time per process (`_LOCK`, a render w
 at most `BUSY_WAIT_S` for it), each render is cut off after `RENDER_TIMEOUT_S` (the
 browser is closed when its task is cancelled), and every failure is a sentence in the
 popover. Files are cached per figure (sha1 of `fig.to_json()`) in `st.cache_data`.
+The files leave out the app's click layers (`for_print`).
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ import plotly
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from viz_core.figure import CLICK_TRACE
 
 from ..i18n import t
 
@@ -161,10 +164,19 @@ def figure_digest(fig: go.Figure) -> str:
     return hashlib.sha1(fig.to_json().encode()).hexdigest()
 
 
+def for_print(fig: go.Figure) -> go.Figure:
+    """A copy of `fig` without the app's click layers (the dots that take clicks on screen)."""
+    out = go.Figure(fig)
+    for trace in out.data:
+        if trace.name == CLICK_TRACE:
+            trace.visible = False
+    return out
+
+
 @st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
 def _files(digest: str, _fig: go.Figure) -> dict[str, bytes]:
     """Both files of the figure whose JSON hashes to `digest` (the figure itself is not hashed)."""
-    return render_static(_fig)
+    return render_static(for_print(_fig))
 
 
 def page_name() -> str:
