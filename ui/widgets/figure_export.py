@@ -23,7 +23,9 @@ The files leave out the app's click layers (`for_print`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -63,21 +65,26 @@ class ExportError(Exception):
 
 def browser_path() -> str | None:
     """The Chromium/Chrome executable to draw with, or None when this machine has none."""
-    for var in ("CHROMIUM_PATH", "BROWSER_PATH"):
-        if value := os.environ.get(var):
+    env = os.environ
+    return _find_browser(env.get("CHROMIUM_PATH"), env.get("BROWSER_PATH"), env.get("PATH", ""))
+
+
+@functools.lru_cache(maxsize=8)
+def _find_browser(chromium_path: str | None, browser_path: str | None, search: str) -> str | None:
+    # asked under every chart on every rerun: cached per value of the variables that decide it
+    for value in (chromium_path, browser_path):
+        if value:
             return value if os.access(value, os.X_OK) else None
     for name in BROWSER_NAMES:
-        if found := shutil.which(name):
+        if found := shutil.which(name, path=search):
             return found
     return None
 
 
+@functools.cache
 def kaleido_available() -> bool:
-    try:
-        import kaleido  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether kaleido is installed (found, not imported: it is imported when a figure is drawn)."""
+    return importlib.util.find_spec("kaleido") is not None
 
 
 def unavailable() -> str | None:
