@@ -254,7 +254,9 @@ class InstantSession:
             cell = (self.rng.randrange(self.tokens), self.rng.randrange(self.tokens))
             if cell != self.cell:
                 break
-        pos = page.evaluate("([q, k]) => window.__gbInst.box.__gb.cellCenter(q, k)", list(cell))
+        pos = page.evaluate("""([q, k]) => {
+          window.__gbInst.box.querySelector(".gb-map").scrollIntoView({ block: "center" });
+          return window.__gbInst.box.__gb.cellCenter(q, k); }""", list(cell))
         page.evaluate("() => window.__gbInst.prepare('hover')")
         page.mouse.move(pos["x"], pos["y"])
         ms = page.wait_for_function(_INSTANT_TIP_DONE_JS, arg=list(cell), polling="raf",

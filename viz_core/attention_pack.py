@@ -73,8 +73,10 @@ def pack_attention(patterns: np.ndarray, q_tokens: Sequence[str], k_tokens: Sequ
     q8 = np.rint(values.reshape(n_layers * n_heads, -1) / safe * LEVELS).clip(0, LEVELS).astype(np.uint8)
     raw = q8.tobytes()
     body = zlib.compress(raw, 1) if compress else raw      # level 1: 4x faster than 6 at 512 tokens
-    digest = hashlib.sha1(raw + json.dumps([list(q_tokens), list(k_tokens)]).encode()).hexdigest()[:16]
     lut = np.ascontiguousarray(colormap_lut(cmap), dtype=np.uint8)
+    # the id changes with anything the viewer shows: cells, tokens, palette, words
+    meta = json.dumps([list(q_tokens), list(k_tokens), dict(labels or {}), str(title)], ensure_ascii=False)
+    digest = hashlib.sha1(raw + lut.tobytes() + meta.encode()).hexdigest()[:16]
     return {
         "format": FORMAT,
         "id": digest,

@@ -194,5 +194,18 @@ def test_export_opens_at_512_tokens(tmp_path, browser, n_words):
         box.evaluate("(el) => el.__gb.zoom(100, 140, 200, 240)")
         got = hover_cell(pg, box, 120, 230)
         assert abs(got["weight"] - float(p[0, 0, 120, 230])) <= got["error"] + SHOWN
+        # brush: drag from cell (110, 205) to (119, 214) zooms to that block; 0 resets
+        a = box.evaluate("(el) => el.__gb.cellCenter(110, 205)")
+        b = box.evaluate("(el) => el.__gb.cellCenter(119, 214)")
+        pg.mouse.move(a["x"], a["y"])
+        pg.mouse.down()
+        pg.mouse.move(b["x"], b["y"], steps=5)
+        pg.mouse.up()
+        expect(pg.locator(".gb-zoom")).to_have_text("queries 110–119, keys 205–214")
+        got = hover_cell(pg, box, 115, 210)
+        assert abs(got["weight"] - float(p[0, 0, 115, 210])) <= got["error"] + SHOWN
+        box.focus()
+        pg.keyboard.press("0")
+        expect(pg.locator(".gb-zoom")).to_have_text("queries 0–511, keys 0–511")
     finally:
         ctx.close()

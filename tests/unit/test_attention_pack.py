@@ -90,3 +90,12 @@ def test_export_cannot_be_closed_by_a_token():
 def test_script_safe_json_round_trips():
     obj = {"a": "</script><!-- & \u2029"}
     assert json.loads(script_safe_json(obj)) == obj
+
+
+def test_the_id_follows_what_the_viewer_shows():
+    p, _ = _patterns(L=1, H=1, n=4)
+    a = pack_attention(p, list("abcd"))
+    assert pack_attention(p, list("abcd"))["id"] == a["id"]
+    assert pack_attention(p, list("abce"))["id"] != a["id"]
+    assert pack_attention(p, list("abcd"), cmap="cividis")["id"] != a["id"]
+    assert pack_attention(p, list("abcd"), labels={"heading": "x"})["id"] != a["id"]
