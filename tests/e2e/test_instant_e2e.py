@@ -209,3 +209,13 @@ def test_export_opens_at_512_tokens(tmp_path, browser, n_words):
         expect(pg.locator(".gb-zoom")).to_have_text("queries 0–511, keys 0–511")
     finally:
         ctx.close()
+
+
+def test_presenter_mode_enlarges_the_viewer(app_server, page):
+    open_app(page, app_server, "/attention", {"view": "instant", "text": TEXT, "present": "1"})
+    box = viewer(page)
+    size = float(box.evaluate("(el) => parseFloat(el.style.fontSize)"))
+    assert size > 16, size
+    box.scroll_into_view_if_needed()
+    screenshot(page, "instant_presenter", full_page=False)
+    assert_clean(page)

@@ -233,7 +233,8 @@ def _on_instant() -> None:
 def instant_view(c: Controls, sel: Selection) -> None:
     payload = instant_payload(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
                               instant_labels())
-    attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", on_select=_on_instant)
+    attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", text_scale=text_scale(),
+                                      on_select=_on_instant)
     kb = len(payload["data"]) / 1e3          # the cells (base64 of deflated bytes): nearly all of it
     st.caption(t("instant_caption", heads=payload["n_layers"] * payload["n_heads"], kb=f"{kb:,.0f}"))
     q = st.session_state.get("instant_query")

@@ -26,13 +26,14 @@ export default function (component) {
   const host = parentElement;
   const prev = host.__gbInstant;
   const cleanup = () => { const cur = host.__gbInstant; if (cur) { cur.viewer.destroy(); host.__gbInstant = null; } };
-  if (prev && prev.id === data.payload.id) {
+  const id = data.payload.id + "/" + data.text_scale;
+  if (prev && prev.id === id) {
     prev.send = setStateValue;          // same text: keep the viewer and what the reader did in it
     return cleanup;
   }
   if (prev) prev.viewer.destroy();
-  const payload = Object.assign({}, data.payload, { selected: data.selected });
-  const state = { id: data.payload.id, send: setStateValue, viewer: null };
+  const payload = Object.assign({}, data.payload, { selected: data.selected, text_scale: data.text_scale });
+  const state = { id, send: setStateValue, viewer: null };
   state.viewer = glassboxAttention(host, payload, { onSelect: (sel) => state.send("selection", sel) });
   host.__gbInstant = state;
   return cleanup;
@@ -55,15 +56,16 @@ def selection(key: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def attention_canvas(payload: dict, layer: int, head: int, *, key: str,
+def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_scale: float = 1.0,
                      on_select: Callable[[], None] | None = None) -> dict | None:
     """Mount the viewer for `payload` (viz_core.attention_pack.pack_attention), starting
-    at (layer, head) the first time this text is shown; returns the last selection."""
+    at (layer, head) the first time this text is shown, with text `text_scale` times the
+    normal size (presenter mode); returns the last selection."""
     start = st.session_state.get(_START)
     if start is None or start[0] != payload["id"]:
         start = (payload["id"], [int(layer), int(head)])
         st.session_state[_START] = start
-    _component(key=key, data={"payload": payload, "selected": start[1]},
+    _component(key=key, data={"payload": payload, "selected": start[1], "text_scale": float(text_scale)},
                on_selection_change=on_select or (lambda: None))
     return selection(key)
 

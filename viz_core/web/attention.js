@@ -29,6 +29,8 @@ function glassboxAttention(root, payload, callbacks) {
   }, P.labels || {});
   const fmt = (s, v) => String(s).replace(/\{(\w+)\}/g, (m, k) => (k in v ? String(v[k]) : m));
   const LINES_MAX = 96;
+  const TS = Math.max(0.5, Math.min(3, Number(P.text_scale) || 1));   // presenter mode: bigger text
+  const px = (n) => Math.round(n * TS) + "px sans-serif";
   const HEAD_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"];
 
   // ---- decode ------------------------------------------------------------------------------
@@ -53,6 +55,7 @@ function glassboxAttention(root, payload, callbacks) {
   // ---- DOM (no innerHTML anywhere) ------------------------------------------------------------
   const el = (tag, cls, parent, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; if (parent) parent.appendChild(e); return e; };
   const box = el("div", "gb-att", null);
+  box.style.fontSize = Math.round(16 * TS) + "px";
   box.tabIndex = 0;
   box.setAttribute("role", "application");
   box.setAttribute("aria-label", LBL.hint);
@@ -96,12 +99,12 @@ function glassboxAttention(root, payload, callbacks) {
 
   function layout() {
     const W = Math.max(480, Math.floor(box.clientWidth || 900));
-    const labelW = 40;
+    const labelW = Math.round(40 * TS);
     const tile = Math.max(12, Math.min(56, Math.floor((W - labelW) / H) - 3));
-    G.grid = { labelW, top: 16, tile, gap: 3 };
-    G.gridCtx = sizeCanvas(grid, labelW + H * (tile + G.grid.gap), 16 + L * (tile + G.grid.gap));
+    G.grid = { labelW, top: Math.round(16 * TS), tile, gap: 3 };
+    G.gridCtx = sizeCanvas(grid, labelW + H * (tile + G.grid.gap), G.grid.top + L * (tile + G.grid.gap));
     const mapW = Math.min(640, Math.floor(W * 0.58));
-    const margin = { left: 96, top: 84, right: 8, bottom: 8 };
+    const margin = { left: Math.round(96 * TS), top: Math.round(84 * TS), right: 8, bottom: 8 };
     const side = Math.max(120, mapW - margin.left - margin.right);
     G.map = { margin, side, w: mapW, h: margin.top + side + margin.bottom };
     G.mapCtx = sizeCanvas(map, G.map.w, G.map.h);
@@ -143,7 +146,7 @@ function glassboxAttention(root, payload, callbacks) {
     const g = G.grid, c = G.gridCtx, step = g.tile + g.gap;
     c.clearRect(0, 0, grid.width, grid.height);
     c.imageSmoothingEnabled = false;
-    c.fillStyle = "#555"; c.font = "11px sans-serif"; c.textBaseline = "middle"; c.textAlign = "center";
+    c.fillStyle = "#555"; c.font = px(11); c.textBaseline = "middle"; c.textAlign = "center";
     for (let h = 0; h < H; h++) c.fillText("H" + h, g.labelW + h * step + g.tile / 2, 8);
     c.textAlign = "right";
     for (let l = 0; l < L; l++) c.fillText("L" + l, g.labelW - 6, g.top + l * step + g.tile / 2);
@@ -190,7 +193,7 @@ function glassboxAttention(root, payload, callbacks) {
     c.imageSmoothingEnabled = false;
     c.drawImage(headImage(l, h), w.ka, w.qa, g.nk, g.nq, g.x0, g.y0, G.map.side, G.map.side);
     c.fillStyle = "#333";
-    const fs = Math.min(12, Math.floor(Math.min(g.cw, g.ch)));
+    const fs = Math.min(12 * TS, Math.floor(Math.min(g.cw, g.ch)));
     if (fs >= 7) {
       c.font = fs + "px sans-serif";
       if (g.ch >= 7) { c.textAlign = "right"; c.textBaseline = "middle";
@@ -199,7 +202,7 @@ function glassboxAttention(root, payload, callbacks) {
         for (let k = w.ka; k < w.kb; k++) { c.save(); c.translate(g.x0 + (k - w.ka + 0.5) * g.cw, g.y0 - 4); c.rotate(-Math.PI / 3); c.fillText(clip(P.k_tokens[k], 12), 0, 0); c.restore(); }
         c.restore(); }
     } else {
-      c.font = "11px sans-serif"; c.textAlign = "right"; c.textBaseline = "top";
+      c.font = px(11); c.textAlign = "right"; c.textBaseline = "top";
       c.fillText(`${LBL.query} ${w.qa}\u2013${w.qb - 1}`, g.x0 - 4, g.y0);
       c.textAlign = "left"; c.textBaseline = "bottom";
       c.fillText(`${LBL.key} ${w.ka}\u2013${w.kb - 1}`, g.x0, g.y0 - 4);
@@ -227,8 +230,8 @@ function glassboxAttention(root, payload, callbacks) {
     if (Math.max(nq, nk) > LINES_MAX) { linesNote.textContent = fmt(LBL.lines_too_many, { max: LINES_MAX, n: Math.max(nq, nk) }); return; }
     linesNote.textContent = "";
     const heads = [shown(), ...S.extra.filter(([a, b]) => !(a === shown()[0] && b === shown()[1]))];
-    const rowQ = (Hh - 16) / nq, rowK = (Hh - 16) / nk, fs = Math.max(8, Math.min(12, Math.floor(Math.min(rowQ, rowK)) - 1));
-    const xl = Math.min(110, W * 0.32), xr = W - Math.min(110, W * 0.32);
+    const rowQ = (Hh - 16) / nq, rowK = (Hh - 16) / nk, fs = Math.max(8, Math.min(12 * TS, Math.floor(Math.min(rowQ, rowK)) - 1));
+    const xl = Math.min(110 * TS, W * 0.32), xr = W - Math.min(110 * TS, W * 0.32);
     const focusQ = S.lock ? S.lock[0] : S.hover ? S.hover[0] : null;
     heads.forEach(([l, h], i) => {
       c.strokeStyle = HEAD_COLOURS[i % HEAD_COLOURS.length];
