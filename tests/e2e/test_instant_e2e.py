@@ -76,6 +76,18 @@ def test_keys_switch_heads_and_the_url_follows(app_server, page):
     expect(heading).to_have_text("Layer 1, head 1")       # the rerun did not reset the viewer
     page.keyboard.press("ArrowUp")
     expect(heading).to_have_text("Layer 0, head 1")
+    # hovering a tile previews its head; leaving goes back; a click selects it
+    box.locator(".gb-grid").scroll_into_view_if_needed()
+    tile = box.evaluate("(el) => el.__gb.tileCenter(3, 4)")
+    page.mouse.move(tile["x"], tile["y"])
+    expect(heading).to_have_text("Layer 3, head 4 (preview)")
+    page.mouse.move(5, 5)
+    expect(heading).to_have_text("Layer 0, head 1")
+    page.mouse.move(tile["x"], tile["y"])
+    page.mouse.click(tile["x"], tile["y"])
+    expect(heading).to_have_text("Layer 3, head 4")
+    page.wait_for_url(re.compile(r"[?&]layer=3(&|$)"), timeout=TIMEOUT)
+    wait_for_rerun(page)
     screenshot(page, "instant_en", full_page=False)
     assert_clean(page)
 
@@ -174,18 +186,19 @@ def test_export_opens_from_disk_with_no_network(app_server, page, browser, tmp_p
         ctx.close()
 
 
-@pytest.mark.parametrize("n_words", [500])
-def test_export_opens_at_512_tokens(tmp_path, browser, n_words):
-    """A long input (MiniLM's 512 positions) opens and zooms without a server."""
+@pytest.mark.parametrize("layers,heads,n", [(6, 12, 512), (1, 2, 2048)], ids=["minilm-512", "2048"])
+def test_long_exports_open_and_zoom_without_a_server(tmp_path, browser, layers, heads, n):
+    """A long input (MiniLM's 512 positions; 2,048, the longest the viewer draws) opens,
+    hovers, brushes and resets with no server."""
     from viz_core.attention_html import standalone_html
     from viz_core.attention_pack import pack_attention
 
     rng = np.random.default_rng(0)
-    s = rng.normal(size=(6, 12, 512, 512)).astype(np.float32) * 3
+    s = rng.normal(size=(layers, heads, n, n)).astype(np.float32) * 3
     p = np.exp(s - s.max(-1, keepdims=True))
     p /= p.sum(-1, keepdims=True)
     path = tmp_path / "long.html"
-    path.write_text(standalone_html(pack_attention(p, [f"w{i}" for i in range(512)])), encoding="utf-8")
+    path.write_text(standalone_html(pack_attention(p, [f"w{i}" for i in range(n)])), encoding="utf-8")
     ctx = browser.new_context(offline=True, viewport={"width": 1400, "height": 1000})
     try:
         pg = ctx.new_page()
@@ -206,7 +219,13 @@ def test_export_opens_at_512_tokens(tmp_path, browser, n_words):
         assert abs(got["weight"] - float(p[0, 0, 115, 210])) <= got["error"] + SHOWN
         box.focus()
         pg.keyboard.press("0")
-        expect(pg.locator(".gb-zoom")).to_have_text("queries 0–511, keys 0–511")
+        expect(pg.locator(".gb-zoom")).to_have_text(f"queries 0–{n - 1}, keys 0–{n - 1}")
+        pg.keyboard.press("ArrowRight")
+        expect(pg.locator(".gb-heading")).to_have_text("Layer 0, head 1")
+        # at 2,048 tokens a cell is a fraction of a pixel: zoom to the corner, then hover
+        box.evaluate("(el, n) => el.__gb.zoom(n - 20, n, n - 20, n)", n)
+        got = hover_cell(pg, box, n - 1, n - 2)
+        assert abs(got["weight"] - float(p[0, 1, n - 1, n - 2])) <= got["error"] + SHOWN
     finally:
         ctx.close()
 
