@@ -24,6 +24,15 @@ head's heatmap), as a visitor would. Each round performs, in this order:
     changed (the large chart messages come as references to the browser's message
     cache); clocked until a new run has started and finished and the page is idle.
 
+Instant view (`?view=instant`, the in-browser canvas viewer: ui/widgets/attention_canvas.py), on
+a second page of the same browser opened on the same text, in every round:
+(e) head switch by key: focus the viewer, ArrowRight / ArrowLeft. Clock: from the keydown
+    (capturing listener) to the first animation frame whose heading reads the new
+    "Layer L, head H" (the canvases are redrawn in the key handler, before that frame).
+(f) hover -> tooltip: the mouse moves onto another cell of the head map. Clock: from the
+    mousemove to the first animation frame whose tooltip names that query and key.
+Reported against (b), the plotly head switch of the same rounds. `--no-instant` skips them.
+
 Also reported: the part of each latency the page's main thread spent in long tasks
 (> 50 ms, PerformanceObserver "longtask"): parsing and drawing charts, React.
 
@@ -42,6 +51,7 @@ absolute medians against the issue's targets on the 2-core reference machine:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import random
@@ -169,6 +179,93 @@ _RERUN_DONE_JS = """
 Timing = tuple[float, float]   # (seconds until everything is drawn, seconds of long main-thread tasks)
 
 
+# (e), (f): the in-browser viewer lives in a shadow root (st.components.v2); find it once.
+_INSTANT_SETUP_JS = """
+() => {
+  if (window.__gbInst) return true;
+  let box = null;
+  for (const el of document.querySelectorAll("*")) {
+    if (el.shadowRoot && el.shadowRoot.querySelector(".gb-att[data-ready='1']")) {
+      box = el.shadowRoot.querySelector(".gb-att"); break; }
+  }
+  if (!box) return false;
+  const s = (window.__gbInst = { t0: null, arm: null, box });
+  document.addEventListener("keydown", (e) => {
+    if (s.arm === "key" && s.t0 === null && e.key.startsWith("Arrow")) s.t0 = performance.now(); }, true);
+  document.addEventListener("mousemove", () => { if (s.arm === "hover" && s.t0 === null) s.t0 = performance.now(); }, true);
+  s.prepare = (arm) => { s.t0 = null; s.arm = arm; };
+  return true;
+}
+"""
+_INSTANT_HEAD_DONE_JS = """
+(title) => {
+  const s = window.__gbInst;
+  if (s.t0 === null || s.box.querySelector(".gb-heading").textContent !== title) return false;
+  return performance.now() - s.t0;
+}
+"""
+_INSTANT_TIP_DONE_JS = """
+([q, k]) => {
+  const s = window.__gbInst, tip = s.box.querySelector(".gb-tip");
+  if (s.t0 === null || tip.dataset.q !== String(q) || tip.dataset.k !== String(k) || tip.style.display === "none")
+    return false;
+  return performance.now() - s.t0;
+}
+"""
+
+
+class InstantSession:
+    """A second page on the instant view of the same text: (e) key head switch, (f) hover."""
+
+    def __init__(self, page, base: str, text: str, tokens: int, seed: int) -> None:  # noqa: ANN001
+        self.page, self.base, self.text, self.tokens = page, base, text, tokens
+        self.rng = random.Random(seed + 1)
+        self.head = 0
+        self.cell = (0, 0)
+
+    def open(self) -> None:
+        from benchmarks._browser import attention_query, open_app
+
+        open_app(self.page, self.base, "/attention", attention_query(self.text, view="instant"))
+        self.page.wait_for_function(_INSTANT_SETUP_JS, timeout=60_000)
+        self.page.evaluate("() => window.__gbInst.box.scrollIntoView()")
+
+    def _settle(self, ms: float) -> Timing:
+        from benchmarks._browser import wait_for_rerun
+
+        self.page.wait_for_timeout(400)        # the viewer reports the selection 250 ms after a key
+        wait_for_rerun(self.page, start_timeout=0)
+        return ms / 1000, 0.0
+
+    def switch_head(self) -> Timing:
+        page = self.page
+        page.evaluate("() => window.__gbInst.box.focus({preventScroll: true})")
+        key, head = ("ArrowRight", self.head + 1) if self.head + 1 < N_HEADS else ("ArrowLeft", self.head - 1)
+        page.evaluate("() => window.__gbInst.prepare('key')")
+        page.keyboard.press(key)
+        ms = page.wait_for_function(_INSTANT_HEAD_DONE_JS, arg=f"Layer 0, head {head}", polling="raf",
+                                    timeout=60_000).json_value()
+        self.head = head
+        return self._settle(ms)
+
+    def hover(self) -> Timing:
+        page = self.page
+        while True:
+            cell = (self.rng.randrange(self.tokens), self.rng.randrange(self.tokens))
+            if cell != self.cell:
+                break
+        pos = page.evaluate("""([q, k]) => {
+          window.__gbInst.box.querySelector(".gb-map").scrollIntoView({ block: "center" });
+          return window.__gbInst.box.__gb.cellCenter(q, k); }""", list(cell))
+        page.evaluate("() => window.__gbInst.prepare('hover')")
+        page.mouse.move(pos["x"], pos["y"])
+        ms = page.wait_for_function(_INSTANT_TIP_DONE_JS, arg=list(cell), polling="raf",
+                                    timeout=60_000).json_value()
+        self.cell = cell
+        page.wait_for_timeout(100)
+        return ms / 1000, 0.0
+
+
 class Session:
     """The one page all rounds run in, and the actions being timed."""
 
@@ -277,19 +374,25 @@ OPS = {"new_text": "(a) new text -> all charts drawn",
        "head_switch": "(b) head switch -> redrawn",
        "cached_text": "(c) baseline: cached text -> all charts drawn",
        "noop_rerun": "(d) baseline: no-op rerun (\"r\") -> idle"}
+INSTANT_OPS = {"instant_key": "(e) instant view: head switch by key -> redrawn",
+               "instant_hover": "(f) instant view: hover -> tooltip"}
 
 
 def measure(base: str, browser, tokens: int, runs: int, warmup: int, head_switch: str, seed: int,  # noqa: ANN001
-            verbose: bool) -> dict[str, list[Timing]]:
+            verbose: bool, instant: bool = True) -> dict[str, list[Timing]]:
     from benchmarks._browser import new_page
 
-    times: dict[str, list[Timing]] = {op: [] for op in OPS}
-    with new_page(browser) as page:
+    times: dict[str, list[Timing]] = {op: [] for op in (*OPS, *(INSTANT_OPS if instant else ()))}
+    with new_page(browser) as page, (new_page(browser) if instant else contextlib.nullcontext()) as page2:
         page.context.add_init_script(_WS_LOG_JS)
         s = Session(page, base, tokens, head_switch, seed)
         s.open()
         actions = {"new_text": s.new_text, "head_switch": s.switch_head,
                    "cached_text": s.cached_text, "noop_rerun": s.noop_rerun}
+        if instant:
+            fast = InstantSession(page2, base, s.previous[0], tokens, seed)
+            fast.open()
+            actions.update(instant_key=fast.switch_head, instant_hover=fast.hover)
         for i in range(warmup + runs):
             row = {op: fn() for op, fn in actions.items()}
             if i >= warmup:
@@ -336,6 +439,15 @@ def report(times: dict[str, list[Timing]], tokens: int, head_switch: str, note: 
             f"| {max(ts) * 1e3:.0f} | {med[op] / med['noop_rerun']:.2f} | {med[op] / med['cached_text']:.2f} "
             f"| {f'<= {target * 1e3:.0f} ms' if target else ''} "
             f"| {f'{med[op] / target:.2f}' if target else ''} |")
+    if "instant_key" in total:
+        lines += ["", f"Instant view (in-browser canvas, same text, second page, same rounds): ratios against (b), "
+                      "the plotly head switch measured beside it.", "",
+                  "| operation | median ms | min ms | max ms | / (b) plotly head switch |",
+                  "| --- | ---: | ---: | ---: | ---: |"]
+        for op, label in INSTANT_OPS.items():
+            ts = total[op]
+            lines.append(f"| {label} | {med[op] * 1e3:.1f} | {min(ts) * 1e3:.1f} | {max(ts) * 1e3:.1f} "
+                         f"| {med[op] / med['head_switch']:.3f} |")
     lines += ["", "Targets (issue, 2-core machine): (a) <= 1.0 s, (b) <= 0.3 s. "
                   f"(a) {'met' if med['new_text'] <= 1.0 else 'MISSED'}, "
                   f"(b) {'met' if med['head_switch'] <= 0.3 else 'MISSED'} in this run. "
@@ -354,6 +466,8 @@ def main() -> None:
     ap.add_argument("--url", help="time a server that is already running (e.g. http://127.0.0.1:8501)")
     ap.add_argument("--seed", type=int, default=None, help="word/number choice (default: from the clock)")
     ap.add_argument("--note", default="", help="a sentence added to the report (e.g. 'machine under load')")
+    ap.add_argument("--no-instant", action="store_true", help="skip (e) and (f), the instant view")
+    ap.add_argument("--section", default="browser_latency", help="section of docs/benchmarks.md to write")
     ap.add_argument("--no-doc", action="store_true", help="do not write docs/benchmarks.md")
     ap.add_argument("-q", "--quiet", action="store_true", help="no per-round lines on stderr")
     args = ap.parse_args()
@@ -367,11 +481,11 @@ def main() -> None:
     load = os.getloadavg()
     with app_server(port=args.port, url=args.url) as base, chromium() as browser:
         times = measure(base, browser, args.tokens, args.runs, args.warmup, args.head_switch, seed,
-                        verbose=not args.quiet)
+                        verbose=not args.quiet, instant=not args.no_instant)
     md = report(times, args.tokens, args.head_switch, " ".join(filter(None, [args.note, load_note(load)])))
     from benchmarks._timing import publish
 
-    publish("browser_latency", md, write_doc=not args.no_doc, say_where=True)
+    publish(args.section, md, write_doc=not args.no_doc, say_where=True)
 
 
 if __name__ == "__main__":

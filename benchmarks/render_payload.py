@@ -23,6 +23,12 @@ forward pass excluded) and the peak RSS of that process. The HTML embeds every
 weight of every head as JSON text (the page then loads require.js and d3 from a CDN;
 those are not counted).
 
+Instant view and HTML export (in this process, no browser): MiniLM's patterns for the
+same text packed by viz_core/attention_pack.py (uint8 per cell, one scale per head,
+deflate, base64 in JSON): the component's payload (what the instant view receives once)
+and the standalone HTML file (viz_core/attention_html.py: payload + inline script).
+Goal (issue "instant attention"): the export <= 1.07 MB at 128 tokens.
+
 Target (issue "render payload"): at 128 tokens, Glassbox page bytes / BertViz
 model_view bytes <= 1/50 = 0.02. Printed and written to docs/benchmarks.md (section
 "render_payload"); nothing is asserted.
@@ -49,7 +55,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 TARGET_RATIO = 1 / 50
-ALL_VIEWS = ("heads", "lines", "metrics", "rollout")
+ALL_VIEWS = ("heads", "lines", "metrics", "rollout", "instant")
+EXPORT_GOAL_BYTES = 1.07e6      # the standalone HTML at 128 tokens (issue "instant attention")
 
 # Every drawn plotly chart has its SVG; a chart whose spec arrived but is not drawn yet
 # has none (or is still a stSkeleton, which wait_for_rerun already excludes).
@@ -170,6 +177,33 @@ def glassbox_bytes(base: str, browser, text: str, views: tuple[str, ...], click:
     return out
 
 
+# ------------------------------------------------------------------------ instant payload / export
+
+
+def instant_bytes(tokens: int) -> dict:
+    """Sizes of the instant view's payload and of the standalone HTML export for the
+    benchmark text (MiniLM run here, packed as the app packs it)."""
+    import torch
+
+    from benchmarks._browser import text_with_tokens
+    from models.trace import record_names
+    from models.weights.pretrained import load
+    from viz_core.attention_html import standalone_html
+    from viz_core.attention_pack import pack_attention, payload_json
+
+    model, tok = load("minilm")
+    enc = tok.encode(text_with_tokens(tokens))
+    with torch.no_grad():
+        _, trace = model.run_with_cache(torch.tensor([enc.ids]), names=record_names(model.cfg, ["pattern"]))
+    patterns = trace.patterns().float().numpy()                          # [L, H, q, k]
+    t0 = time.perf_counter()
+    payload = pack_attention(patterns, enc.tokens)
+    pack_s = time.perf_counter() - t0
+    html = standalone_html(payload, title="benchmark")
+    return {"tokens": len(enc.tokens), "cells": int(patterns.size), "payload": len(payload_json(payload).encode()),
+            "data_b64": len(payload["data"]), "export": len(html.encode("utf-8")), "pack_s": pack_s}
+
+
 # ------------------------------------------------------------------------ BertViz bytes
 
 
@@ -270,6 +304,24 @@ def report(results: dict[int, dict], views: tuple[str, ...]) -> str:
             else:
                 lines.append(f"| {n} | {view} | {b.get('error', ['skipped'])[0]} | |")
 
+    if any("instant" in r for r in results.values()):
+        lines += ["", "Instant view payload and standalone HTML export (viz_core/attention_pack.py: uint8 per cell, "
+                      "one scale per head, deflate, base64; max error scale/510), MiniLM 6 x 12 heads. Goal: export "
+                      f"<= {EXPORT_GOAL_BYTES / 1e6:.2f} MB at 128 tokens.", "",
+                  "| tokens | cells (L x H x q x k) | component payload | standalone HTML | "
+                  "HTML / BertViz model_view | pack s |", "| ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for n, r in sorted(results.items()):
+            i = r.get("instant")
+            if not i:
+                continue
+            mv = r["bertviz"].get("model_view", {}).get("bytes")
+            lines.append(f"| {n} | {i['cells']:,} (= {_kb(i['cells'])} as uint8) | {i['payload']:,} ({_kb(i['payload'])}) "
+                         f"| {i['export']:,} ({_kb(i['export'])}) | {_ratio(i['export'], mv)} | {i['pack_s']:.3f} |")
+        if 128 in results and results[128].get("instant"):
+            e = results[128]["instant"]["export"]
+            lines += ["", f"At 128 tokens the export is {_kb(e)}: goal <= {EXPORT_GOAL_BYTES / 1e6:.2f} MB "
+                          f"{'met' if e <= EXPORT_GOAL_BYTES else 'MISSED'}."]
+
     lines += ["", "Where the Glassbox bytes go (heads view):", "",
               "| tokens | part | bytes | share |", "| ---: | --- | ---: | ---: |"]
     for n, r in sorted(results.items()):
@@ -344,6 +396,9 @@ def main() -> None:
             results[n]["glassbox"] = glassbox_bytes(base, browser, text_with_tokens(n), views, click=args.views)
             print(f"[{n} tokens] Glassbox heads view: {results[n]['glassbox']['heads']['total']:,} bytes "
                   f"({time.perf_counter() - t0:.1f} s)", file=sys.stderr)
+    for n in args.tokens:
+        results[n]["instant"] = i = instant_bytes(n)
+        print(f"[{n} tokens] instant payload {i['payload']:,} bytes, export {i['export']:,} bytes", file=sys.stderr)
     if not args.no_bertviz:
         for n in args.tokens:
             if n >= 512 and args.skip_bertviz_512:

@@ -186,7 +186,7 @@ def test_every_view_renders_for_minilm():
             assert not np.allclose(z, z5)
             at.slider(key="layer").set_value(0)
             rerun(at)
-        assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json"]
+        assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html"]
 
 
 def test_mean_and_max_of_heads():
@@ -413,7 +413,8 @@ def test_language_switch_keeps_the_view_and_the_head():
 def test_export_buttons():
     at = open_app({"text": TEXT})
     buttons = {b.key: b for b in at.get("download_button")}
-    assert set(buttons) == {"dl_csv", "dl_npz", "dl_json"}
+    assert set(buttons) == {"dl_csv", "dl_npz", "dl_json", "dl_html"}
+    assert "HTML" in buttons["dl_html"].proto.label
     assert "CSV" in buttons["dl_csv"].proto.label
     assert "NPZ" in buttons["dl_npz"].proto.label
     assert "JSON" in buttons["dl_json"].proto.label

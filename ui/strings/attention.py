@@ -7,6 +7,42 @@ STRINGS = {
     "view_metrics": {"en": "Head metrics", "zh": "头指标"},
     "view_rollout": {"en": "Rollout", "zh": "注意力展开"},
     "view_compare": {"en": "Compare A/B", "zh": "对比 A/B"},
+    "view_instant": {"en": "Instant (in browser)", "zh": "即时（浏览器内）"},
+    "instant_heading": {"en": "Layer {layer}, head {head}", "zh": "第 {layer} 层，第 {head} 个头"},
+    "instant_preview": {"en": "(preview)", "zh": "（预览）"},
+    "instant_hint": {"en": "Click the viewer, then ← → change head, ↑ ↓ change layer; hover a tile to preview it, "
+                           "click to select (Shift+click adds it to the lines); click a cell to pin its values, "
+                           "click again or Esc to unpin; drag to zoom, Shift+drag to pan, wheel to zoom, 0 resets.",
+                     "zh": "先点击查看器，再用 ← → 切换头、↑ ↓ 切换层；悬停小图可预览，点击选中（Shift+点击加入连线图）；"
+                           "点击单元格固定数值，再次点击或按 Esc 取消；拖动放大，Shift+拖动平移，滚轮缩放，按 0 还原。"},
+    "instant_query": {"en": "query", "zh": "查询"},
+    "instant_key": {"en": "key", "zh": "键"},
+    "instant_weight": {"en": "weight", "zh": "权重"},
+    "instant_masked": {"en": "masked", "zh": "已掩码"},
+    "instant_pinned": {"en": "pinned: click the map or press Esc to unpin", "zh": "已固定：点击热力图或按 Esc 取消"},
+    "instant_reset": {"en": "Reset zoom", "zh": "还原缩放"},
+    "instant_grid": {"en": "All heads (rows: layers, columns: heads)", "zh": "全部注意力头（行 = 层，列 = 头）"},
+    "instant_map": {"en": "One head", "zh": "单个头"},
+    "instant_lines": {"en": "Lines (query → key)", "zh": "连线（查询 → 键）"},
+    "instant_lines_too_many": {"en": "Zoom the map to at most {max} tokens to draw lines ({n} shown).",
+                               "zh": "请把热力图放大到不超过 {max} 个词元再画连线（当前 {n} 个）。"},
+    "instant_scale": {"en": "colour: 0 … {max} (this head's largest weight)",
+                      "zh": "颜色：0 … {max}（该头的最大权重）"},
+    "instant_error": {"en": "±{err} (uint8 per head)", "zh": "±{err}（每个头 uint8 量化）"},
+    "instant_loading": {"en": "Decoding…", "zh": "解码中…"},
+    "instant_zoom": {"en": "queries {qa}–{qb}, keys {ka}–{kb}", "zh": "查询 {qa}–{qb}，键 {ka}–{kb}"},
+    "instant_caption": {
+        "en": "Drawn in your browser from all {heads} heads sent once ({kb} KB, uint8 per cell with one scale per "
+              "head: a shown weight is within ±scale/510 of the model's). The layer and head sliders follow the "
+              "viewer, and so does the link.",
+        "zh": "全部 {heads} 个头只发送一次（{kb} KB，每个单元 uint8、每个头一个缩放系数：显示的权重与模型的值相差不超过 "
+              "±缩放系数/510），在浏览器中绘制。层和头的滑块以及链接都会跟随查看器。"},
+    "instant_selected": {"en": "Selected in the viewer: layer {layer}, head {head}{query}.",
+                         "zh": "查看器中选中：第 {layer} 层，第 {head} 个头{query}。"},
+    "instant_selected_query": {"en": ", query {q} ({tok})", "zh": "，查询 {q}（{tok}）"},
+    "export_html": {"en": "All heads as one HTML file", "zh": "全部注意力头（单个 HTML 文件）"},
+    "export_html_note": {"en": "Glassbox: every layer and head of this text. Opens from disk, no network.",
+                         "zh": "Glassbox：这段文本的全部层与头。可直接从磁盘打开，无需网络。"},
     "view_export": {"en": "Export", "zh": "导出"},
     "stack": {"en": "Attention", "zh": "注意力类型"},
     "combine": {"en": "Show", "zh": "显示"},

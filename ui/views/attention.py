@@ -21,6 +21,8 @@ from lab import attention as LA
 from lab.memory import format_formula
 from models.trace import Stack
 from viz_core import colors
+from viz_core.attention_html import standalone_html
+from viz_core.attention_pack import pack_attention
 from viz_core.figure import text_scale, use_text_scale
 
 from ..widgets import figure_export as fx
@@ -30,9 +32,9 @@ from ..markup import md_escape
 from ..serving import AttentionData, config_json, trace_npz
 from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
     show_notices, stack_choice
-from ..widgets import compare
+from ..widgets import attention_canvas, compare
 
-VIEWS = ("heads", "lines", "metrics", "rollout", "compare")
+VIEWS = ("heads", "lines", "metrics", "rollout", "compare", "instant")
 COMBINE = ("one", "mean", "max")
 METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
 TOP_K = 10
@@ -48,7 +50,7 @@ def terms() -> dict[str, str]:
 class Controls:
     """What the row of controls chose."""
 
-    view: str          # heads | lines | metrics | rollout | compare
+    view: str          # heads | lines | metrics | rollout | compare | instant
     stack: str         # self | encoder | decoder | cross
     layer: int
     head: int
@@ -77,9 +79,11 @@ def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
         if stack == "self":
             st.caption(f"{t('stack')}: {t('stack_self')}")
     with c2:
-        layer = index_slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer")
+        # in the instant view the browser chooses the head; the sliders (and the URL) follow it
+        layer = index_slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer",
+                             disabled=view == "instant")
     with c3:
-        head = index_slider(t("head"), n_heads, "head", disabled=view == "rollout")
+        head = index_slider(t("head"), n_heads, "head", disabled=view in ("rollout", "instant"))
     with c4:
         combine = choice(st.radio, t("combine"), COMBINE, param="combine", default="one", horizontal=True,
                          labels={c: t(f"combine_{c}") for c in COMBINE}, disabled=view not in ("heads", "compare"))
@@ -111,8 +115,12 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
         metrics_view(data, c, sel)
     elif c.view == "compare":
         compare.attention_ab(sel, c.stack, c.layer, c.head, c.combine)
+    elif c.view == "instant":
+        instant_view(c, sel)
     else:
         rollout_view(data, c, sel)
+    if c.view != "instant":
+        attention_canvas.forget_start()
     export_section(data, c, sel)
 
 
@@ -191,6 +199,56 @@ def detail_panel(row: np.ndarray, q: int, q_token: str, k_tok: list[str]) -> Non
                                    t("col_pos"): order, t("col_weight"): [float(row[i]) for i in order]}),
                      hide_index=True, width="stretch", key="detail_table")
         st.caption(t("detail_sum", s=float(np.nansum(row)), masked=int(np.isnan(row).sum())))
+
+
+# ---- instant: every head drawn in the browser ---------------------------------------------------
+INSTANT_LABELS = ("heading", "preview", "hint", "query", "key", "weight", "masked", "pinned", "reset", "grid",
+                  "map", "lines", "lines_too_many", "scale", "error", "loading", "zoom")
+
+
+def instant_labels() -> tuple[tuple[str, str], ...]:
+    """The viewer's words in the UI language (templates: the script fills {layer} etc.)."""
+    return tuple((k, t(f"instant_{k}")) for k in INSTANT_LABELS)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def instant_payload(key: str, device: str, text: str, target: str, stack: str, palette: str,
+                    labels: tuple[tuple[str, str], ...]) -> dict:
+    """All layers and heads of one stack, packed once per text, palette and language
+    (viz_core/attention_pack.py: uint8 per cell, one scale per head)."""
+    data = serving.attention_data(key, device, text, target)
+    q_tok, k_tok = data.tokens_of(stack)
+    with colors.use_palette(palette):
+        return pack_attention(data.patterns[stack], [vz.visible_label(s) for s in q_tok],
+                              [vz.visible_label(s) for s in k_tok], data.masks[stack], labels=dict(labels),
+                              title=f"{key} · {len(q_tok)} tokens")
+
+
+def _on_instant() -> None:
+    chosen = attention_canvas.selection("instant_canvas")
+    if chosen:
+        st.session_state["layer"], st.session_state["head"] = int(chosen["layer"]), int(chosen["head"])
+        st.session_state["instant_query"] = chosen.get("query")
+
+
+def instant_view(c: Controls, sel: Selection) -> None:
+    payload = instant_payload(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
+                              instant_labels())
+    attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", text_scale=text_scale(),
+                                      on_select=_on_instant)
+    kb = len(payload["data"]) / 1e3          # the cells (base64 of deflated bytes): nearly all of it
+    st.caption(t("instant_caption", heads=payload["n_layers"] * payload["n_heads"], kb=f"{kb:,.0f}"))
+    q = st.session_state.get("instant_query")
+    if q is not None and q < payload["n_q"]:
+        where = t("instant_selected_query", q=q, tok=md_escape(payload["q_tokens"][q]))
+        st.caption(t("instant_selected", layer=c.layer, head=c.head, query=where))
+
+
+def instant_html(sel: Selection, stack: str) -> str:
+    """The standalone HTML export of every head (built when the download is clicked)."""
+    payload = instant_payload(sel.model_key, sel.device, sel.text, sel.target, stack, colors.palette(),
+                              instant_labels())
+    return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_html_note"))
 
 
 # ---- lines ------------------------------------------------------------------------------
@@ -299,7 +357,7 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
     matrix = shown_matrix(data, c)
     stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c.layer}"
     with st.expander(t("view_export")):
-        cols = st.columns(3)
+        cols = st.columns(4)
         # built only when clicked: a 512-token map is 2.4 MB of CSV and 0.13 s on every rerun otherwise
         cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c.combine}.csv",
                                 "text/csv", key="dl_csv")
@@ -307,6 +365,8 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
         cols[2].download_button(t("export_config"), config_json(sel.model_key, sel.device), f"{stem}_config.json",
                                 "application/json", key="dl_json")
+        cols[3].download_button(t("export_html"), lambda: instant_html(sel, c.stack), f"{stem}_all_heads.html",
+                                "text/html", key="dl_html")
         model, _ = serving.load_model(sel.model_key, sel.device)
         n_names = len(model.hook_names())
         st.caption(t("export_caption", n=n_names) + " " + t("export_png"))

@@ -1,0 +1,51 @@
+"""The instant attention view (ui/widgets/attention_canvas.py) under AppTest: the
+component gets the packed payload of every head once, and a selection sent back by the
+browser moves the URL-bound layer/head sliders."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from viz_core.attention_pack import unpack_attention
+
+from .helpers import TEXT, TEXT_TOKENS, assert_ok, open_app
+
+
+def _component(at):
+    nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-instant_canvas")]
+    assert len(nodes) == 1, [n.proto.id for n in at.get("bidi_component")]
+    return nodes[0]
+
+
+def test_instant_view_sends_every_head_once_and_follows_the_browser():
+    at = open_app({"text": TEXT, "view": "instant", "layer": "2", "head": "3"})
+    assert_ok(at)
+    node = _component(at)
+    data = json.loads(node.proto.json)
+    payload = data["payload"]
+    assert data["selected"] == [2, 3]
+    assert payload["q_tokens"] == TEXT_TOKENS and (payload["n_layers"], payload["n_heads"]) == (6, 12)
+    values, err = unpack_attention(payload)
+    np.testing.assert_allclose(np.nansum(values, -1), 1.0, atol=err.max() * len(TEXT_TOKENS) + 1e-6)
+    assert "Layer {layer}, head {head}" == payload["labels"]["heading"]
+
+    # the browser reports a new head: the sliders (and so the URL) follow; data is unchanged
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=node.proto.id,
+                                      json_value=json.dumps({"selection": {"layer": 4, "head": 7, "query": 2}})))
+    at._run(states)
+    assert_ok(at)
+    assert at.slider(key="layer").value == 4 and at.slider(key="head").value == 7
+    assert at.query_params["layer"] in ("4", ["4"]) and at.query_params["head"] in ("7", ["7"])
+    assert json.loads(_component(at).proto.json) == data              # the same element: sent as a reference
+    assert any("query 2 (cat)" in c.value for c in at.caption)
+
+
+def test_instant_view_in_chinese():
+    at = open_app({"text": TEXT, "view": "instant", "lang": "中文"})
+    assert_ok(at)
+    payload = json.loads(_component(at).proto.json)["payload"]
+    assert payload["labels"]["heading"] == "第 {layer} 层，第 {head} 个头"
+    assert at.slider(key="layer").disabled and at.slider(key="head").disabled
