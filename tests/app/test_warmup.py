@@ -78,3 +78,11 @@ def test_a_failing_warmup_is_logged_and_the_page_says_what_it_always_says(fresh,
     monkeypatch.setenv("GLASSBOX_WARMUP", "0")
     at = open_app(page=ATTENTION, direct=True, errors_ok=True)
     assert [e.value for e in at.error] and all("Could not load" in e.value for e in at.error)
+
+
+def test_the_server_start_commands_use_the_launcher():
+    from cli import serve
+
+    assert serve.command("127.0.0.1", 8501, "")[1:5] == ["-m", "ui.warmup", "run", "app.py"]
+    makefile = (serve.ROOT / "Makefile").read_text()
+    assert "-m ui.warmup run app.py" in makefile
