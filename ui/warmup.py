@@ -9,7 +9,7 @@ of the attention page would otherwise do while the visitor waits:
    the pages read;
 3. first run: records the attention pass of the sidebar's default text through
    `ui.serving.cache.attention_data`, the `st.cache_data` entry the attention page reads
-   when it is opened without ?text=.
+   when it is opened without ?text=, and builds that page's cached all-heads figure.
 
 A page that asks for the same entry while the thread is still computing it waits for
 that computation (Streamlit holds one lock per cache key) instead of starting a second.
@@ -130,7 +130,10 @@ def _run() -> None:
 
         from . import shell
         from .serving import cache, gate
-        from .views import attention  # noqa: F401  (the page's own imports: viz_core, widgets)
+        from viz_core import colors
+        from viz_core.figure import text_scale
+
+        from .views import attention  # the page's own imports: viz_core, widgets
 
         t0 = _mark(step, t0)
         step = _state.stage = "model"
@@ -142,7 +145,11 @@ def _run() -> None:
         gate.load_model(entry.key, device)
         t0 = _mark(step, t0)
         step = _state.stage = "first_run"
-        cache.attention_data(entry.key, device, shell.EXAMPLE_TEXT, "")
+        data = cache.attention_data(entry.key, device, shell.EXAMPLE_TEXT, "")
+        # the heads view's all-heads figure (st.cache_data too), for the default palette and
+        # text scale (outside a session: the defaults a first visitor gets)
+        attention.model_view_figure(entry.key, device, shell.EXAMPLE_TEXT, "", next(iter(data.patterns)),
+                                    colors.palette(), text_scale())
         _mark(step, t0)
         _state.stage = "done"
         log.info("warm-up done in %.1f s: %s", sum(_state.seconds.values()),

@@ -8,6 +8,7 @@ import logging
 import pytest
 import streamlit as st
 
+import viz_core
 from models.weights import zoo
 from ui import warmup
 from ui.serving import cache as serving_cache
@@ -43,18 +44,20 @@ def _count(monkeypatch, module, name: str, fail: BaseException | None = None) ->
 def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     loads = _count(monkeypatch, zoo, "load")
     passes = _count(monkeypatch, serving_cache, "record")
+    figures = _count(monkeypatch, viz_core, "model_view")
     assert warmup.start()
     assert warmup.start()                          # once per process: no second thread
     state = warmup.join(timeout=300)
     assert state.stage == "done", state.error
     assert set(state.seconds) == {"imports", "model", "first_run"}
-    assert len(loads) == 1 and len(passes) == 1    # the warm-up's own load and pass
+    assert len(loads) == 1 and len(passes) == 1 and len(figures) == 1   # the warm-up's own
 
     monkeypatch.setenv("GLASSBOX_WARMUP", "0")     # the page run below must not warm again
     at = open_app(page=ATTENTION, direct=True)     # a first visit of /attention, default text
     assert_ok(at)
     assert len(loads) == 1, "the page loaded the model again"
     assert len(passes) == 1, "the page ran its own forward pass"
+    assert len(figures) == 1, "the page built the all-heads figure again"
     assert "head_map" in chart_ids(at)
 
 
