@@ -6,7 +6,8 @@ Each round starts a FRESH server (`python -m ui.warmup run app.py`, what `make r
 arrive later") opens /attention in a new headless Chromium context (empty browser
 cache). Clock: the page's own clock (`performance.now()`, 0 = navigation start) at the
 first animation frame in which the selected head's heatmap (`.st-key-head_map`) holds
-its image and the run is over. Meanwhile the page is sampled for a progress element
+its image and the run is over. A second visitor then opens the same page in another
+fresh context: the floor the machine and browser set once everything is warm. Meanwhile the page is sampled for a progress element
 (stProgress / stStatusWidget / stSpinner / stExpander-status) and what it first showed.
 
 Two server settings, alternated round by round, each server fresh:
@@ -98,13 +99,17 @@ def one_round(browser, setting: str, delay: float, log_dir: Path) -> dict:  # no
             time.sleep(0.05)
         healthy = time.monotonic() - t0
         time.sleep(delay)
-        with new_page(browser) as page:
-            page.context.add_init_script(f"({_WATCH_JS})();")
-            page.goto(f"{base}/attention", wait_until="commit")
-            page.wait_for_function("() => window.__gbCold && window.__gbCold.drawnAt !== null", timeout=180_000)
-            got = page.evaluate("() => window.__gbCold")
+        visits = []
+        for _ in range(2):    # the first visitor, then a second one on the now warm server (the floor)
+            with new_page(browser) as page:
+                page.context.add_init_script(f"({_WATCH_JS})();")
+                page.goto(f"{base}/attention", wait_until="commit")
+                page.wait_for_function("() => window.__gbCold && window.__gbCold.drawnAt !== null",
+                                       timeout=180_000)
+                visits.append(page.evaluate("() => window.__gbCold"))
+        got = visits[0]
         warm = re.search(r"warm-up done in ([\d.]+) s: (.*)", log_path.read_text(errors="replace"))
-        return {"healthy": healthy, "drawn": got["drawnAt"] / 1000,
+        return {"healthy": healthy, "drawn": got["drawnAt"] / 1000, "second": visits[1]["drawnAt"] / 1000,
                 "progress": None if got["progressAt"] is None else got["progressAt"] / 1000,
                 "progress_text": got["progressText"], "warmup": warm.group(0) if warm else ""}
     finally:
@@ -126,11 +131,13 @@ def report(rows: dict[tuple[float, str], list[dict]], delays: list[float], round
              f"{rounds} rounds per row, settings alternated, a fresh server (`python -m ui.warmup run app.py`) "
              "and a fresh browser context per round. Clock: the page's (0 = navigation start) until the first "
              "frame with the head heatmap drawn and the run over; \"progress\": when a progress bar, st.status "
-             "or spinner of the app first showed (not Streamlit's own \"Running…\"). The visitor opens the page `delay` s after /_stcore/health answered. "
+             "or spinner of the app first showed (not Streamlit's own \"Running…\"); \"second visitor\": the same "
+             "page opened again in another fresh browser context right after, on the now warm server: the floor "
+             "this machine and browser set (page load, the run, plotly's first draw). The visitor opens the page `delay` s after /_stcore/health answered. "
              + note, "",
              "| delay after health | server | first heatmap s (median) | min | max | progress first shown s | "
-             "health s | / off |",
-             "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "health s | / off | second visitor s (floor) |",
+             "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for d in delays:
         for setting in SETTINGS:
             rs = rows[(d, setting)]
@@ -139,7 +146,8 @@ def report(rows: dict[tuple[float, str], list[dict]], delays: list[float], round
                          f"| {max(r['drawn'] for r in rs):.2f} "
                          f"| {f'{statistics.median(prog):.2f}' if prog else 'none'} "
                          f"| {statistics.median(r['healthy'] for r in rs):.2f} "
-                         f"| {med[(d, setting)] / med[(d, 'off')]:.2f} |")
+                         f"| {med[(d, setting)] / med[(d, 'off')]:.2f} "
+                         f"| {statistics.median(r['second'] for r in rs):.2f} |")
     warm_logs = [r["warmup"] for (d, s), rs in rows.items() if s == "warm-up" for r in rs if r["warmup"]]
     if warm_logs:
         lines += ["", "The servers' own log (warm-up), first round: `" + warm_logs[0] + "`."]
@@ -179,7 +187,8 @@ def main() -> None:
                 for setting in order:
                     r = one_round(browser, setting, d, Path(tmp))
                     rows[(d, setting)].append(r)
-                    print(f"[round {i + 1}, delay {d:g} s, {setting}] heatmap {r['drawn']:.2f} s, progress "
+                    print(f"[round {i + 1}, delay {d:g} s, {setting}] heatmap {r['drawn']:.2f} s "
+                          f"(second visitor {r['second']:.2f} s), progress "
                           f"{r['progress'] if r['progress'] is None else round(r['progress'], 2)} "
                           f"({r['progress_text']!r}), health {r['healthy']:.2f} s {r['warmup']}", file=sys.stderr)
     md = report(rows, args.delays, args.rounds, " ".join(filter(None, [args.note, load_note(load)])))
