@@ -7,8 +7,9 @@ arrive later") opens /attention in a new headless Chromium context (empty browse
 cache). Clock: the page's own clock (`performance.now()`, 0 = navigation start) at the
 first animation frame in which the selected head's heatmap (`.st-key-head_map`) holds
 its image and the run is over. A second visitor then opens the same page in another
-fresh context: the floor the machine and browser set once everything is warm. Meanwhile the page is sampled for a progress element
-(stProgress / stStatusWidget / stSpinner / stExpander-status) and what it first showed.
+fresh context: the floor the machine and browser set once everything is warm.
+Meanwhile every frame is checked for the app's own progress (a progress bar, an
+st.status or a spinner; not Streamlit's "Running…"), and when and what it first showed.
 
 Two server settings, alternated round by round, each server fresh:
   warm-up  - the default (GLASSBOX_WARMUP unset): PyTorch, the default model and its
@@ -133,7 +134,8 @@ def report(rows: dict[tuple[float, str], list[dict]], delays: list[float], round
              "frame with the head heatmap drawn and the run over; \"progress\": when a progress bar, st.status "
              "or spinner of the app first showed (not Streamlit's own \"Running…\"); \"second visitor\": the same "
              "page opened again in another fresh browser context right after, on the now warm server: the floor "
-             "this machine and browser set (page load, the run, plotly's first draw). The visitor opens the page `delay` s after /_stcore/health answered. "
+             "this machine and browser set (page load, the run, plotly's first draw). The visitor opens the page "
+             "`delay` s after /_stcore/health answered. "
              + note, "",
              "| delay after health | server | first heatmap s (median) | min | max | progress first shown s | "
              "health s | / off | second visitor s (floor) |",
