@@ -20,8 +20,10 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(PY)
 	$(PY) -m pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.installed-run
 
+# ui.warmup = `streamlit run`, with PyTorch and the default model warmed from the start
+# (GLASSBOX_WARMUP=0 turns that off; ui/warmup.py).
 run: $(VENV)/.installed-run
-	$(PY) -m streamlit run app.py --server.address 127.0.0.1 --server.port $(PORT) \
+	$(PY) -m ui.warmup run app.py --server.address 127.0.0.1 --server.port $(PORT) \
 		--server.headless true --browser.gatherUsageStats false
 
 # pytest exits with 5 when no tests are collected: make treats that as a failure.
@@ -49,6 +51,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.vs_transformers
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency
+	$(PY) -m benchmarks.cold_start
 	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.replicas

@@ -1,13 +1,23 @@
 """Glassbox: Streamlit entry point. Page config, the shared sidebar, navigation."""
 import sys
+import time
 
 import streamlit as st
 
 st.set_page_config(page_title="Glassbox", page_icon="🔍", layout="wide")
 
 # The first run of a fresh server imports PyTorch (seconds): show progress, not a blank page.
+# The warm-up (ui/warmup.py) does that work in the background from the server's start
+# (`python -m ui.warmup run app.py`), or from here for a plain `streamlit run`.
+from ui import warmup  # noqa: E402  (standard library only)
+
 boot = st.empty()
-if "torch" not in sys.modules:
+warmup.start()
+if warmup.state().busy and warmup.state().stage == "imports":
+    warmup.wait_for("imports", on_wait=lambda s: boot.progress(
+        min(60, 5 + int(20 * (time.monotonic() - s.started))),
+        text="Starting PyTorch… · 正在启动 PyTorch…"))
+elif "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
 from ui import presenter, replica  # noqa: E402  (after the progress bar is on screen)

@@ -32,7 +32,7 @@ START, END = "<!-- bench:summary -->", "<!-- /bench:summary -->"
 _SECTION = re.compile(r"<!-- bench:(\w+) -->\n(.*?)\n<!-- /bench:\1 -->", re.S)
 _MARK = re.compile(r"<!-- summary: (.*?) -->")
 ORDER = ["trace_overhead", "vs_transformers", "vs_transformerlens", "training", "generation", "render_payload",
-         "browser_latency", "lessons", "load", "replicas"]
+         "browser_latency", "cold_start", "lessons", "load", "replicas"]
 
 Row = tuple[str, str, str, str]   # figure, value, target, met
 

@@ -4,7 +4,10 @@
     python -m cli.serve --address 0.0.0.0 --port 8501 --check   # check only, print the plan
 
 What the container (Dockerfile), compose.yaml, the Kubernetes example and the loopback
-test start. It reads, checks and applies, then hands over to `streamlit run app.py`:
+test start. It reads, checks and applies, then hands over to `streamlit run app.py`
+through the warm-up launcher (`python -m ui.warmup run app.py ...`: the same command
+line, with PyTorch, the default model and its first pass warmed in the background from
+the server's start; GLASSBOX_WARMUP=0 turns that off):
 
   GLASSBOX_BASE_PATH         "/glassbox/" to serve under a path (the proxy uses the same
                              variable); a path nginx and Streamlit cannot both serve is
@@ -107,7 +110,8 @@ def _number(raw: str) -> float | None:
 
 
 def command(address: str, port: int, base: str) -> list[str]:
-    return [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", address,
+    # ui.warmup is named, not imported (cli imports no ui): it runs Streamlit's own CLI.
+    return [sys.executable, "-m", "ui.warmup", "run", "app.py", "--server.address", address,
             "--server.port", str(port), *(["--server.baseUrlPath", base] if base else []),
             "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
 

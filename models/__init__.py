@@ -8,7 +8,15 @@ spelled), masks, positional, tokenizer, device, runtime; weights/ (checkpoints,
 pretrained loaders, the catalogue) and training/ (toy tasks, trainer, recipes).
 
 Imports no streamlit, plotly or altair: everything here works in a notebook or a test.
+
+Importing this package applies `runtime.tune_allocator()` (glibc keeps large freed
+blocks in the heap, so `run_with_cache` does not page-fault its trace in again on every
+pass); set GLASSBOX_TUNE_ALLOCATOR=0 before the import to leave the allocator alone.
 """
+from . import runtime as _runtime
+
+_runtime.tune_allocator_by_default()
+
 from .attention import scaled_dot_product_attention
 from .config import MaskSpec, TransformerConfig
 from .device import available_devices, pick_device

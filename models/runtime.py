@@ -1,5 +1,10 @@
-"""Process-level performance settings for CPU inference, applied explicitly by the app
-and the benchmarks (never on import).
+"""Process-level performance settings for CPU inference.
+
+The allocator setting below is applied when `models` is imported (a notebook or script
+that only does `import models` gets the fast recording path too), unless the
+environment says GLASSBOX_TUNE_ALLOCATOR=0 (or false/no/off) before the import; the app
+and the benchmarks apply it the same way (`tune_serving`). Torch's thread counts are set
+by the app only (`tune_threads`), never on import.
 
 Recording a trace keeps tens of MB of activations alive per forward pass. With glibc's
 default malloc, every large tensor is a fresh `mmap` (and the heap is trimmed back to
@@ -7,16 +12,22 @@ the OS after each pass), so each recorded pass page-faults its memory in again; 
 alone made `run_with_cache` ~20 % slower than a plain forward at 128 tokens. Keeping
 large blocks in the heap, as jemalloc/tcmalloc-style allocators do and as the PyTorch
 CPU performance guide recommends, removes that cost. The price is that the process
-keeps up to `trim_threshold` bytes of freed memory for reuse.
+keeps up to `trim_threshold` bytes of freed memory for reuse (freed blocks are reused by
+the next pass, so a process's peak memory is about what it was; it is just not handed
+back to the OS between passes). Opt out with GLASSBOX_TUNE_ALLOCATOR=0, e.g. for a
+long-lived process that must return memory to the OS between rare large passes.
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import os
 import sys
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3   # glibc <malloc.h>
 _tuned = False
+ALLOCATOR_ENV = "GLASSBOX_TUNE_ALLOCATOR"
+_OFF = {"0", "false", "no", "off"}
 
 
 def tune_allocator(mmap_threshold: int = 256 << 20, trim_threshold: int = 512 << 20) -> bool:
@@ -35,6 +46,23 @@ def tune_allocator(mmap_threshold: int = 256 << 20, trim_threshold: int = 512 <<
     _tuned = ok
     return ok
 
+
+def allocator_tuned() -> bool:
+    """Whether `tune_allocator` is in force in this process."""
+    return _tuned
+
+
+def allocator_opted_out(env: dict[str, str] | None = None) -> bool:
+    """Whether $GLASSBOX_TUNE_ALLOCATOR turns the default allocator setting off."""
+    return (os.environ if env is None else env).get(ALLOCATOR_ENV, "").strip().lower() in _OFF
+
+
+def tune_allocator_by_default() -> bool:
+    """`tune_allocator()` unless GLASSBOX_TUNE_ALLOCATOR=0: what `import models` runs
+    (idempotent; cheap after the first call). Returns whether the setting is in force."""
+    if allocator_opted_out():
+        return _tuned
+    return tune_allocator()
 
 
 _threads_tuned: tuple[int, int] | None = None
@@ -81,8 +109,8 @@ def tune_threads(intra: int | None = None, interop: int = 1) -> tuple[int, int]:
 
 
 def tune_serving() -> dict[str, object]:
-    """Everything the app sets for serving, once per process: the allocator and torch's
-    thread counts. Returns what is in force (for logs and the load benchmark)."""
-    allocator = tune_allocator()
+    """Everything the app sets for serving, once per process: the allocator (unless
+    GLASSBOX_TUNE_ALLOCATOR=0) and torch's thread counts. Returns what is in force (for logs and the load benchmark)."""
+    allocator = tune_allocator_by_default()
     intra, interop = tune_threads()
     return {"allocator_tuned": allocator, "intra_op_threads": intra, "interop_threads": interop}

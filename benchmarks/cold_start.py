@@ -1,0 +1,201 @@
+"""Cold start: the first visitor of a server that has just started, on the attention page.
+
+Each round starts a FRESH server (`python -m ui.warmup run app.py`, what `make run` and
+`python -m cli.serve` start), waits for /_stcore/health, then (after `--delay` seconds:
+0 = the visitor is already waiting; N = "the teacher starts the server, the students
+arrive later") opens /attention in a new headless Chromium context (empty browser
+cache). Clock: the page's own clock (`performance.now()`, 0 = navigation start) at the
+first animation frame in which the selected head's heatmap (`.st-key-head_map`) holds
+its image and the run is over. A second visitor then opens the same page in another
+fresh context: the floor the machine and browser set once everything is warm.
+Meanwhile every frame is checked for the app's own progress (a progress bar, an
+st.status or a spinner; not Streamlit's "Running…"), and when and what it first showed.
+
+Two server settings, alternated round by round, each server fresh:
+  warm-up  - the default (GLASSBOX_WARMUP unset): PyTorch, the default model and its
+             first pass are warmed in the background from the server's start;
+  off      - GLASSBOX_WARMUP=0: what every server did before (the first visit imports
+             and loads everything while the visitor waits).
+Reported: medians per (delay, setting), the ratio warm-up / off, the server's own
+warm-up timings (from its log) and the target: <= 3 s from opening the page to the
+first heatmap on a server that has just started (delay 0, warm-up). Nothing asserted.
+
+    python -m benchmarks.cold_start                      # 3 rounds, delays 0 and 10 s
+    python -m benchmarks.cold_start --rounds 5 --delays 0 --no-doc
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+TARGET_S = 3.0
+SETTINGS = {"warm-up": {}, "off": {"GLASSBOX_WARMUP": "0"}}
+
+# Sampled every animation frame from navigation start until the head heatmap is drawn.
+_WATCH_JS = """
+() => {
+  if (window.__gbCold) return;
+  const s = (window.__gbCold = { progressAt: null, progressText: "", drawnAt: null });
+  const tick = () => {
+    // the app's own progress (a progress bar, st.status, a spinner), not Streamlit's "Running…"
+    const main = document.querySelector('[data-testid="stMain"], [data-testid="stAppViewContainer"]');
+    const p = main && main.querySelector('[data-testid="stProgress"], [data-testid="stSpinner"], '
+      + '[data-testid="stExpanderIconSpinner"]');
+    if (p && s.progressAt === null) {
+      s.progressAt = performance.now();
+      const box = p.closest('[data-testid="stExpander"]') || p.parentElement || p;
+      s.progressText = (box.textContent || p.getAttribute("data-testid") || "").trim().slice(0, 80);
+    }
+    const hm = document.querySelector('.st-key-head_map [data-testid="stPlotlyChart"] image');
+    const app = document.querySelector('[data-testid="stApp"]');
+    const idle = app && app.getAttribute("data-test-script-state") === "notRunning";
+    if (hm && idle && s.drawnAt === null) { s.drawnAt = performance.now(); return; }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+"""
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def one_round(browser, setting: str, delay: float, log_dir: Path) -> dict:  # noqa: ANN001
+    """Start a fresh server with `setting`, visit /attention, stop the server."""
+    from benchmarks._browser import new_page
+    from tests.e2e.helpers import health_ok
+
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "GLASSBOX_WARMUP"}
+    env.update(SETTINGS[setting], PYTHONUNBUFFERED="1")
+    log_path = log_dir / f"cold-{setting}-{port}.log"
+    cmd = [sys.executable, "-m", "ui.warmup", "run", "app.py", "--server.headless", "true",
+           "--browser.gatherUsageStats", "false", "--server.address", "127.0.0.1", "--server.port", str(port),
+           "--server.fileWatcherType", "none"]
+    t0 = time.monotonic()
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while not health_ok(f"{base}/_stcore/health"):
+            if proc.poll() is not None or time.monotonic() - t0 > 120:
+                raise SystemExit(f"server did not start:\n{log_path.read_text(errors='replace')}")
+            time.sleep(0.05)
+        healthy = time.monotonic() - t0
+        time.sleep(delay)
+        visits = []
+        for _ in range(2):    # the first visitor, then a second one on the now warm server (the floor)
+            with new_page(browser) as page:
+                page.context.add_init_script(f"({_WATCH_JS})();")
+                page.goto(f"{base}/attention", wait_until="commit")
+                page.wait_for_function("() => window.__gbCold && window.__gbCold.drawnAt !== null",
+                                       timeout=180_000)
+                visits.append(page.evaluate("() => window.__gbCold"))
+        got = visits[0]
+        warm = re.search(r"warm-up done in ([\d.]+) s: (.*)", log_path.read_text(errors="replace"))
+        return {"healthy": healthy, "drawn": got["drawnAt"] / 1000, "second": visits[1]["drawnAt"] / 1000,
+                "progress": None if got["progressAt"] is None else got["progressAt"] / 1000,
+                "progress_text": got["progressText"], "warmup": warm.group(0) if warm else ""}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def report(rows: dict[tuple[float, str], list[dict]], delays: list[float], rounds: int, note: str) -> str:
+    from benchmarks._timing import machine
+    from benchmarks.summary import summary_line
+
+    med = {k: statistics.median(r["drawn"] for r in v) for k, v in rows.items()}
+    lines = ["## Cold start: first visit of /attention on a fresh server", "",
+             f"`{shlex.join(['python', '-m', 'benchmarks.cold_start', *sys.argv[1:]])}`. Machine: {machine()}. "
+             f"{rounds} rounds per row, settings alternated, a fresh server (`python -m ui.warmup run app.py`) "
+             "and a fresh browser context per round. Clock: the page's (0 = navigation start) until the first "
+             "frame with the head heatmap drawn and the run over; \"progress\": when a progress bar, st.status "
+             "or spinner of the app first showed (not Streamlit's own \"Running…\"); \"second visitor\": the same "
+             "page opened again in another fresh browser context right after, on the now warm server: the floor "
+             "this machine and browser set (page load, the run, plotly's first draw). The visitor opens the page "
+             "`delay` s after /_stcore/health answered. "
+             + note, "",
+             "| delay after health | server | first heatmap s (median) | min | max | progress first shown s | "
+             "health s | / off | second visitor s (floor) |",
+             "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for d in delays:
+        for setting in SETTINGS:
+            rs = rows[(d, setting)]
+            prog = [r["progress"] for r in rs if r["progress"] is not None]
+            lines.append(f"| {d:g} s | {setting} | {med[(d, setting)]:.2f} | {min(r['drawn'] for r in rs):.2f} "
+                         f"| {max(r['drawn'] for r in rs):.2f} "
+                         f"| {f'{statistics.median(prog):.2f}' if prog else 'none'} "
+                         f"| {statistics.median(r['healthy'] for r in rs):.2f} "
+                         f"| {med[(d, setting)] / med[(d, 'off')]:.2f} "
+                         f"| {statistics.median(r['second'] for r in rs):.2f} |")
+    warm_logs = [r["warmup"] for (d, s), rs in rows.items() if s == "warm-up" for r in rs if r["warmup"]]
+    if warm_logs:
+        lines += ["", "The servers' own log (warm-up), first round: `" + warm_logs[0] + "`."]
+    d0 = delays[0]
+    value = med[(d0, "warm-up")]
+    lines += ["", f"Target: <= {TARGET_S:.0f} s to the first heatmap, delay {d0:g} s, warm-up: {value:.2f} s, "
+              f"{'met' if value <= TARGET_S else 'MISSED'} (off: {med[(d0, 'off')]:.2f} s).",
+              summary_line(f"Cold start: fresh server, /attention opened {d0:g} s after health -> first heatmap "
+                           "(median)", f"{value:.2f} s (off: {med[(d0, 'off')]:.2f} s)", f"<= {TARGET_S:.0f} s",
+                           value <= TARGET_S)]
+    for d in delays[1:]:
+        lines.append(summary_line(f"Cold start: /attention opened {d:g} s after health -> first heatmap (median)",
+                                  f"{med[(d, 'warm-up')]:.2f} s (off: {med[(d, 'off')]:.2f} s)",
+                                  f"<= {TARGET_S:.0f} s", med[(d, "warm-up")] <= TARGET_S))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--delays", type=float, nargs="+", default=[0.0, 10.0],
+                    help="seconds between health and the visit (default: 0 10)")
+    ap.add_argument("--note", default="")
+    ap.add_argument("--no-doc", action="store_true", help="do not write docs/benchmarks.md")
+    args = ap.parse_args()
+
+    from benchmarks._browser import chromium, load_note, sigterm_as_exit
+    from benchmarks._timing import publish
+
+    sigterm_as_exit()
+    load = os.getloadavg()
+    rows: dict[tuple[float, str], list[dict]] = {(d, s): [] for d in args.delays for s in SETTINGS}
+    with tempfile.TemporaryDirectory(prefix="glassbox-cold-") as tmp, chromium() as browser:
+        for i in range(args.rounds):
+            for d in args.delays:
+                order = list(SETTINGS) if i % 2 == 0 else list(reversed(SETTINGS))
+                for setting in order:
+                    r = one_round(browser, setting, d, Path(tmp))
+                    rows[(d, setting)].append(r)
+                    print(f"[round {i + 1}, delay {d:g} s, {setting}] heatmap {r['drawn']:.2f} s "
+                          f"(second visitor {r['second']:.2f} s), progress "
+                          f"{r['progress'] if r['progress'] is None else round(r['progress'], 2)} "
+                          f"({r['progress_text']!r}), health {r['healthy']:.2f} s {r['warmup']}", file=sys.stderr)
+    md = report(rows, args.delays, args.rounds, " ".join(filter(None, [args.note, load_note(load)])))
+    publish("cold_start", md, write_doc=not args.no_doc, say_where=True)
+
+
+if __name__ == "__main__":
+    main()
