@@ -23,6 +23,13 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     TRANSFORMERS_OFFLINE=1 \
     XDG_CACHE_HOME=/home/glassbox/.cache
 
+# Chromium draws the figures' SVG/PDF downloads (kaleido; ui/widgets/figure_export.py).
+# Without it the download menu says so and the chart's camera still saves an SVG.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium \
+ && rm -rf /var/lib/apt/lists/*
+ENV CHROMIUM_PATH=/usr/bin/chromium
+
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin glassbox
 WORKDIR /app
 
