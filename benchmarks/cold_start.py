@@ -30,7 +30,6 @@ import os
 import re
 import shlex
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -69,35 +68,17 @@ _WATCH_JS = """
 """
 
 
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def one_round(browser, setting: str, delay: float, log_dir: Path) -> dict:  # noqa: ANN001
     """Start a fresh server with `setting`, visit /attention, stop the server."""
     from benchmarks._browser import new_page
-    from tests.e2e.helpers import health_ok
+    from tests.e2e.helpers import free_port, serve_app
 
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "GLASSBOX_WARMUP"}
-    env.update(SETTINGS[setting], PYTHONUNBUFFERED="1")
+    env.update(SETTINGS[setting])
     log_path = log_dir / f"cold-{setting}-{port}.log"
-    cmd = [sys.executable, "-m", "ui.warmup", "run", "app.py", "--server.headless", "true",
-           "--browser.gatherUsageStats", "false", "--server.address", "127.0.0.1", "--server.port", str(port),
-           "--server.fileWatcherType", "none"]
     t0 = time.monotonic()
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        while not health_ok(f"{base}/_stcore/health"):
-            if proc.poll() is not None or time.monotonic() - t0 > 120:
-                raise SystemExit(f"server did not start:\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.05)
+    with serve_app(ROOT / "app.py", log_path, port, 120, module="ui.warmup", env=env, poll=0.05) as base:
         healthy = time.monotonic() - t0
         time.sleep(delay)
         visits = []
@@ -108,18 +89,11 @@ def one_round(browser, setting: str, delay: float, log_dir: Path) -> dict:  # no
                 page.wait_for_function("() => window.__gbCold && window.__gbCold.drawnAt !== null",
                                        timeout=180_000)
                 visits.append(page.evaluate("() => window.__gbCold"))
-        got = visits[0]
-        warm = re.search(r"warm-up done in ([\d.]+) s: (.*)", log_path.read_text(errors="replace"))
-        return {"healthy": healthy, "drawn": got["drawnAt"] / 1000, "second": visits[1]["drawnAt"] / 1000,
-                "progress": None if got["progressAt"] is None else got["progressAt"] / 1000,
-                "progress_text": got["progressText"], "warmup": warm.group(0) if warm else ""}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    got = visits[0]
+    warm = re.search(r"warm-up done in ([\d.]+) s: (.*)", log_path.read_text(errors="replace"))
+    return {"healthy": healthy, "drawn": got["drawnAt"] / 1000, "second": visits[1]["drawnAt"] / 1000,
+            "progress": None if got["progressAt"] is None else got["progressAt"] / 1000,
+            "progress_text": got["progressText"], "warmup": warm.group(0) if warm else ""}
 
 
 def report(rows: dict[tuple[float, str], list[dict]], delays: list[float], rounds: int, note: str) -> str:

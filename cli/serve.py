@@ -96,7 +96,7 @@ def plan(env: dict[str, str]) -> dict[str, str]:
             got = limit.value_in(out)
         except ValueError as e:                      # a server setting the server would refuse
             raise DeployError(str(e)) from None
-        if not limit.strict and str(got) != raw and _number(raw) != got:
+        if not limit.strict and _number(raw) != got:      # unreadable, zero or negative: the default
             print(f"warning: {limit.env}={raw!r} is not a positive number; the server uses its default, "
                   f"{limit.default:g} {limit.unit}.", file=sys.stderr)
     return out

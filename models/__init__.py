@@ -13,9 +13,9 @@ Importing this package applies `runtime.tune_allocator()` (glibc keeps large fre
 blocks in the heap, so `run_with_cache` does not page-fault its trace in again on every
 pass); set GLASSBOX_TUNE_ALLOCATOR=0 before the import to leave the allocator alone.
 """
-from . import runtime as _runtime
+from . import runtime
 
-_runtime.tune_allocator_by_default()
+runtime.tune_allocator_by_default()
 
 from .attention import scaled_dot_product_attention
 from .config import MaskSpec, TransformerConfig

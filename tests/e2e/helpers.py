@@ -4,7 +4,7 @@
 (app_server, browser, page) are in `tests/e2e/conftest.py`.
 
 Server
-    serve_app(script, log_path, port=None)       `streamlit run` on 127.0.0.1 until the `with` ends
+    serve_app(script, log_path, port=None, ...)  `streamlit run` on 127.0.0.1 until the `with` ends
     app_script()                                 the script to serve ($GLASSBOX_E2E_APP or app.py)
     health_ok(url)                               whether /_stcore/health answers 200
 
@@ -183,20 +183,23 @@ class ServerError(RuntimeError):
 
 @contextlib.contextmanager
 def serve_app(script: Path, log_path: Path, port: int | None = None,
-              timeout: float = SERVER_START_TIMEOUT_S) -> Iterator[str]:
-    """Run `streamlit run <script>` on 127.0.0.1 (a free port unless given), wait for
-    /_stcore/health, yield the base URL, and stop the server by its PID on exit.
-    Shared by the e2e fixture and the browser benchmarks."""
+              timeout: float = SERVER_START_TIMEOUT_S, *, module: str = "streamlit",
+              env: Mapping[str, str] | None = None, poll: float = 0.25) -> Iterator[str]:
+    """Run `python -m <module> run <script>` on 127.0.0.1 (a free port unless given),
+    wait for /_stcore/health (asked every `poll` s), yield the base URL, and stop the
+    server by its PID on exit. `module` is `streamlit`, or `ui.warmup` (the launcher
+    `make run` uses: the same command line, with the warm-up); `env` replaces the
+    process environment. Shared by the e2e fixture and the browser benchmarks."""
     port = port or free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(script),
+        sys.executable, "-m", module, "run", str(script),
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
         "--server.address", "127.0.0.1",
         "--server.port", str(port),
         "--server.fileWatcherType", "none",  # tests write files; never rerun on save
     ]  # fmt: skip
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**(os.environ if env is None else env), "PYTHONUNBUFFERED": "1"}
     log_path.parent.mkdir(parents=True, exist_ok=True)
     # A file, not a pipe: nobody reads a pipe while tests run, and a full pipe blocks
     # the server. The log is kept as a CI artifact.
@@ -213,7 +216,7 @@ def serve_app(script: Path, log_path: Path, port: int | None = None,
             if time.monotonic() > deadline:
                 raise ServerError(f"streamlit did not answer {base_url}/_stcore/health within {timeout:.0f} s."
                                   f"\n--- output ---\n{log_path.read_text(errors='replace')}")
-            time.sleep(0.25)
+            time.sleep(poll)
         yield base_url
     finally:
         _stop(proc)
