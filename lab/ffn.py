@@ -35,10 +35,8 @@ def activations(trace: Trace, stack: Stack | str | None = None) -> tuple[np.ndar
 
 
 def activation_curve(name: str, x: np.ndarray) -> np.ndarray:
-    """The model's own activation function evaluated on x (SwiGLU: its gate, SiLU)."""
-    if name == "swiglu":
-        fn = torch.nn.functional.silu
-    elif name in ACTIVATION_FNS:
+    """The model's own activation function evaluated on x (a gated FFN: its gate, SiLU or GELU-tanh)."""
+    if name in ACTIVATION_FNS:
         fn = ACTIVATION_FNS[name]
     else:
         raise ValueError(f"Unknown activation {name!r}.")

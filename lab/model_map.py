@@ -141,7 +141,7 @@ def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, outpu
     sub = [("attn", "ln1", _attention(cfg, stack, n, n, False), "add1")]
     if stack is Stack.DECODER and cfg.arch == "encoder-decoder":
         sub.append(("cross", "ln_cross", _attention(cfg, stack, n, n_src, True), "add_cross"))
-    gated = cfg.activation == "swiglu"
+    gated = cfg.gated
     ffn = Part("ffn", "ffn", s, "ffn", True, (n, d), False,
                {"d_ff": cfg.d_ff, "activation": cfg.activation, "gated": gated, "hidden": (n, cfg.d_ff)})
     sub.append(("ffn", "ln2", ffn, "add2"))

@@ -65,7 +65,7 @@ def relative_error(approx: np.ndarray, exact: np.ndarray) -> float:
 
 def matrices_of(model: Transformer) -> tuple[str, ...]:
     """The weight matrices each block has (W_gate only with SwiGLU)."""
-    gated = model.cfg.activation == "swiglu"
+    gated = model.cfg.gated
     return tuple(m for m in MATRICES if m != "W_gate" or gated)
 
 

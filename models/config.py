@@ -21,7 +21,8 @@ ARCHS = ("encoder", "decoder", "encoder-decoder")
 POSITIONALS = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
 NORMS = ("layernorm", "rmsnorm", "dyt")
 NORM_POSITIONS = ("pre", "post")
-ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "swiglu")
+ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu", "geglu")
+GATED = ("swiglu", "geglu")     # W_out · (act(W_gate x) ⊙ W_in x): SiLU gate (LLaMA), GELU-tanh gate (Gemma, T5 v1.1)
 OUTPUTS = ("logits", "hidden")
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
@@ -145,7 +146,7 @@ class TransformerConfig:
     positional: str = "sinusoidal"     # none | sinusoidal | learned | rope | alibi | relative
     norm: str = "layernorm"            # layernorm | rmsnorm | dyt
     norm_position: str = "pre"         # pre (GPT-2, LLaMA) | post (original Transformer, BERT)
-    activation: str = "relu"           # relu | gelu | gelu_tanh | swiglu
+    activation: str = "relu"           # relu | gelu | gelu_tanh | silu | swiglu | geglu (the last two gated)
     attention: MaskSpec = field(default_factory=MaskSpec)  # the self-attention pattern
     d_head: int | None = None          # width of one head; None = d_model // n_heads
     bias: bool = True                  # biases in attention and FFN linears (LLaMA: False)
@@ -154,6 +155,7 @@ class TransformerConfig:
     norm_eps: float = 1e-5             # epsilon inside LayerNorm / RMSNorm
     dyt_alpha: float = 0.5             # initial alpha of DyT: y = w * tanh(alpha * x) + b
     embed_norm: bool = False           # a norm right after the embeddings (BERT)
+    embed_scale: bool = False          # token embeddings × √d_model before positions (Vaswani, Gemma, Marian)
     n_token_types: int = 0             # segment (token-type) embeddings, 0 = none (BERT: 2)
     rope_base: float = 10000.0         # base of the RoPE frequencies
     rope_dim: int | None = None        # dims of each head that RoPE rotates; None = all of d_head
@@ -187,7 +189,7 @@ class TransformerConfig:
             _whole(self, name, 1, optional=True)
         _whole(self, "pad_id", 0, optional=True)
         _whole(self, "n_token_types")
-        for name in ("bias", "tie_embeddings", "embed_norm"):
+        for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale"):
             _flag(self, name)
         for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base"):
             _real(self, name)
@@ -234,6 +236,11 @@ class TransformerConfig:
     @property
     def rotary_dim(self) -> int:
         return self.rope_dim if self.rope_dim is not None else self.head_dim
+
+    @property
+    def gated(self) -> bool:
+        """The feed-forward network has a gate (SwiGLU, GeGLU): three matrices, not two."""
+        return self.activation in GATED
 
     @property
     def attention_kind(self) -> str:

@@ -99,21 +99,25 @@ ACTIVATION_FNS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "relu": F.relu,
     "gelu": F.gelu,                                           # exact, erf form (BERT)
     "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),     # GPT-2's "gelu_new"
+    "silu": F.silu,                                           # x·σ(x), "swish" (Marian)
+    "swiglu": F.silu,                                         # the gate of SwiGLU
+    "geglu": lambda x: F.gelu(x, approximate="tanh"),         # the gate of GeGLU (Gemma, T5 v1.1)
 }
 
 
 class MLP(nn.Module):
-    """Position-wise feed-forward: W_out · act(W_in x) (Eq. 2), or the gated SwiGLU
-    W_out · (silu(W_gate x) ⊙ W_in x) (Shazeer 2020) used by LLaMA."""
+    """Position-wise feed-forward: W_out · act(W_in x) (Eq. 2), or a gated one
+    W_out · (act(W_gate x) ⊙ W_in x) (Shazeer 2020): SwiGLU (SiLU gate, LLaMA) or GeGLU
+    (GELU-tanh gate, Gemma, T5 v1.1)."""
 
     def __init__(self, cfg: TransformerConfig) -> None:
         super().__init__()
-        self.gated = cfg.activation == "swiglu"
+        self.gated = cfg.gated
         if self.gated:
             self.W_gate = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
         self.W_in = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
         self.W_out = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
-        self.act = F.silu if self.gated else ACTIVATION_FNS[cfg.activation]
+        self.act = ACTIVATION_FNS[cfg.activation]
         self.hook_pre = HookPoint()             # [b, pos, ff] before the activation (gate, if gated)
         if self.gated:
             self.hook_pre_linear = HookPoint()  # [b, pos, ff] the ungated branch
@@ -229,7 +233,7 @@ class _StackMixin:
                    memory_valid: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
         b, n, _ = tok_emb.shape
         offset = 0 if cache is None else cache.length
-        x = self.hook_embed(tok_emb)
+        x = self.hook_embed(tok_emb * cfg.d_model ** 0.5 if cfg.embed_scale else tok_emb)
         if cfg.n_token_types:
             types = torch.zeros_like(tok_emb[..., 0], dtype=torch.long) if token_type_ids is None else token_type_ids
             x = x + self.hook_type_embed(self.type_embed(types))

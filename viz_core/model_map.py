@@ -37,7 +37,8 @@ from .map_overlays import follow_token, head_squares, norm_path, sparklines
 __all__ = ["MAP_TERMS", "UNIT_PX", "COLUMN_W", "model_map", "section_rows", "follow_token", "norm_path", "layout",
            "unit_for"]
 
-ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}
+ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
+               "geglu": "GeGLU"}
 
 
 def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:

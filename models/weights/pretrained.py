@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import torch
 
@@ -29,100 +28,81 @@ from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
 from . import safety
+from .keytable import CheckpointError, Copy, Family, hf_get, unsupported
 from .safety import Header
 
 SUPPORTED = ("bert", "gpt2", "llama", "mistral")
 
 
-class CheckpointError(Refused):
-    """A checkpoint that cannot be loaded: a sentence that says why, with a reason id and
-    values an app can translate (models/errors.py)."""
-
-
-def _unsupported(family: str, feature: str, message: str) -> CheckpointError:
-    return CheckpointError("unsupported_variant", message, family=family, feature=feature)
-
-
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
-def _get(hf: Mapping[str, Any], key: str, default: Any = None) -> Any:
-    return hf.get(key, default) if hf.get(key) is not None else default
-
 
 def bert_config(hf: Mapping[str, Any]) -> TransformerConfig:
-    if _get(hf, "position_embedding_type", "absolute") != "absolute":
-        raise _unsupported("BERT", "position_embedding_type", "Only BERT models with absolute position embeddings "
+    if hf_get(hf, "position_embedding_type", "absolute") != "absolute":
+        raise unsupported("BERT", "position_embedding_type", "Only BERT models with absolute position embeddings "
                            "are supported.")
     act = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
     if hf["hidden_act"] not in act:
-        raise _unsupported("BERT", f"hidden_act={str(hf['hidden_act'])[:30]}",
+        raise unsupported("BERT", f"hidden_act={str(hf['hidden_act'])[:30]}",
                            f"Unsupported BERT activation {str(hf['hidden_act'])[:30]!r}.")
     return TransformerConfig(
         arch="encoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
         n_heads=hf["num_attention_heads"], d_ff=hf["intermediate_size"], max_len=hf["max_position_embeddings"],
         positional="learned", norm="layernorm", norm_position="post", activation=act[hf["hidden_act"]],
-        bias=True, tie_embeddings=False, norm_eps=_get(hf, "layer_norm_eps", 1e-12), embed_norm=True,
-        n_token_types=_get(hf, "type_vocab_size", 2), output="hidden", pad_id=_get(hf, "pad_token_id"),
+        bias=True, tie_embeddings=False, norm_eps=hf_get(hf, "layer_norm_eps", 1e-12), embed_norm=True,
+        n_token_types=hf_get(hf, "type_vocab_size", 2), output="hidden", pad_id=hf_get(hf, "pad_token_id"),
     )
 
 
 def gpt2_config(hf: Mapping[str, Any]) -> TransformerConfig:
-    if _get(hf, "scale_attn_by_inverse_layer_idx", False) or _get(hf, "reorder_and_upcast_attn", False):
-        raise _unsupported("GPT-2", "scale_attn_by_inverse_layer_idx / reorder_and_upcast_attn",
+    if hf_get(hf, "scale_attn_by_inverse_layer_idx", False) or hf_get(hf, "reorder_and_upcast_attn", False):
+        raise unsupported("GPT-2", "scale_attn_by_inverse_layer_idx / reorder_and_upcast_attn",
                            "GPT-2 variants with scale_attn_by_inverse_layer_idx or reorder_and_upcast_attn are not "
                            "supported.")
-    if not _get(hf, "scale_attn_weights", True):
-        raise _unsupported("GPT-2", "scale_attn_weights=false", "GPT-2 without scaled attention weights is not "
+    if not hf_get(hf, "scale_attn_weights", True):
+        raise unsupported("GPT-2", "scale_attn_weights=false", "GPT-2 without scaled attention weights is not "
                            "supported.")
     act = {"gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "gelu": "gelu", "relu": "relu"}
-    name = _get(hf, "activation_function", "gelu_new")
+    name = hf_get(hf, "activation_function", "gelu_new")
     if name not in act:
-        raise _unsupported("GPT-2", f"activation_function={str(name)[:30]}",
+        raise unsupported("GPT-2", f"activation_function={str(name)[:30]}",
                            f"Unsupported GPT-2 activation {str(name)[:30]!r}.")
     d = hf["n_embd"]
     return TransformerConfig(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=d, n_layers=hf["n_layer"], n_heads=hf["n_head"],
-        d_ff=_get(hf, "n_inner", 4 * d), max_len=hf["n_positions"], positional="learned", norm="layernorm",
+        d_ff=hf_get(hf, "n_inner", 4 * d), max_len=hf["n_positions"], positional="learned", norm="layernorm",
         norm_position="pre", activation=act[name], bias=True,
-        tie_embeddings=_get(hf, "tie_word_embeddings", True), norm_eps=_get(hf, "layer_norm_epsilon", 1e-5),
+        tie_embeddings=hf_get(hf, "tie_word_embeddings", True), norm_eps=hf_get(hf, "layer_norm_epsilon", 1e-5),
         output="logits",
     )
 
 
 def llama_config(hf: Mapping[str, Any]) -> TransformerConfig:
-    rope = _get(hf, "rope_parameters") or _get(hf, "rope_scaling") or {}
+    rope = hf_get(hf, "rope_parameters") or hf_get(hf, "rope_scaling") or {}
     rope_type = rope.get("rope_type", rope.get("type", "default"))
     if rope_type != "default":
-        raise _unsupported("LLaMA", f"rope_type={str(rope_type)[:30]}",
+        raise unsupported("LLaMA", f"rope_type={str(rope_type)[:30]}",
                            f"RoPE scaling {str(rope_type)[:30]!r} is not supported (only the default RoPE).")
-    theta = rope.get("rope_theta", _get(hf, "rope_theta", 10000.0))
-    if _get(hf, "sliding_window") is not None and hf["sliding_window"] < hf["max_position_embeddings"]:
-        raise _unsupported("LLaMA", "sliding_window", "Sliding-window attention checkpoints are not supported yet.")
-    if _get(hf, "attention_bias", False) != _get(hf, "mlp_bias", False):
-        raise _unsupported("LLaMA", "attention_bias != mlp_bias", "Checkpoints with biases in attention but not "
+    theta = rope.get("rope_theta", hf_get(hf, "rope_theta", 10000.0))
+    if hf_get(hf, "sliding_window") is not None and hf["sliding_window"] < hf["max_position_embeddings"]:
+        raise unsupported("LLaMA", "sliding_window", "Sliding-window attention checkpoints are not supported yet.")
+    if hf_get(hf, "attention_bias", False) != hf_get(hf, "mlp_bias", False):
+        raise unsupported("LLaMA", "attention_bias != mlp_bias", "Checkpoints with biases in attention but not "
                            "in the MLP (or the reverse) are not supported.")
-    if _get(hf, "hidden_act", "silu") != "silu":
-        raise _unsupported("LLaMA", f"hidden_act={str(hf['hidden_act'])[:30]}",
+    if hf_get(hf, "hidden_act", "silu") != "silu":
+        raise unsupported("LLaMA", f"hidden_act={str(hf['hidden_act'])[:30]}",
                            f"Unsupported LLaMA activation {str(hf['hidden_act'])[:30]!r} (expected silu).")
     heads = hf["num_attention_heads"]
     return TransformerConfig(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
-        n_heads=heads, n_kv_heads=_get(hf, "num_key_value_heads", heads), d_ff=hf["intermediate_size"],
-        d_head=_get(hf, "head_dim", hf["hidden_size"] // heads), max_len=hf["max_position_embeddings"],
+        n_heads=heads, n_kv_heads=hf_get(hf, "num_key_value_heads", heads), d_ff=hf["intermediate_size"],
+        d_head=hf_get(hf, "head_dim", hf["hidden_size"] // heads), max_len=hf["max_position_embeddings"],
         positional="rope", rope_base=float(theta), norm="rmsnorm", norm_position="pre", activation="swiglu",
-        bias=bool(_get(hf, "attention_bias", False)), tie_embeddings=bool(_get(hf, "tie_word_embeddings", False)),
-        norm_eps=_get(hf, "rms_norm_eps", 1e-6), output="logits", pad_id=_get(hf, "pad_token_id"),
+        bias=bool(hf_get(hf, "attention_bias", False)), tie_embeddings=bool(hf_get(hf, "tie_word_embeddings", False)),
+        norm_eps=hf_get(hf, "rms_norm_eps", 1e-6), output="logits", pad_id=hf_get(hf, "pad_token_id"),
     )
 
 
 # ---- key tables: our name -> checkpoint key ------------------------------------------------
-@dataclass(frozen=True)
-class Copy:
-    ours: str
-    theirs: str
-    transpose: bool = False                     # Conv1D [in, out] -> Linear [out, in]
-    part: tuple[int, int] | None = None         # (index, n_parts): a slice of a fused matrix (GPT-2 c_attn)
-
-
 # GPT-2 stores these as Conv1D weights [in, out]; they are transposed into nn.Linear [out, in]
 GPT2_TRANSPOSED = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight", "mlp.c_proj.weight")
 
@@ -179,14 +159,6 @@ def llama_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
     if not cfg.tie_embeddings:
         ks.append(Copy("unembed.weight", "lm_head.weight"))
     return ks
-
-
-@dataclass(frozen=True)
-class Family:
-    config: Callable[[Mapping[str, Any]], TransformerConfig]
-    keys: Callable[[TransformerConfig, str], list[Copy]]
-    embed_key: str                   # finds the key prefix ("bert.", "transformer.", "model." or "")
-    prefixes: tuple[str, ...]
 
 
 FAMILIES: dict[str, Family] = {

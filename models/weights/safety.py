@@ -56,7 +56,7 @@ def _attention_params(cfg: TransformerConfig) -> int:
 
 def _mlp_params(cfg: TransformerConfig) -> int:
     d, ff = cfg.d_model, cfg.d_ff
-    n_in = 2 if cfg.activation == "swiglu" else 1                 # W_in (+ W_gate)
+    n_in = 2 if cfg.gated else 1                 # W_in (+ W_gate)
     return n_in * d * ff + ff * d + ((n_in * ff + d) if cfg.bias else 0)
 
 

@@ -121,6 +121,7 @@ FORMULAS = {
            r"W_{out}\in\mathbb{R}^{d\times d_{ff}}",
     "ffn_swiglu": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{SiLU}(W_{gate}x)\odot W_{in}x\big),\qquad "
                   r"\mathrm{SiLU}(z)=z\,\sigma(z)",
+    "ffn_geglu": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{GELU}_{\tanh}(W_{gate}x)\odot W_{in}x\big)",
     "ffn_kv": r"\mathrm{FFN}(x)=\sum_{n=1}^{d_{ff}}\underbrace{\sigma(k_n\cdot x)}_{\text{key match}}\;"
               r"\underbrace{v_n}_{W_{out}[:,n]},\qquad \text{promoted tokens}=\operatorname{top}\,W_U v_n",
 }

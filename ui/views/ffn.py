@@ -152,7 +152,8 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     lo, hi = np.percentile(pre, [0.5, 99.5]) if pre.size else (-3.0, 3.0)
     span = max(abs(float(lo)), abs(float(hi)), 1.0)
     x = np.linspace(-span, span, 201, dtype=np.float32)
-    name = "SiLU (SwiGLU gate)" if cfg.activation == "swiglu" else cfg.activation.upper().replace("_", "-")
+    name = {"swiglu": "SiLU (SwiGLU gate)", "geglu": "GELU-tanh (GeGLU gate)"}.get(
+        cfg.activation, cfg.activation.upper().replace("_", "-"))
     left, right = st.columns([3, 2])
     with left:
         fx.chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
@@ -165,7 +166,7 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
                  key="ffn_sparsity", width="stretch")
         st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
     st.markdown(t("ffn_ex_activation"))
-    st.latex(FORMULAS["ffn"] if cfg.activation != "swiglu" else FORMULAS["ffn_swiglu"])
+    st.latex(FORMULAS.get(f"ffn_{cfg.activation}", FORMULAS["ffn"]))
     activation_notes(sel, cfg, layer)
 
 
@@ -174,7 +175,7 @@ def activation_notes(sel: Selection, cfg, layer: int) -> None:
     model, _ = serving.load_model(sel.model_key, sel.device)
     p = F.activation_parameters(model)
     shown = t("ffn_mis_params_gated", gate=p.gate) if p.gate else \
-        t("ffn_mis_params_none", act={"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)"}[p.activation],
+        t("ffn_mis_params_none", act={"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU"}[p.activation],
           gate=p.gate_if_swiglu)
     misconception("activation", t("ffn_mis_params_common"),
                   shown + (t("ffn_mis_params_dyt", n=p.dyt_alphas) if p.dyt_alphas else ""))

@@ -60,7 +60,8 @@ def tokens_section(model, tok, sel: Selection) -> None:
 
 def _describe(cfg) -> dict[str, str]:
     """The model card's rows (label -> value), in the UI language."""
-    ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "swiglu": "SwiGLU"}[cfg.activation]
+    ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
+           "geglu": "GeGLU"}[cfg.activation]
     norm = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}[cfg.norm]
     return {
         t("cfg_arch"): t(f"arch_{cfg.arch}"),
