@@ -98,7 +98,7 @@ def _build(doc: dict[str, Any], header: Header, read: Callable[[], dict[str, tor
     shape in the header; only then `read()` the tensors and build the model."""
     cfg = TransformerConfig.from_dict(doc.get("config"))
     need = safety.check_model(cfg, "This checkpoint")
-    expected = safety.expected_shapes(cfg)
+    expected = dict(safety.expected_shapes(cfg))
     tied = cfg.output == "logits" and cfg.tie_embeddings
     if tied:
         expected.pop("unembed.weight", None)                      # stored once, as embed.weight

@@ -238,12 +238,10 @@ def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[
 
 
 def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str, torch.Tensor],
-                       model: Transformer) -> dict[str, torch.Tensor]:
+                       expected: Mapping[str, tuple[int, ...]]) -> dict[str, torch.Tensor]:
     """Our state dict from a checkpoint's tensors, following the family's key table
-    (`plan_copies` checks every shape first)."""
-    ours = model.state_dict()
-    copies = plan_copies(cfg, family, {k: tuple(v.shape) for k, v in weights.items()},
-                         {k: tuple(v.shape) for k, v in ours.items()})
+    (`plan_copies` checks every shape against `expected`, our parameters' shapes, first)."""
+    copies = plan_copies(cfg, family, {k: tuple(v.shape) for k, v in weights.items()}, expected)
     out: dict[str, torch.Tensor] = {}
     for c in copies:
         t = weights[c.theirs]
@@ -263,9 +261,8 @@ def from_weights(hf_config: Mapping[str, Any], weights: Mapping[str, torch.Tenso
     """Build our model from a HF config dict and a name -> tensor mapping."""
     family = family_of(hf_config)
     cfg = config_from_hf(hf_config)
-    model = Transformer(cfg, device="cpu")
-    state = convert_state_dict(cfg, family, weights, model)
-    model.load_state_dict({k: v.to(dtype) for k, v in state.items()}, strict=True)
+    state = convert_state_dict(cfg, family, weights, safety.expected_shapes(cfg))
+    model = Transformer.from_state(cfg, {k: v.to(dtype) for k, v in state.items()}, "cpu")
     return model.to(dtype).to(_device(device)).eval()
 
 
@@ -395,12 +392,14 @@ def check_folder(folder: Path) -> tuple[dict[str, Any], TransformerConfig]:
 
 
 def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
-                dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
+                dtype: torch.dtype = torch.float32, tokenizer: bool = True) -> tuple[Transformer, Tokenizer | None]:
+    """(model, tokenizer) from a Hugging Face folder; tokenizer=False skips the
+    tokenizer files (None in its place)."""
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise CheckpointError("not_folder", f"{folder} is not a folder.", folder=folder.name)
     hf_config, cfg = check_folder(folder)          # refused here, nothing allocated yet
-    tok = load_tokenizer(folder)
+    tok = load_tokenizer(folder) if tokenizer else None
     if tok is not None and tok.vocab_size > cfg.vocab_size:
         raise CheckpointError("tokenizer_vocab", f"The tokenizer in {folder.name} has {tok.vocab_size} tokens but the "
                               f"model only {cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size,

@@ -21,11 +21,13 @@ names and an English sentence that names files by their name, never a temporary 
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Mapping
 
 import torch
@@ -116,15 +118,15 @@ def check_model(cfg: TransformerConfig, what: str = "This model") -> int:
     return need
 
 
-def expected_shapes(cfg: TransformerConfig) -> dict[str, tuple[int, ...]]:
-    """The state dict's tensor shapes of `Transformer(cfg)`, from a model built on the
-    meta device (no memory). Call `check_model(cfg)` first: building still creates one
-    Python object per module."""
+@functools.lru_cache(maxsize=16)
+def expected_shapes(cfg: TransformerConfig) -> Mapping[str, tuple[int, ...]]:
+    """The state dict's tensor shapes of `Transformer(cfg)` (read-only), from a model
+    built on the meta device (no memory), remembered per config (a folder is checked
+    before it is loaded, and loaded again after a page's cache drops it). Call
+    `check_model(cfg)` first: building still creates one Python object per module."""
     from ..transformer import Transformer
 
-    with torch.device("meta"):
-        model = Transformer(cfg, device="meta")
-    return {name: tuple(t.shape) for name, t in model.state_dict().items()}
+    return MappingProxyType({name: tuple(t.shape) for name, t in Transformer.skeleton(cfg).state_dict().items()})
 
 
 # ---- a safetensors header -----------------------------------------------------------------------

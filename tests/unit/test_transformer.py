@@ -354,3 +354,23 @@ def test_hook_points_honour_every_kind_of_pytorch_hook():
     finally:
         g.remove()
     assert torch.equal(out_global, model.run_with_cache(torch.arange(4))[0]) and len(trace_global) == len(trace)
+
+
+@pytest.mark.parametrize("positional", ["sinusoidal", "alibi", "rope", "learned"])
+def test_from_state_takes_the_tensors_and_computes_the_buffers(positional):
+    """Transformer.from_state (the loaders' path: a meta skeleton takes the tensors) gives
+    the same model as building one and loading its state: same outputs, buffers computed,
+    tied embeddings still one parameter."""
+    cfg = TransformerConfig(arch="decoder", vocab_size=50, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=32,
+                            positional=positional, tie_embeddings=True)
+    torch.manual_seed(0)
+    ref = Transformer(cfg, device="cpu").eval()
+    state = {k: v.clone() for k, v in ref.state_dict().items()}
+    model = Transformer.from_state(cfg, state).eval()
+    assert model.unembed.weight is model.embed.weight
+    assert model.n_params == ref.n_params
+    assert not any(t.is_meta for t in [*model.parameters(), *model.buffers()])
+    ids = torch.randint(0, 50, (2, 20))
+    assert torch.equal(model(ids), ref(ids))
+    with pytest.raises(RuntimeError):          # a state that lacks a tensor is refused, nothing half-built
+        Transformer.from_state(cfg, {k: v for k, v in state.items() if k != "blocks.0.ln1.weight"})
