@@ -115,9 +115,7 @@ def _build(doc: dict[str, Any], header: Header, read: Callable[[], dict[str, tor
     state = {k: v.float() for k, v in state.items() if k in expected}
     if tied:
         state["unembed.weight"] = state["embed.weight"]
-    model = Transformer(cfg, device="cpu")
-    model.load_state_dict(state, strict=True)
-    return model, tok, meta
+    return Transformer.from_state(cfg, state, "cpu"), tok, meta
 
 
 def _tokenizer(d: Any, cfg: TransformerConfig) -> Tokenizer | None:
