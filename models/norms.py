@@ -34,18 +34,25 @@ class LayerNorm(nn.Module):
 
 class RMSNorm(nn.Module):
     """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring.
-    Same operations, in the same order, as LLaMA's reference implementation."""
+    Same operations, in the same order, as LLaMA's reference implementation.
 
-    def __init__(self, d: int, eps: float) -> None:
+    plus_one (Gemma): x / sqrt(mean(x²) + eps) · (1 + w), with w starting at 0; computed
+    as Gemma does, all in float32 and rounded to x's dtype only at the end (LLaMA rounds
+    before multiplying by w)."""
+
+    def __init__(self, d: int, eps: float, plus_one: bool = False) -> None:
         super().__init__()
         self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
+        self.plus_one = plus_one
+        self.weight = nn.Parameter(torch.zeros(d) if plus_one else torch.ones(d))
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
         self.hook_scale(ms.sqrt())
+        if self.plus_one:
+            return self.hook_normalized(((x.float() * torch.rsqrt(ms)) * (1.0 + self.weight.float())).to(x.dtype))
         return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
 
 
@@ -68,5 +75,5 @@ def make_norm(cfg: TransformerConfig) -> nn.Module:
     if cfg.norm == "layernorm":
         return LayerNorm(cfg.d_model, cfg.norm_eps)
     if cfg.norm == "rmsnorm":
-        return RMSNorm(cfg.d_model, cfg.norm_eps)
+        return RMSNorm(cfg.d_model, cfg.norm_eps, plus_one=cfg.norm_plus_one)
     return DyT(cfg.d_model, cfg.dyt_alpha)
