@@ -56,15 +56,23 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
-        return words[i["norm"]], words[where]
+        where = "norm_parallel" if i.get("parallel") else where          # GPT-NeoX: ln2 reads the block input
+        title = words[i["norm"]] + (f" {words['norm_plus_one']}" if i.get("plus_one") else "")   # Gemma
+        return title, words[where]
     if p.kind == "attn":
         title = words["cross"] if p.id == "cross" else words["attn_causal" if i["mask"] == "causal" else "attn"]
         if p.id != "cross" and i["mask"] not in ("full", "causal"):
             title += f" ({html.escape(i['mask'])})"
-        return title, words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"])
+        detail = words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"])
+        if i.get("window") is not None:                                   # Mistral's sliding window
+            detail += " · " + words["attn_window"].format(w=i["window"])
+        if i.get("qkv_bias"):                                             # Qwen2: biases on Q, K, V only
+            detail += " · " + words["qkv_bias"]
+        return title, detail
     if p.kind == "ffn":
         act = ACTIVATIONS.get(i["activation"], html.escape(i["activation"]))
         gate = f" · {words['ffn_gated']}" if i["gated"] else ""
+        gate += f" · {words['ffn_parallel']}" if i.get("parallel") else ""   # GPT-NeoX: beside attention
         return f"{words['ffn']} · {act}", f"{d} → {i['d_ff']} → {d}{gate}"
     if p.id == "head":
         tied = f" · {words['head_tied']}" if i["tied"] else ""
