@@ -25,6 +25,11 @@ class LayerNorm(nn.Module):
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
+    @property
+    def gain(self) -> torch.Tensor:
+        """What the normalised vector is multiplied by (before the bias)."""
+        return self.weight
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
         out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
@@ -48,6 +53,11 @@ class RMSNorm(nn.Module):
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
+    @property
+    def gain(self) -> torch.Tensor:
+        """What the normalised vector is multiplied by: w, or 1 + w (Gemma)."""
+        return 1.0 + self.weight if self.plus_one else self.weight
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
         self.hook_scale(ms.sqrt())
@@ -66,6 +76,10 @@ class DyT(nn.Module):
         self.weight = nn.Parameter(torch.ones(d))
         self.bias = nn.Parameter(torch.zeros(d))
         self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    @property
+    def gain(self) -> torch.Tensor:
+        return self.weight
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
