@@ -222,7 +222,7 @@ def test_model_map_and_card_show_the_options():
         texts[f] += " ".join(card.values())
     assert "Q/K/V bias" in texts["qwen2"] and "Q/K/V bias" not in texts["mistral"]
     assert "RMSNorm × (1 + w)" in texts["gemma"] and "RMSNorm (1 + w)" in texts["gemma"]
-    assert "window |q − k| ≤ 7" in texts["mistral"]
+    assert "|q − k| ≤ 7" in texts["mistral"]
     assert "parallel to attention" in texts["gpt_neox"] and "reads the block input" in texts["gpt_neox"]
     assert "attention and MLP in parallel" in texts["gpt_neox"] and "parallel" not in texts["qwen2"]
 
