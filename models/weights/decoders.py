@@ -164,7 +164,8 @@ def gpt_neox_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
         for ours, theirs in pairs.items():
             ks += [Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight"), Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias")]
     if not cfg.tie_embeddings:
-        # checkpoints name it embed_out (Pythia on the hub); transformers 5 saves it as lm_head
+        # files name it embed_out (Pythia on the hub, and save_pretrained); an in-memory transformers 5
+        # model calls it lm_head
         ks.append(Copy("unembed.weight", "embed_out.weight", alt="lm_head.weight"))
     return ks
 

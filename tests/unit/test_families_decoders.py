@@ -248,3 +248,30 @@ def test_lab_readings_on_plus_one_norms_and_parallel_blocks(family):
     att = A.direct_logit_attribution(model, trace, 8, top)
     assert att.logit == pytest.approx(float(out[0, 8, top]), abs=1e-5)
     assert abs(att.error) <= 1e-4
+
+
+@pytest.mark.parametrize("head", ["embed_out.weight", "lm_head.weight"])
+def test_pythia_style_folder(tmp_path, head):
+    """Pythia on the hub: the head is embed_out.weight (transformers 5 saves that name but
+    calls it lm_head.weight in memory; either is read) and the rotary settings sit at the
+    top of config.json (rotary_pct, rotary_emb_base)."""
+    from safetensors.torch import load_file, save_file
+    hf = build("gpt_neox")
+    hf.save_pretrained(tmp_path, safe_serialization=True)
+    w = load_file(str(tmp_path / "model.safetensors"))
+    w[head] = w.pop("embed_out.weight")
+    save_file(w, str(tmp_path / "model.safetensors"))
+    doc = json.loads((tmp_path / "config.json").read_text())
+    doc.pop("rope_parameters", None)
+    doc.update(rotary_pct=0.25, rotary_emb_base=10000, rope_scaling=None)
+    (tmp_path / "config.json").write_text(json.dumps(doc))
+    ours, _ = load(str(tmp_path))
+    assert ours.cfg.rotary_dim == 4
+    assert_parity(ours, hf, ids())
+
+
+def test_gemma_legacy_activation_names():
+    """Gemma 1 on the hub writes hidden_act "gelu" (HF reads it as the tanh GELU) and
+    sometimes hidden_activation "gelu_pytorch_tanh"."""
+    doc = {**tiny_hf.build("gemma").config.to_dict(), "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh"}
+    assert pretrained.config_from_hf(doc).activation == "geglu"
