@@ -126,7 +126,7 @@ def frozen_norm(model: Transformer, trace: Trace, step: Step, position: int) -> 
     if not hasattr(module, "hook_scale"):
         raise Refused("no_frozen_scale", "DyT normalisation (tanh) has no divisor to freeze, so the logit cannot be "
                       "split exactly into per-piece shares on this model.")
-    w = module.weight.detach().double().cpu()
+    w = module.gain.detach().double().cpu()          # w, or 1 + w (Gemma's RMSNorm)
     b = getattr(module, "bias", None)
     bias = b.detach().double().cpu() if b is not None else torch.zeros_like(w)
     scale = float(trace[scale_hook][0, position, 0])

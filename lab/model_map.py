@@ -113,18 +113,23 @@ def _attention(cfg: TransformerConfig, stack: Stack, n_q: int, n_k: int, cross: 
     info = {"heads": cfg.n_heads, "kv_heads": cfg.kv_heads, "d_head": cfg.head_dim, "kind": cfg.attention_kind,
             "pattern": (cfg.n_heads, n_q, n_k), "q": (n_q, cfg.n_heads, cfg.head_dim),
             "kv": (n_k, cfg.kv_heads, cfg.head_dim), "positional": inside, "mask": mask,
-            "groups": kv_groups(cfg.n_heads, cfg.kv_heads)}
+            "groups": kv_groups(cfg.n_heads, cfg.kv_heads),
+            # a sliding window (Mistral): |q - k| <= window; biases on Q, K, V only (Qwen2)
+            "window": cfg.attention.window if not cross and cfg.attention.kind == "local" else None,
+            "qkv_bias": cfg.has_qkv_bias and not cfg.bias}
     return Part("cross" if cross else "attn", "attn", stack.value, "cross" if cross else "attn", True,
                 (n_q, cfg.d_model), False, info)
 
 
 def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, output: bool) -> tuple[Part, ...]:
     d, s, pre = cfg.d_model, stack.value, cfg.norm_position == "pre"
-    norm = {"norm": cfg.norm}
+    norm = {"norm": cfg.norm, "plus_one": cfg.norm_plus_one}      # plus_one: RMSNorm × (1 + w) (Gemma)
 
     def ln(pid: str, section: str, in_block: bool = True, on_stream: bool | None = None) -> Part:
+        # parallel residual (GPT-NeoX): ln2 reads the block's input, not the stream after attention
+        parallel = cfg.parallel_residual and pid == "ln2"
         return Part(pid, "norm", s, section, in_block, (n, d), (not pre) if on_stream is None else on_stream,
-                    {**norm, "position": cfg.norm_position})
+                    {**norm, "position": cfg.norm_position, "parallel": parallel})
 
     def add(pid: str, section: str) -> Part:
         return Part(pid, "add", s, section, True, (n, d))
@@ -143,7 +148,8 @@ def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, outpu
         sub.append(("cross", "ln_cross", _attention(cfg, stack, n, n_src, True), "add_cross"))
     gated = cfg.gated
     ffn = Part("ffn", "ffn", s, "ffn", True, (n, d), False,
-               {"d_ff": cfg.d_ff, "activation": cfg.activation, "gated": gated, "hidden": (n, cfg.d_ff)})
+               {"d_ff": cfg.d_ff, "activation": cfg.activation, "gated": gated, "hidden": (n, cfg.d_ff),
+                "parallel": cfg.parallel_residual})
     sub.append(("ffn", "ln2", ffn, "add2"))
     for section, norm_id, body, add_id in sub:
         parts += [ln(norm_id, section), body, add(add_id, section)] if pre else \

@@ -165,7 +165,9 @@ def norm_inputs(model: Transformer, trace: Trace, stack: Stack | str | None = No
         steps = [("ln1", "resid_pre", s, "attn_out", s, "ln1")]
         if cross:
             steps.append(("ln1", "resid_mid", s, "attn_out", Stack.CROSS, "ln_cross"))
-        steps.append(("ln2", "resid_mid", Stack.CROSS if cross else s, "mlp_out", s, "ln2"))
+        # parallel residual (GPT-NeoX): ln2 reads the block's input, like ln1
+        ln2_reads = "resid_pre" if cfg.parallel_residual else "resid_mid"
+        steps.append(("ln2", ln2_reads, Stack.CROSS if cross else s, "mlp_out", s, "ln2"))
         for ln, resid, r_stack, sub, where, name in steps:
             x = trace.get(resid, i, r_stack, batch=0)
             if not pre:

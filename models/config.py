@@ -163,6 +163,10 @@ class TransformerConfig:
     relative_max_distance: int = 128   # T5: distances beyond this share the last bucket
     output: str = "logits"             # logits (unembed to the vocabulary) | hidden (final hidden state)
     pad_id: int | None = None          # id of the padding token, if the tokenizer has one
+    # -- issue 23 decoder families (models/weights/decoders.py) --
+    qkv_bias: bool | None = None       # biases on W_Q/W_K/W_V only; None = follow `bias` (Qwen2: True, bias False)
+    norm_plus_one: bool = False        # RMSNorm scales by (1 + w), w starts at 0 (Gemma)
+    parallel_residual: bool = False    # x + attn(ln1 x) + mlp(ln2 x): both branches read x (GPT-NeoX, Pythia)
 
     def __post_init__(self) -> None:
         _check_choice("architecture", self.arch, ARCHS)
@@ -189,8 +193,13 @@ class TransformerConfig:
             _whole(self, name, 1, optional=True)
         _whole(self, "pad_id", 0, optional=True)
         _whole(self, "n_token_types")
-        for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale"):
+        for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale", "norm_plus_one", "parallel_residual"):
             _flag(self, name)
+        if self.qkv_bias is not None:
+            _flag(self, "qkv_bias")
+        if self.parallel_residual and (self.norm_position != "pre" or self.arch != "decoder"):
+            raise ConfigError("parallel_residual", "A parallel residual (attention and MLP side by side) needs a "
+                              "pre-norm decoder.")
         for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base"):
             _real(self, name)
         if self.d_head is None and self.d_model % self.n_heads != 0:
@@ -227,6 +236,11 @@ class TransformerConfig:
     def head_dim(self) -> int:
         """Width of one attention head."""
         return self.d_head if self.d_head is not None else self.d_model // self.n_heads
+
+    @property
+    def has_qkv_bias(self) -> bool:
+        """W_Q, W_K and W_V have biases (W_O and the MLP follow `bias`)."""
+        return self.bias if self.qkv_bias is None else self.qkv_bias
 
     @property
     def kv_heads(self) -> int:

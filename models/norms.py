@@ -25,6 +25,11 @@ class LayerNorm(nn.Module):
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
+    @property
+    def gain(self) -> torch.Tensor:
+        """What the normalised vector is multiplied by (before the bias)."""
+        return self.weight
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
         out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
@@ -34,18 +39,30 @@ class LayerNorm(nn.Module):
 
 class RMSNorm(nn.Module):
     """x / sqrt(mean(x²) + eps) · w  (Zhang & Sennrich 2019): LayerNorm without centring.
-    Same operations, in the same order, as LLaMA's reference implementation."""
+    Same operations, in the same order, as LLaMA's reference implementation.
 
-    def __init__(self, d: int, eps: float) -> None:
+    plus_one (Gemma): x / sqrt(mean(x²) + eps) · (1 + w), with w starting at 0; computed
+    as Gemma does, all in float32 and rounded to x's dtype only at the end (LLaMA rounds
+    before multiplying by w)."""
+
+    def __init__(self, d: int, eps: float, plus_one: bool = False) -> None:
         super().__init__()
         self.eps = eps
-        self.weight = nn.Parameter(torch.ones(d))
+        self.plus_one = plus_one
+        self.weight = nn.Parameter(torch.zeros(d) if plus_one else torch.ones(d))
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
+
+    @property
+    def gain(self) -> torch.Tensor:
+        """What the normalised vector is multiplied by: w, or 1 + w (Gemma)."""
+        return 1.0 + self.weight if self.plus_one else self.weight
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
         self.hook_scale(ms.sqrt())
+        if self.plus_one:
+            return self.hook_normalized(((x.float() * torch.rsqrt(ms)) * (1.0 + self.weight.float())).to(x.dtype))
         return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
 
 
@@ -60,6 +77,10 @@ class DyT(nn.Module):
         self.bias = nn.Parameter(torch.zeros(d))
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
+    @property
+    def gain(self) -> torch.Tensor:
+        return self.weight
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
 
@@ -68,5 +89,5 @@ def make_norm(cfg: TransformerConfig) -> nn.Module:
     if cfg.norm == "layernorm":
         return LayerNorm(cfg.d_model, cfg.norm_eps)
     if cfg.norm == "rmsnorm":
-        return RMSNorm(cfg.d_model, cfg.norm_eps)
+        return RMSNorm(cfg.d_model, cfg.norm_eps, plus_one=cfg.norm_plus_one)
     return DyT(cfg.d_model, cfg.dyt_alpha)

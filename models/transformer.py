@@ -45,9 +45,10 @@ class Attention(nn.Module):
     def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
         super().__init__()
         self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
-        self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=cfg.bias)
-        self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
-        self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
+        qkv_bias = cfg.has_qkv_bias          # Qwen2: biases on Q, K, V but none on W_O (cfg.qkv_bias)
+        self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=qkv_bias)
+        self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
+        self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
         self.W_O = nn.Linear(self.n_heads * self.dh, cfg.d_model, bias=cfg.bias)
         self.drop = _dropout(cfg)
         self.hook_q = HookPoint()          # [b, pos, head, dh]
@@ -135,11 +136,16 @@ class MLP(nn.Module):
 class Block(nn.Module):
     """One layer: self-attention, (cross-attention), feed-forward, each with a residual
     connection. Pre-LN: x + f(norm(x)). Post-LN (Vaswani, BERT): norm(x + f(x)), so in
-    post-LN every resid hook after an addition holds the normalised stream."""
+    post-LN every resid hook after an addition holds the normalised stream.
+
+    Parallel residual (cfg.parallel_residual, GPT-NeoX/Pythia, GPT-J): attention and MLP
+    both read the block's input, x + attn(ln1 x) + mlp(ln2 x); the MLP never sees the
+    attention output of its own layer."""
 
     def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
         super().__init__()
         self.pre = cfg.norm_position == "pre"
+        self.parallel = cfg.parallel_residual
         self.drop = _dropout(cfg)
         self.hook_resid_pre = HookPoint()            # [b, pos, d]
         self.ln1 = make_norm(cfg)
@@ -168,6 +174,13 @@ class Block(nn.Module):
                 cache: LayerCache | None = None) -> torch.Tensor:
         self_kv, cross_kv = (None, None) if cache is None else (cache.self_attn, cache.cross_attn)
         x = self.hook_resid_pre(x)
+        if self.parallel:
+            # both branches read x = resid_pre. hook_resid_mid holds x + attn_out: the stream as
+            # if the MLP were absent (the MLP did not read it), so resid_post = resid_mid + mlp_out
+            # still holds and the residual decomposition (embed + Σ attn_out + Σ mlp_out) is unchanged.
+            attn_out = self.hook_attn_out(self.drop(self.attn(self.ln1(x), mask, bias, rope, cache=self_kv)))
+            mlp_out = self.hook_mlp_out(self.drop(self.mlp(self.ln2(x))))
+            return self.hook_resid_post(self.hook_resid_mid(x + attn_out) + mlp_out)
         x = self._sublayer(x, self.ln1, lambda h: self.attn(h, mask, bias, rope, cache=self_kv),
                            self.hook_attn_out, self.hook_resid_mid)
         if memory is not None:

@@ -44,6 +44,8 @@ MAP_TERMS: dict[str, str] = {
     "attn": "Self-attention", "attn_causal": "Masked self-attention", "cross": "Cross-attention",
     "heads": "{h} heads · {kv} K/V heads · d_head {dh}", "weights": "weights", "kv_group": "K/V {g}",
     "ffn": "Feed-forward", "ffn_gated": "gate ⊙ up", "hidden": "hidden",
+    "attn_window": "|q − k| ≤ {w}", "qkv_bias": "Q/K/V bias", "norm_plus_one": "× (1 + w)",
+    "norm_parallel": "reads the block input (parallel)", "ffn_parallel": "parallel to attention",
     "head": "Unembedding", "head_tied": "tied to W_E", "logits": "logits",
     "output": "Next token", "output_detail": "top prediction per position",
     "hidden_out": "Hidden states", "hidden_detail": "no language-model head",

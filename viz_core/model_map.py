@@ -56,7 +56,9 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
-        return words[i["norm"]], words[where]
+        where = "norm_parallel" if i.get("parallel") else where          # GPT-NeoX: ln2 reads the block input
+        title = words[i["norm"]] + (f" {words['norm_plus_one']}" if i.get("plus_one") else "")   # Gemma
+        return title, words[where]
     if p.kind == "attn":
         title = words["cross"] if p.id == "cross" else words["attn_causal" if i["mask"] == "causal" else "attn"]
         if p.id != "cross" and i["mask"] not in ("full", "causal"):
@@ -65,6 +67,7 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     if p.kind == "ffn":
         act = ACTIVATIONS.get(i["activation"], html.escape(i["activation"]))
         gate = f" · {words['ffn_gated']}" if i["gated"] else ""
+        gate += f" · {words['ffn_parallel']}" if i.get("parallel") else ""   # GPT-NeoX: beside attention
         return f"{words['ffn']} · {act}", f"{d} → {i['d_ff']} → {d}{gate}"
     if p.id == "head":
         tied = f" · {words['head_tied']}" if i["tied"] else ""
@@ -72,6 +75,17 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     if p.id == "output":
         return words["output"], words["output_detail"]
     return words["hidden_out"], words["hidden_detail"]
+
+
+def _attn_extras(p: Any, words: Mapping[str, str]) -> str:
+    """What else an attention box says, drawn beside its weights' shape: a sliding window
+    (Mistral, |q − k| ≤ w) and biases on Q, K, V only (Qwen2)."""
+    i, extras = p.info, []
+    if i.get("window") is not None:
+        extras.append(words["attn_window"].format(w=i["window"]))
+    if i.get("qkv_bias"):
+        extras.append(words["qkv_bias"])
+    return "".join(f" · {x}" for x in extras)
 
 
 def _measured(p: Any, data: Any, layer: int) -> str:
@@ -156,9 +170,20 @@ def model_map(
         by_stack.setdefault(b.part.stack, []).append(b)
     for stack_name, col in by_stack.items():
         flow = [b for b in col if in_flow(b.part)]
+        parallel = any(b.part.id == "ffn" and b.part.info.get("parallel") for b in flow)
         for prev, nxt in zip(flow, flow[1:]):          # arrows with the shape that flows along them
-            arrow(prev.cx, prev.y1, nxt.cx, nxt.y0)
+            if parallel and nxt.part.id == "ln2":      # the stream after attention only goes on to the next ⊕
+                shapes.append(dict(type="path", path=f"M {prev.cx},{prev.y1} L {prev.cx},{nxt.y0 - GAP * 0.35}",
+                                   line=dict(color="#444444", width=1.8)))
+            else:
+                arrow(prev.cx, prev.y1, nxt.cx, nxt.y0)
             text(prev.cx + 0.18, (prev.y1 + nxt.y0) / 2, dims(prev.part.shape), FONT - 2, SHAPE_INK, "left")
+        if parallel:   # parallel residual (GPT-NeoX): ln2 and the MLP read the block's input, beside attention
+            first, ln2 = next(b for b in flow if b.part.section == "attn"), next(b for b in flow if b.part.id == "ln2")
+            xp, yb = ln2.cx - BOX_W / 2 - SKIP * 0.85, first.y0 - GAP * 0.35
+            shapes.append(dict(type="path", path=f"M {ln2.cx},{yb} L {xp},{yb} L {xp},{ln2.yc}",
+                               line=dict(color=EDGE["ffn"], width=1.8, dash="dash")))
+            arrow(xp, ln2.yc, ln2.cx - BOX_W / 2, ln2.yc, EDGE["ffn"], dash=True)
         for sec in ("attn", "cross", "ffn"):           # the residual stream around each sub-layer
             sub = [b for b in flow if b.part.section == sec]
             add = next((b for b in sub if b.part.kind == "add"), None)
@@ -175,7 +200,7 @@ def model_map(
         shape = dims(p.shape)
         value = "" if follow is not None else _measured(p, data, layer)
         layer_id = layer if p.in_block else -1
-        hover = _hover(t, detail, shape, value, words)
+        hover = _hover(t, detail + (_attn_extras(p, words) if kind == "attn" else ""), shape, value, words)
         if kind == "add":
             notes.append(dict(x=b.cx, y=b.yc, text="<b>+</b>", showarrow=False, font=dict(size=FONT + 3, color=INK)))
             shapes.append(dict(type="circle", x0=b.cx - 0.28, x1=b.cx + 0.28, y0=b.y0, y1=b.y1, fillcolor="#ffffff",
@@ -198,7 +223,8 @@ def model_map(
         if value and in_flow(p):
             text(x1 + 0.15, b.yc, value, FONT - 3, VALUE_INK, "left")
         if kind == "attn":
-            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}", FONT - 3, SHAPE_INK)
+            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}{_attn_extras(p, words)}", FONT - 3,
+                 SHAPE_INK)
         if kind == "ffn":
             text(b.cx, b.y1 - 0.3, f"{words['hidden']} {dims(p.info['hidden'])}", FONT - 3, SHAPE_INK)
         for k in range(int(round(w / 0.6))):           # invisible click points across the box

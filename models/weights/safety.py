@@ -53,7 +53,7 @@ def _norm_params(cfg: TransformerConfig) -> int:
 def _attention_params(cfg: TransformerConfig) -> int:
     d, q, kv = cfg.d_model, cfg.n_heads * cfg.head_dim, cfg.kv_heads * cfg.head_dim
     weights = d * q + 2 * d * kv + q * d
-    return weights + ((q + 2 * kv + d) if cfg.bias else 0)
+    return weights + ((q + 2 * kv) if cfg.has_qkv_bias else 0) + (d if cfg.bias else 0)
 
 
 def _mlp_params(cfg: TransformerConfig) -> int:

@@ -38,6 +38,23 @@ TINY: dict[str, Tiny] = {
                                                           num_attention_heads=4, num_key_value_heads=2,
                                                           intermediate_size=128, max_position_embeddings=64,
                                                           bos_token_id=0, eos_token_id=0, pad_token_id=0)),
+    # decoders.py: Qwen2 (q/k/v bias), Gemma (head_dim of its own), Mistral (window 8 < 64), GPT-NeoX (25% rotary)
+    "qwen2": Tiny("Qwen2Config", "Qwen2ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                          num_attention_heads=4, num_key_value_heads=2,
+                                                          intermediate_size=128, max_position_embeddings=64,
+                                                          tie_word_embeddings=True, bos_token_id=0, eos_token_id=0)),
+    "gemma": Tiny("GemmaConfig", "GemmaForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                          num_attention_heads=4, num_key_value_heads=1, head_dim=24,
+                                                          intermediate_size=128, max_position_embeddings=64,
+                                                          bos_token_id=0, eos_token_id=0, pad_token_id=0)),
+    "mistral": Tiny("MistralConfig", "MistralForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                                num_attention_heads=4, num_key_value_heads=2,
+                                                                intermediate_size=128, max_position_embeddings=64,
+                                                                sliding_window=8, bos_token_id=0, eos_token_id=0)),
+    "gpt_neox": Tiny("GPTNeoXConfig", "GPTNeoXForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                                 num_attention_heads=4, intermediate_size=128,
+                                                                 max_position_embeddings=64, rotary_pct=0.25,
+                                                                 bos_token_id=0, eos_token_id=0)),
 }
 
 

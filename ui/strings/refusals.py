@@ -152,6 +152,8 @@ STRINGS = {
         "zh": "n_heads（{heads}）必须能被 n_kv_heads（{kv}）整除，这样每个键/值头才能被相同数量的查询头共享。"},
     "refused_rope_even": {"en": "RoPE rotates pairs of dimensions, so it needs an even number of dims (got {value}).",
                           "zh": "RoPE 按维度两两旋转，因此维数必须是偶数（实际为 {value}）。"},
+    "refused_parallel_residual": {"en": "A parallel residual (attention and MLP side by side) needs a pre-norm decoder.",
+                                  "zh": "并行残差（注意力与 MLP 并列）只适用于前置归一化（pre-norm）的解码器。"},
     "refused_rope_dim": {"en": "rope_dim must be between 1 and d_head ({head}), got {value}.",
                          "zh": "rope_dim 必须在 1 到 d_head（{head}）之间，实际为 {value}。"},
     "refused_sinusoidal_even": {

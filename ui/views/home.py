@@ -63,14 +63,23 @@ def _describe(cfg) -> dict[str, str]:
     ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
            "geglu": "GeGLU"}[cfg.activation]
     norm = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}[cfg.norm]
-    return {
+    norm += " (1 + w)" if cfg.norm_plus_one else ""                       # Gemma
+    attention = f"{cfg.attention_kind}, {cfg.attention.kind}"
+    if cfg.attention.kind == "local":                                     # Mistral's sliding window
+        attention += ", " + t("card_window").format(w=cfg.attention.window)
+    if cfg.has_qkv_bias and not cfg.bias:                                 # Qwen2
+        attention += ", " + t("card_qkv_bias")
+    rows = {
         t("cfg_arch"): t(f"arch_{cfg.arch}"),
         t("cfg_layers_heads"): f"{cfg.n_layers} × {cfg.n_heads}",
-        t("cfg_attention"): f"{cfg.attention_kind}, {cfg.attention.kind}",
+        t("cfg_attention"): attention,
         t("cfg_positional"): t(f"pos_{cfg.positional}"),
         t("cfg_norm"): f"{norm}, {t(f'norm_{cfg.norm_position}')}",
         t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
     }
+    if cfg.parallel_residual:                                             # GPT-NeoX, Pythia
+        rows[t("cfg_residual")] = t("card_parallel")
+    return rows
 
 
 def model_card(model, sel: Selection) -> None:
