@@ -69,3 +69,13 @@ def test_the_reference_class_follows_our_config_not_the_family_name(tiny):
     family, _, model, _ = tiny
     want = {"bert": "AutoModel", "gpt2": "AutoModelForCausalLM", "llama": "AutoModelForCausalLM"}[family]
     assert parity.reference_class(model) == want
+
+
+def test_cli_tiny_model_writes_a_folder_the_loader_reads(tmp_path, capsys):
+    from cli.__main__ import main
+
+    assert main(["tiny-model", "llama", str(tmp_path / "t")]) == 0
+    model, tok = pretrained.load_folder(tmp_path / "t")
+    assert model.cfg.arch == "decoder" and tok is not None
+    assert main(["tiny-model", "llama", str(tmp_path / "t")]) == 2      # never writes over a folder
+    assert "not an empty folder" in capsys.readouterr().err
