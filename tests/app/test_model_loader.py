@@ -85,9 +85,9 @@ def test_a_tiny_folder_loads_joins_the_picker_and_matches_transformers(folders):
     assert picker.value.startswith("trained:") and picker.format_func(picker.value).startswith("good")
     assert any("joined the model picker" in s.value for s in at.success)
     badges = [c for c in sidebar_captions(at) if "transformers" in c]
-    assert badges and badges[0].startswith("✓ matches transformers"), sidebar_captions(at)
+    assert badges and badges[0].startswith(":green[✓] matches transformers"), sidebar_captions(at)
     home = [c.value for c in at.main.caption if "transformers" in c.value]
-    assert home and home[0].startswith("✓ matches transformers") and "max |Δ| = " in home[0]
+    assert home and home[0].startswith(":green[✓] matches transformers") and "max |Δ| = " in home[0]
     # every page works on it: the attention page draws its maps
     at.switch_page("app_pages/attention.py").run()
     assert_no_exception(at)

@@ -42,10 +42,10 @@ def badge_text(p: P.Parity) -> str:
         key = f"ml_skip_{p.skipped}"
         reason = t(key, version=version) if key in _strings() else md_escape(p.reason)
         return t("ml_parity_skipped", reason=reason)
-    diff = f"{p.max_abs_diff:.1e}"
+    diff = "0" if p.max_abs_diff == 0 else f"{p.max_abs_diff:.1e}"
     if p.ok:
-        return t("ml_parity_ok", version=version, diff=diff)
-    return t("ml_parity_bad", version=version, diff=diff, tol=f"{p.tolerance:.0e}")
+        return t("ml_parity_ok", version=version, diff=diff).replace("✓", ":green[✓]", 1)
+    return t("ml_parity_bad", version=version, diff=diff, tol=f"{p.tolerance:.0e}").replace("✗", ":red[✗]", 1)
 
 
 def badge_help(p: P.Parity) -> str:
