@@ -109,3 +109,28 @@ def test_bad_folders_get_one_sentence_and_lose_nothing(folders, lang):
         assert "Traceback" not in warnings[0] and "/tmp" not in warnings[0]
         assert at.selectbox(key="model").value == kept, name
         assert len(at.selectbox(key="model").options) == n_options, name
+
+
+def test_a_hub_id_offline_and_a_model_over_the_budget_are_refused_at_once(folders, monkeypatch):
+    good, _ = folders
+    at = open_app(page=None)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    load_through_panel(at, "gpt2")
+    said = [w.value for w in at.warning if "Nothing was loaded" in w.value]
+    assert said and "offline" in said[0] and "gpt2" in said[0]
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "0.1")          # 100 kB: the tiny model needs ~0.4 MB
+    load_through_panel(at, str(good))
+    said = [w.value for w in at.warning if "Nothing was loaded" in w.value]
+    assert said and "budget" in said[0], said
+    assert not at.selectbox(key="model").value.startswith("trained:")
+
+
+def test_minilm_gets_its_badge_on_any_page_from_the_sidebar_button():
+    at = open_app({"text": "A sentence no other test reads, for the parity button."})
+    captions = [c for c in sidebar_captions(at) if "transformers" in c]
+    if not captions:                                               # not computed for this text yet: the button
+        at.button(key="_ml_check").click()
+        at.run()
+        assert_no_exception(at)
+        captions = [c for c in sidebar_captions(at) if "transformers" in c]
+    assert captions and captions[0].startswith(":green[✓] matches transformers"), sidebar_captions(at)

@@ -111,7 +111,9 @@ def panel(text: str, target: str) -> None:
                                            lambda step, pct: bar.progress(pct, text=t(f"ml_step_{step}")))
         except Exception as e:  # noqa: BLE001 - a refusal in the UI language, anything else one general sentence
             bar.empty()
-            st.warning(t("ml_failed", reason=say(e)), icon=":material/block:")
+            said = say(e)              # model_too_big says "Nothing was loaded" itself
+            st.warning(said if getattr(e, "reason", "") == "model_too_big" else t("ml_failed", reason=said),
+                       icon=":material/block:")
             return
         bar.progress(100, text=t("ml_step_parity"))
         st.session_state[_DONE] = label
