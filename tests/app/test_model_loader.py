@@ -134,3 +134,20 @@ def test_minilm_gets_its_badge_on_any_page_from_the_sidebar_button():
         assert_no_exception(at)
         captions = [c for c in sidebar_captions(at) if "transformers" in c]
     assert captions and captions[0].startswith(":green[✓] matches transformers"), sidebar_captions(at)
+
+
+def test_a_model_changed_after_loading_gets_a_cross(folders):
+    import torch
+
+    from ui.serving import trained
+
+    good, _ = folders
+    at = open_app(page=None)
+    load_through_panel(at, str(good))
+    holder = trained.find(at.selectbox(key="model").value)
+    with torch.no_grad():
+        holder.model.blocks[0].mlp.W_out.weight[0] += 0.5         # the card is computed, not asserted
+    at.text_area(key="text").input("A text the loaded model has not been compared on.").run()
+    assert_no_exception(at)
+    home = [c.value for c in at.main.caption if "transformers" in c.value]
+    assert home and home[0].startswith(":red[✗] differs from transformers"), home
