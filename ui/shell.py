@@ -183,6 +183,7 @@ def sidebar() -> Selection:
 
     from . import presenter
     from .serving import trained
+    from .widgets import model_loader
 
     catalogue = zoo.catalogue()                      # reads each entry's config once per run
     entries = trained.entries(catalogue)
@@ -208,6 +209,7 @@ def sidebar() -> Selection:
             target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
         devices = available_devices()                # fastest first: the default
         device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0])
+        model_loader.sidebar(entry, text or "", target or "", device)   # parity badge, "Load a model"
         presenter.controls()                         # presenter mode and the palette (?present=1, ?palette=)
         unavailable = [e for e in catalogue if not e.available]
         if unavailable:

@@ -11,6 +11,9 @@ of the attention page would otherwise do while the visitor waits:
    `ui.serving.cache.attention_data`, the `st.cache_data` entry the attention page reads
    when it is opened without ?text=, and builds that page's cached all-heads figure.
 
+Then, not a stage, the default model's parity badge on the default text
+(ui/serving/parity.py), which imports transformers.
+
 A page that asks for the same entry while the thread is still computing it waits for
 that computation (Streamlit holds one lock per cache key) instead of starting a second.
 
@@ -159,6 +162,23 @@ def _run() -> None:
         log.warning("warm-up failed at %s (the pages will load on demand): %s", step, e, exc_info=True)
     finally:
         _done.set()
+    if _state.stage == "done":
+        _parity(_state.model_key, _state.device, shell.EXAMPLE_TEXT)
+
+
+def _parity(key: str, device: str, text: str) -> None:
+    """After the warm-up: the default model's parity badge on the default text
+    (ui/serving/parity.py; importing transformers takes seconds), so the home page's
+    first visitor finds it computed. Not a stage: nothing waits for it."""
+    try:
+        from .serving import parity
+
+        t0 = time.monotonic()
+        if parity.source_of(key) is not None:
+            parity.check(key, text, "", device)
+            log.info("parity badge of %s computed in %.1f s", key, time.monotonic() - t0)
+    except Exception as e:     # noqa: BLE001 (the home page computes it then)
+        log.warning("parity badge of %s not computed: %s", key, e)
 
 
 def _mark(stage: str, t0: float) -> float:

@@ -6,7 +6,8 @@ the models a session trained. Streamlit glue only; the analysis lives in `lab`.
 - `attribution`: the attribution page's recorded pass, detector scores and patching
   sweeps (imported as `ui.serving.attribution`);
 - `guard`: the process-wide queue for big passes;
-- `trained`: models trained or uploaded in this browser session, the model picker's entries;
+- `trained`: models trained, uploaded or loaded in this browser session, the model picker's entries;
+- `parity`: parity badges against transformers, cached per model and text (imported as `ui.serving.parity`);
 - `run_stats`: script-run times on /_stcore/metrics.
 """
 from .cache import (INTERNALS, AttentionData, InternalsData, attention_data, config_json, head_metrics, internals,

@@ -1,4 +1,5 @@
-"""Models a browser session trained or uploaded: they join that session's model picker.
+"""Models a browser session trained, uploaded or loaded from a Hugging Face folder: they
+join that session's model picker.
 
 Each model gets a key "trained:<random id>". The model itself lives in the session's
 state (so it goes away with the session, and another session cannot list it); a
@@ -40,6 +41,7 @@ class Holder:
     tokenizer: Tokenizer
     card: dict[str, Any]
     copies: dict[str, Transformer] = field(default_factory=dict)
+    kind: str = "trained"                        # "loaded": from a Hugging Face folder (card["source"])
 
     @property
     def config(self) -> TransformerConfig:
@@ -53,7 +55,7 @@ class Holder:
         task = card.get("task")
         if task not in TASKS or card.get("train_len") != get_task(task).train_len:
             card.pop("task", None)
-        return zoo.Entry(self.key, self.label, "trained", card.get("description", ""), True, config=self.config,
+        return zoo.Entry(self.key, self.label, self.kind, card.get("description", ""), True, config=self.config,
                          card=card)
 
     def on(self, device: str) -> Transformer:
@@ -69,12 +71,14 @@ class Holder:
         return self.copies[dev]
 
 
-def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, Any]) -> str:
-    """Put a model in this session's picker; returns its key."""
+def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, Any], kind: str = "trained") -> str:
+    """Put a model in this session's picker; returns its key. `kind` "loaded": a model
+    loaded from a Hugging Face folder (ui/widgets/model_loader.py), its folder in
+    card["source"]."""
     key = f"trained:{secrets.token_hex(6)}"
     holders: list[Holder] = st.session_state.setdefault(_STATE, [])
     n = len(holders) + 1
-    holder = Holder(key, f"{label} (#{n})", model.eval(), tokenizer, card)
+    holder = Holder(key, f"{label} (#{n})", model.eval(), tokenizer, card, kind=kind)
     holders.append(holder)
     with _guard:
         _registry[key] = holder

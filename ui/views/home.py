@@ -11,7 +11,7 @@ from ..i18n import t
 from ..markup import markdown_table, md_escape
 from ..serving import encode
 from ..shell import Selection, describe_entry, require_model, show_notices
-from ..widgets import model_map
+from ..widgets import model_loader, model_map
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
 
@@ -31,9 +31,11 @@ def render(sel: Selection) -> None:
         st.markdown(t("home_pipeline_text"))
         st.page_link("app_pages/attention.py", label=t("home_open_attention"), icon=":material/visibility:")
     with right:
-        model_card(model, sel)
+        badge = model_card(model, sel)
     model_map.section(sel, model)          # ui/widgets/model_map.py
     catalogue_table()
+    # last: the first comparison imports transformers (seconds), after the page is drawn
+    model_loader.card_badge(badge, sel.model_key, sel.text, sel.target, sel.device)
 
 
 def token_badges(tokens: list[str]) -> str:
@@ -82,7 +84,8 @@ def _describe(cfg) -> dict[str, str]:
     return rows
 
 
-def model_card(model, sel: Selection) -> None:
+def model_card(model, sel: Selection):
+    """The model card; returns the slot of its parity badge (filled by `render` last)."""
     st.subheader(t("home_model"))
     with st.container(border=True):
         st.markdown(f"**{md_escape(sel.model_label)}**")
@@ -92,6 +95,7 @@ def model_card(model, sel: Selection) -> None:
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)
         st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in _describe(model.cfg).items()))
+        return st.empty()
 
 
 def catalogue_table() -> None:

@@ -1,0 +1,93 @@
+"""Parity badges: our output against transformers' for a model that comes from a Hugging
+Face folder (the bundled MiniLM, a "folder:<path>" entry, a model this session loaded),
+computed by models/weights/parity.py and cached per (model key, text, target).
+
+The reference transformers model of the last folder compared is kept (one at a time), so a
+new text costs one forward pass, not a reload. Importing transformers takes seconds the
+first time, so pages ask for a badge after they have drawn everything else."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from models.weights import parity as P
+
+from . import trained
+
+MAX_RESULTS = 256
+_results: "OrderedDict[tuple[str, str, str], P.Parity]" = OrderedDict()
+_reference: dict[str, Any] = {}           # {"source": folder, "class": Auto class, "model": transformers model}
+_guard = threading.Lock()
+
+
+def source_of(key: str) -> str | None:
+    """The Hugging Face folder a model comes from, else None (toy, custom, trained)."""
+    if key == "minilm":
+        from models.errors import Refused
+        from models.weights.pretrained import minilm_path
+
+        try:
+            return str(minilm_path())
+        except Refused:
+            return None
+    if key.startswith("folder:"):
+        return key[len("folder:"):]
+    if key.startswith("trained:"):
+        holder = trained.find(key)
+        if holder is not None and holder.kind == "loaded":
+            source = holder.card.get("source")
+            return source if isinstance(source, str) else None
+    return None
+
+
+def cached(key: str, text: str, target: str = "") -> P.Parity | None:
+    with _guard:
+        return _results.get((key, text, target))
+
+
+def remember(key: str, text: str, target: str, result: P.Parity) -> None:
+    with _guard:
+        _results[(key, text, target)] = result
+        _results.move_to_end((key, text, target))
+        while len(_results) > MAX_RESULTS:
+            _results.popitem(last=False)
+
+
+def _reference_for(source: str, model: Any) -> Any:
+    """The transformers model of `source`, built once while it is the one compared."""
+    cls = P.reference_class(model)
+    with _guard:
+        if _reference.get("source") == source and _reference.get("class") == cls:
+            return _reference["model"]
+    ref = P.build_reference(source, model)
+    with _guard:
+        _reference.clear()
+        _reference.update(source=source, model=ref, **{"class": cls})
+    return ref
+
+
+def compare(key: str, source: str, model: Any, tok: Any, text: str, target: str = "") -> P.Parity:
+    """The badge of `model` (loaded from `source`) on `text`, computed now and remembered."""
+    try:
+        ref = _reference_for(source, model)
+    except Exception:  # noqa: BLE001 - compare() builds it again and turns the error into its reason
+        ref = None
+    result = P.compare(Path(source), model, tok, text, target, reference=ref)
+    remember(key, text, target, result)
+    return result
+
+
+def check(key: str, text: str, target: str, device: str) -> P.Parity | None:
+    """The badge of the model `key` on `text` (cached), None for a model not from a folder."""
+    hit = cached(key, text, target)
+    if hit is not None:
+        return hit
+    source = source_of(key)
+    if source is None:
+        return None
+    from .gate import load_model
+
+    model, tok = load_model(key, device)
+    return compare(key, source, model, tok, text, target)
