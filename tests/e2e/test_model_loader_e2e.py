@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from models.weights import tiny_hf
 from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
 
-FAMILY = "llama"            # the lead switches this to "qwen2" once that loader is merged
+FAMILY = "qwen2"            # a tiny random Qwen2 folder (QKV bias, tied embeddings)
 TIMEOUT = 60_000
 LOAD_TIMEOUT = 180_000      # the first comparison imports transformers; nothing here is a timing assertion
 WORDS = {
