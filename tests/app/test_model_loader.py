@@ -151,3 +151,14 @@ def test_a_model_changed_after_loading_gets_a_cross(folders):
     assert_no_exception(at)
     home = [c.value for c in at.main.caption if "transformers" in c.value]
     assert home and home[0].startswith(":red[✗] differs from transformers"), home
+
+
+def test_a_server_can_hide_the_panel(monkeypatch):
+    """GLASSBOX_LOAD_PANEL=0: no panel (a public server's visitors cannot make it read paths);
+    the badge of the selected model stays."""
+    monkeypatch.setenv("GLASSBOX_LOAD_PANEL", "0")
+    at = open_app(page=None)
+    assert not [w for w in at.text_input if w.key == "_ml_source"]
+    monkeypatch.setenv("GLASSBOX_LOAD_PANEL", "1")
+    at.run()
+    assert [w for w in at.text_input if w.key == "_ml_source"]

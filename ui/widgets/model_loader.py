@@ -91,7 +91,14 @@ def sidebar(entry: Any, text: str, target: str, device: str) -> None:
                 st.caption(t("ml_parity_skipped", reason=say(e)))
         if result is not None:
             show_badge(result)
-    panel(text, target)
+    if panel_enabled():
+        panel(text, target)
+
+
+def panel_enabled() -> bool:
+    """The panel reads paths on the server: GLASSBOX_LOAD_PANEL=0 hides it (a public
+    server whose visitors should only see the models it offers)."""
+    return os.environ.get("GLASSBOX_LOAD_PANEL", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
 def panel(text: str, target: str) -> None:
