@@ -78,7 +78,8 @@ def input_layer(model: Transformer, ids: Sequence[int], stack: Stack | str | Non
         total = total + seg
         segment = seg.norm(dim=-1).cpu().numpy()
     if cfg.positional in ("learned", "sinusoidal"):
-        pe = module.pos_embed.weight[:n] if cfg.positional == "learned" else P.sinusoidal(n, cfg.d_model)
+        pe = module.pos_embed.weight[cfg.pos_offset:cfg.pos_offset + n] if cfg.positional == "learned" \
+            else P.sinusoidal(n, cfg.d_model, layout=cfg.sinusoidal_layout)
         pe = pe.double().to(table.device)
         err = max(err, float((pe - tr.get("pos_embed", None, s)[0].double()).abs().max()))
         total = total + pe

@@ -45,6 +45,7 @@ class Attention(nn.Module):
     def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
         super().__init__()
         self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
+        self.scale = None if cfg.scale_attention else 1.0   # None: 1/√d_head; T5: q·k unscaled
         self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=cfg.bias)
         self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
         self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=cfg.bias)
@@ -56,7 +57,7 @@ class Attention(nn.Module):
         if cfg.positional == "rope" and not cross:
             self.hook_rot_q = HookPoint()  # [b, pos, head, dh]
             self.hook_rot_k = HookPoint()  # [b, pos, kv_head, dh]
-        self.hook_scores = HookPoint()     # [b, head, q, k], scaled, + position bias, before the mask
+        self.hook_scores = HookPoint()     # [b, head, q, k], scaled (unless scale_attention=False), + position bias, before the mask
         self.hook_mask = HookPoint()       # [b or 1, 1, q, k] bool, True = may attend
         self.hook_pattern = HookPoint()    # [b, head, q, k], softmax
         self.hook_z = HookPoint()          # [b, pos, head, dh], pattern · V
@@ -90,6 +91,7 @@ class Attention(nn.Module):
             q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
             None if bias is None else bias[None],
             on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
+            scale=self.scale,
         )
         z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
         return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
@@ -177,6 +179,27 @@ class Block(nn.Module):
         return self._sublayer(x, self.ln2, self.mlp, self.hook_mlp_out, self.hook_resid_post)
 
 
+class Unembed(nn.Linear):
+    """The unembedding W_U of a seq2seq checkpoint: logits = W_U (x · d_model^-0.5) + b.
+    unembed_scale: T5 with tied embeddings scales the decoder output by d_model^-0.5
+    first; logit_bias: Marian/BART add a fixed `final_logits_bias` (a buffer: loaded,
+    never trained). Anything that calls `model.unembed(x)` gets both."""
+
+    def __init__(self, cfg: TransformerConfig) -> None:
+        super().__init__(cfg.d_model, cfg.vocab_size, bias=False)
+        self.in_scale = cfg.d_model ** -0.5 if cfg.unembed_scale else None
+        if cfg.logit_bias:
+            self.register_buffer("logit_bias", torch.zeros(1, cfg.vocab_size))   # [1, vocab], as HF stores it
+        else:
+            self.logit_bias = None
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.in_scale is not None:
+            x = x * self.in_scale
+        out = super().forward(x)
+        return out if self.logit_bias is None else out + self.logit_bias
+
+
 # ---- stacks ----------------------------------------------------------------------------
 class _StackMixin:
     """Embedding hooks, positional scheme, blocks and final norm of one stack. A
@@ -189,10 +212,11 @@ class _StackMixin:
         if cfg.n_token_types:
             self.type_embed = nn.Embedding(cfg.n_token_types, cfg.d_model)
             self.hook_type_embed = HookPoint()           # [b, pos, d]
-        if cfg.positional == "learned":
-            self.pos_embed = nn.Embedding(cfg.max_len, cfg.d_model)
-        if cfg.positional == "sinusoidal":
-            self.register_buffer("pe_table", P.sinusoidal(cfg.max_len, cfg.d_model), persistent=False)
+        if cfg.positional == "learned":      # BART: pos_offset unused rows first (position p reads row p + 2)
+            self.pos_embed = nn.Embedding(cfg.max_len + cfg.pos_offset, cfg.d_model)
+        if cfg.positional == "sinusoidal":   # layout: interleaved sin/cos (Vaswani) or [sin | cos] halves (Marian)
+            self.register_buffer("pe_table", P.sinusoidal(cfg.max_len, cfg.d_model, layout=cfg.sinusoidal_layout),
+                                 persistent=False)
         if cfg.positional in ("learned", "sinusoidal"):
             self.hook_pos_embed = HookPoint()            # [b, pos, d]
         if cfg.positional == "alibi":
@@ -214,10 +238,10 @@ class _StackMixin:
         pe = bias = rope = None
         end = offset + n
         if cfg.positional == "learned":
-            pe = self.pos_embed.weight[offset:end]
+            pe = self.pos_embed.weight[offset + cfg.pos_offset:end + cfg.pos_offset]
         elif cfg.positional == "sinusoidal":
             pe = self.pe_table[offset:end] if end <= self.pe_table.shape[0] \
-                else P.sinusoidal(end, cfg.d_model)[offset:].to(like)
+                else P.sinusoidal(end, cfg.d_model, layout=cfg.sinusoidal_layout)[offset:].to(like)
         elif cfg.positional == "alibi":
             bias = P.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
         elif cfg.positional == "relative":
@@ -281,8 +305,9 @@ class Transformer(_StackMixin, nn.Module):
             self.decoder = TransformerStack(cfg, decoder=True)
         else:
             self._build_stack(cfg, decoder=cfg.arch == "decoder")
-        if cfg.output == "logits":
-            self.unembed = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)   # W_U
+        if cfg.output == "logits":   # W_U; T5/Marian/BART: scaled input or a fixed logit bias (Unembed)
+            self.unembed = Unembed(cfg) if cfg.unembed_scale or cfg.logit_bias \
+                else nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
         self.apply(_init_weights)
         if cfg.output == "logits" and cfg.tie_embeddings:
             self.unembed.weight = self.embed.weight

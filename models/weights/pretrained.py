@@ -28,10 +28,11 @@ from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
 from . import safety
+from . import seq2seq as S
 from .keytable import CheckpointError, Copy, Family, hf_get, unsupported
 from .safety import Header
 
-SUPPORTED = ("bert", "gpt2", "llama", "mistral")
+SUPPORTED = ("bert", "gpt2", "llama", "mistral", "t5", "marian", "bart")
 
 
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
@@ -166,6 +167,10 @@ FAMILIES: dict[str, Family] = {
     "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
     "llama": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
     "mistral": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
+    # encoder-decoders (models/weights/seq2seq.py)
+    "t5": Family(S.t5_config, S.t5_keys, "shared.weight", ("", "model.")),
+    "marian": Family(S.marian_config, S.bart_keys, "shared.weight", ("model.", "")),
+    "bart": Family(S.bart_config, S.bart_keys, "shared.weight", ("model.", "")),
 }
 
 
