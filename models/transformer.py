@@ -180,18 +180,14 @@ class Block(nn.Module):
 
 
 class Unembed(nn.Linear):
-    """The unembedding W_U of a seq2seq checkpoint: logits = W_U (x · d_model^-0.5) + b.
-    unembed_scale: T5 with tied embeddings scales the decoder output by d_model^-0.5
-    first; logit_bias: Marian/BART add a fixed `final_logits_bias` (a buffer: loaded,
-    never trained). Anything that calls `model.unembed(x)` gets both."""
+    """W_U of a seq2seq checkpoint: logits = W_U (x · d_model^-0.5) + b. unembed_scale: T5
+    (tied) scales the decoder output first; logit_bias: Marian/BART's `final_logits_bias`
+    (a buffer: loaded, never trained). `model.unembed(x)` applies both."""
 
     def __init__(self, cfg: TransformerConfig) -> None:
         super().__init__(cfg.d_model, cfg.vocab_size, bias=False)
         self.in_scale = cfg.d_model ** -0.5 if cfg.unembed_scale else None
-        if cfg.logit_bias:
-            self.register_buffer("logit_bias", torch.zeros(1, cfg.vocab_size))   # [1, vocab], as HF stores it
-        else:
-            self.logit_bias = None
+        self.register_buffer("logit_bias", torch.zeros(1, cfg.vocab_size) if cfg.logit_bias else None)  # [1, vocab]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.in_scale is not None:

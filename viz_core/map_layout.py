@@ -51,6 +51,9 @@ MAP_TERMS: dict[str, str] = {
     "entropy_layer": "entropy / layer", "norm_layer": "‖x‖ / layer", "from_encoder": "K, V from the encoder",
     "encoder": "Encoder", "decoder": "Decoder", "entropy": "entropy", "norm": "‖x‖",
     "click": "click to open", "step": "stop", "play": "Play", "pause": "Pause",
+    # seq2seq checkpoints (T5, Marian, BART)
+    "pos_halves": "[sin | cos] halves", "pos_offset": "positions +{k}", "unscaled": "scores not scaled by 1/√d_head",
+    "head_scaled": "× d_model^-0.5 first", "head_bias": "+ logit bias",
 }
 
 

@@ -53,6 +53,10 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     if p.kind == "pos":
         key = f"pos_{i['positional']}"
         detail = words["pos_detail"].format(max_len=i["max_len"]) if i.get("added") else words[key + "_detail"]
+        if i.get("added") and i.get("layout") == "halves":
+            detail += f" · {words['pos_halves']}"
+        if i.get("added") and i.get("offset"):
+            detail += f" · {words['pos_offset'].format(k=i['offset'])}"
         return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
@@ -61,13 +65,16 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         title = words["cross"] if p.id == "cross" else words["attn_causal" if i["mask"] == "causal" else "attn"]
         if p.id != "cross" and i["mask"] not in ("full", "causal"):
             title += f" ({html.escape(i['mask'])})"
-        return title, words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"])
+        unscaled = "" if i.get("scaled", True) else f" · {words['unscaled']}"
+        return title, words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"]) + unscaled
     if p.kind == "ffn":
         act = ACTIVATIONS.get(i["activation"], html.escape(i["activation"]))
         gate = f" · {words['ffn_gated']}" if i["gated"] else ""
         return f"{words['ffn']} · {act}", f"{d} → {i['d_ff']} → {d}{gate}"
     if p.id == "head":
         tied = f" · {words['head_tied']}" if i["tied"] else ""
+        tied += (f" · {words['head_scaled']}" if i.get("scaled") else "") + \
+            (f" · {words['head_bias']}" if i.get("bias") else "")
         return words["head"], f"{d} → {i['vocab']} {words['logits']}{tied}"
     if p.id == "output":
         return words["output"], words["output_detail"]

@@ -227,3 +227,20 @@ def test_t5_config_json_round_trip(tmp_path):
     hf["tie_word_embeddings"] = False
     cfg = pretrained.config_from_hf(json.loads(json.dumps(hf)))
     assert not cfg.unembed_scale and not cfg.tie_embeddings
+
+
+def test_model_map_shows_the_conventions():
+    from lab.model_map import compare, model_map
+
+    cfgs = {f: pretrained.config_from_hf(_hf_dict(f)) for f in ("t5", "marian", "bart")}
+    t5, marian, bart = (model_map(cfgs[f], 5, 3) for f in ("t5", "marian", "bart"))
+    assert t5.stack("encoder").part("attn").info["scaled"] is False
+    assert t5.stack("decoder").part("cross").info["scaled"] is False
+    assert t5.stack("decoder").part("head").info["scaled"] is True
+    assert marian.stack("encoder").part("pos").info["layout"] == "halves"
+    assert marian.stack("decoder").part("head").info["bias"] is True
+    assert bart.stack("decoder").part("pos").info["offset"] == 2
+    fields = {d.field for d in compare(cfgs["t5"], cfgs["bart"])}
+    assert {"scale_attention", "unembed_scale", "logit_bias"} <= fields
+    assert "sinusoidal_layout" in {d.field for d in compare(cfgs["marian"], cfgs["marian"].replace(
+        sinusoidal_layout="interleaved"))}
