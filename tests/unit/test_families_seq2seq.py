@@ -259,3 +259,17 @@ def test_cached_decoding_matches_the_full_pass(family):
         cache = KVCache.empty(ours.cfg)
         steps = [ours(src, tgt[:, j:j + 1], cache=cache) for j in range(tgt.shape[1])]
     assert (torch.cat(steps, 1) - full).abs().max() <= TOL
+
+
+def test_labs_that_recompute_attention_follow_an_unscaled_t5():
+    """The walkthrough and the FlashAttention lab recompute a head from q, k, v: with T5's
+    unscaled scores they must still land on the model's own output."""
+    from lab import flash, walkthrough
+
+    ours, _ = load(tiny_hf.build("t5"))
+    src, tgt = _ids(12, (1, 6)), _ids(13, (1, 4))
+    for stack in ("encoder", "decoder"):
+        walk = walkthrough.record_and_walk(ours, src, 1, 2, 3, stack=stack, tgt_ids=tgt)
+        assert walk.scale == 1.0 and walk.error <= 1e-5
+        run = flash.flash_head(ours, src, 1, 2, stack=stack, tgt_ids=tgt, tile_q=2, tile_k=2)
+        assert run.error <= 1e-5
