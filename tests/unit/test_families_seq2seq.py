@@ -273,3 +273,17 @@ def test_labs_that_recompute_attention_follow_an_unscaled_t5():
         assert walk.scale == 1.0 and walk.error <= 1e-5
         run = flash.flash_head(ours, src, 1, 2, stack=stack, tgt_ids=tgt, tile_q=2, tile_k=2)
         assert run.error <= 1e-5
+
+
+@pytest.mark.parametrize("family", ("marian", "bart"))
+def test_input_layer_lab_rebuilds_the_block_input(family):
+    """lab.input_layer adds E[id] (× √d_model for Marian), the position row (Marian's
+    [sin | cos] table, BART's row p + 2) and BART's layernorm_embedding, and must land on
+    what block 0 receives."""
+    from lab import input_layer as IL
+
+    ours, _ = load(tiny_hf.build(family))
+    for stack in ("encoder", "decoder"):
+        r = IL.input_layer(ours, [5, 6, 7, 8], stack, [9, 10, 11])
+        assert r.lookup_error <= 1e-5 and r.sum_error <= 1e-5
+        assert r.scales_embeddings == ours.cfg.embed_scale
