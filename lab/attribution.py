@@ -223,7 +223,9 @@ def direction(model: Transformer, target: int, other: int | None = None) -> torc
             raise ValueError(f"Token id {tok} is outside this model's vocabulary (0..{model.cfg.vocab_size - 1}).")
     w_u = model.unembed.weight
     u = _f64(w_u[target])
-    return u if other is None else u - _f64(w_u[other])
+    u = u if other is None else u - _f64(w_u[other])
+    scale = getattr(model.unembed, "in_scale", None)         # T5 (tied): the output × d_model^-0.5 first
+    return u if scale is None else u * scale
 
 
 @torch.no_grad()

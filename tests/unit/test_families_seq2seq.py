@@ -287,3 +287,14 @@ def test_input_layer_lab_rebuilds_the_block_input(family):
         r = IL.input_layer(ours, [5, 6, 7, 8], stack, [9, 10, 11])
         assert r.lookup_error <= 1e-5 and r.sum_error <= 1e-5
         assert r.scales_embeddings == ours.cfg.embed_scale
+
+
+def test_direct_logit_attribution_closes_on_t5():
+    """T5 scales the decoder output by d_model^-0.5 before the unembedding: the direction
+    of a logit includes that factor, so the parts still add up to the logit."""
+    from lab import attribution as A
+
+    ours, _ = load(tiny_hf.build("t5"))
+    _, trace = ours.run_with_cache(_ids(14, (1, 5)), _ids(15, (1, 4)))
+    att = A.direct_logit_attribution(ours, trace, 2, 7, other=9, stack="decoder")
+    assert abs(att.error) <= 1e-4 * max(1.0, abs(att.logit))
