@@ -193,7 +193,7 @@ class Unembed(nn.Linear):
         if self.in_scale is not None:
             x = x * self.in_scale
         out = super().forward(x)
-        return out if self.logit_bias is None else out + self.logit_bias
+        return out if self.logit_bias is None else out + self.logit_bias[0]    # [vocab]: any input shape
 
 
 # ---- stacks ----------------------------------------------------------------------------

@@ -289,12 +289,17 @@ def test_input_layer_lab_rebuilds_the_block_input(family):
         assert r.scales_embeddings == ours.cfg.embed_scale
 
 
-def test_direct_logit_attribution_closes_on_t5():
-    """T5 scales the decoder output by d_model^-0.5 before the unembedding: the direction
-    of a logit includes that factor, so the parts still add up to the logit."""
+@pytest.mark.parametrize("family", ("t5", "bart"))
+def test_direct_logit_attribution_closes(family):
+    """T5 scales the decoder output by d_model^-0.5 before the unembedding (the direction
+    of a logit includes that factor); BART adds final_logits_bias (one more part): the
+    parts still add up to the logit."""
     from lab import attribution as A
 
-    ours, _ = load(tiny_hf.build("t5"))
+    hf = tiny_hf.build(family)
+    if family == "bart":
+        hf.final_logits_bias.normal_()
+    ours, _ = load(hf)
     _, trace = ours.run_with_cache(_ids(14, (1, 5)), _ids(15, (1, 4)))
     att = A.direct_logit_attribution(ours, trace, 2, 7, other=9, stack="decoder")
     assert abs(att.error) <= 1e-4 * max(1.0, abs(att.logit))
