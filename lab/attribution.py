@@ -223,7 +223,9 @@ def direction(model: Transformer, target: int, other: int | None = None) -> torc
             raise ValueError(f"Token id {tok} is outside this model's vocabulary (0..{model.cfg.vocab_size - 1}).")
     w_u = model.unembed.weight
     u = _f64(w_u[target])
-    return u if other is None else u - _f64(w_u[other])
+    u = u if other is None else u - _f64(w_u[other])
+    scale = getattr(model.unembed, "in_scale", None)         # T5 (tied): the output × d_model^-0.5 first
+    return u if scale is None else u * scale
 
 
 @torch.no_grad()
@@ -246,6 +248,10 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
     norm_bias: dict[str, float] = {}
     scales: dict[str, float] = {}
     parts: list[Piece] = []
+    logit_bias = getattr(model.unembed, "logit_bias", None)               # Marian/BART final_logits_bias
+    if logit_bias is not None:
+        norm_bias["unembedding"] = float(logit_bias[0, target] - (logit_bias[0, other] if other is not None else 0.0))
+        parts.append(Piece("norm_bias", norm_bias["unembedding"], norm="unembedding"))
     for step in reversed(readout_path(model, s)):                         # walk back from the output
         if step.op == "norm":
             norm = frozen_norm(model, trace, step, position)

@@ -16,7 +16,8 @@ import numpy as np
 import torch
 
 from models.trace import Stack, Trace, act_name, as_numpy
-from models.transformer import ACTIVATION_FNS, Transformer
+from models.feedforward import ACTIVATION_FNS
+from models.transformer import Transformer
 
 from .residual import stack_of
 

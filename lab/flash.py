@@ -162,7 +162,7 @@ def flash_head(model: Transformer, ids, layer: int, head: int, stack: Stack | st
     if not s.cross:
         _, b, _ = model.stack_module(s).positions(cfg, n, tr[q_name])
         bias = None if b is None else np64(b[head])
-    scale = q.shape[1] ** -0.5
+    scale = q.shape[1] ** -0.5 if cfg.scale_attention else 1.0          # T5: q·k unscaled
     out, steps = flash_forward(q, k, v, mask, bias, scale, tile_k)
     ref = reference_attention(q, k, v, mask, bias, scale)
     z = np64(tr[z_name][0, :, head])

@@ -35,7 +35,7 @@ class InputLayer:
     positional: str              # the scheme (added vectors only for learned / sinusoidal)
     token_norm: np.ndarray       # [n] ‖E[id]‖
     scaled_norm: np.ndarray      # [n] ‖E[id]‖·√d_model: what Vaswani et al.'s factor would give
-    scales_embeddings: bool      # whether this model multiplies by √d_model (none here do)
+    scales_embeddings: bool      # whether this model multiplies by √d_model (cfg.embed_scale: Marian, Gemma)
     segment_norm: np.ndarray | None    # [n] ‖S[segment 0]‖ (BERT), else None
     position_norm: np.ndarray | None   # [n] ‖P[pos]‖ for an added position vector, else None
     sum_norm: np.ndarray         # [n] ‖E + S + P‖: what enters the first block (before BERT's norm)
@@ -67,7 +67,8 @@ def input_layer(model: Transformer, ids: Sequence[int], stack: Stack | str | Non
     ids = list(ids)
     n = len(ids)
     table = model.embed.weight.double()
-    rows = table[torch.as_tensor(ids, device=table.device)]                            # [n, d]
+    raw = table[torch.as_tensor(ids, device=table.device)]                             # [n, d]
+    rows = raw * math.sqrt(cfg.d_model) if cfg.embed_scale else raw                   # Marian, Gemma: × √d_model
     err = float((rows - tr.get("embed", None, s)[0].double()).abs().max())
     total = rows.clone()
     segment = position = cos = None
@@ -78,7 +79,8 @@ def input_layer(model: Transformer, ids: Sequence[int], stack: Stack | str | Non
         total = total + seg
         segment = seg.norm(dim=-1).cpu().numpy()
     if cfg.positional in ("learned", "sinusoidal"):
-        pe = module.pos_embed.weight[:n] if cfg.positional == "learned" else P.sinusoidal(n, cfg.d_model)
+        pe = module.pos_embed.weight[cfg.pos_offset:cfg.pos_offset + n] if cfg.positional == "learned" \
+            else P.sinusoidal(n, cfg.d_model, layout=cfg.sinusoidal_layout)
         pe = pe.double().to(table.device)
         err = max(err, float((pe - tr.get("pos_embed", None, s)[0].double()).abs().max()))
         total = total + pe
@@ -86,7 +88,7 @@ def input_layer(model: Transformer, ids: Sequence[int], stack: Stack | str | Non
         cos = torch.nn.functional.cosine_similarity(rows, pe, dim=-1).cpu().numpy()
     block_in = tr.get("resid_pre", 0, s)[0].double()
     entered = module.ln_embed(total.to(model.embed.weight.dtype)).double() if cfg.embed_norm else total
-    token = rows.norm(dim=-1).cpu().numpy()
-    return InputLayer(ids, cfg.d_model, cfg.positional, token, token * math.sqrt(cfg.d_model), False, segment,
+    token = raw.norm(dim=-1).cpu().numpy()
+    return InputLayer(ids, cfg.d_model, cfg.positional, token, token * math.sqrt(cfg.d_model), cfg.embed_scale, segment,
                       position, total.norm(dim=-1).cpu().numpy(), as_numpy(block_in.norm(dim=-1)).astype(np.float64),
                       cos, float(table.std()), err, float((entered - block_in).abs().max()))

@@ -113,7 +113,7 @@ def _attention(cfg: TransformerConfig, stack: Stack, n_q: int, n_k: int, cross: 
     info = {"heads": cfg.n_heads, "kv_heads": cfg.kv_heads, "d_head": cfg.head_dim, "kind": cfg.attention_kind,
             "pattern": (cfg.n_heads, n_q, n_k), "q": (n_q, cfg.n_heads, cfg.head_dim),
             "kv": (n_k, cfg.kv_heads, cfg.head_dim), "positional": inside, "mask": mask,
-            "groups": kv_groups(cfg.n_heads, cfg.kv_heads),
+            "groups": kv_groups(cfg.n_heads, cfg.kv_heads), "scaled": cfg.scale_attention,
             # a sliding window (Mistral): |q - k| <= window; biases on Q, K, V only (Qwen2)
             "window": cfg.attention.window if not cross and cfg.attention.kind == "local" else None,
             "qkv_bias": cfg.has_qkv_bias and not cfg.bias}
@@ -140,7 +140,9 @@ def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, outpu
         parts.append(Part("type", "embed", s, "input", False, (n, d), info={"types": cfg.n_token_types}))
     added = cfg.positional in ADDITIVE_PE      # else a note: positions live inside attention (or nowhere)
     parts.append(Part("pos", "pos", s, "input", False, (n, d), added,
-                      {"positional": cfg.positional, "added": added, "max_len": cfg.max_len}))
+                      {"positional": cfg.positional, "added": added, "max_len": cfg.max_len,
+                       "layout": cfg.sinusoidal_layout if cfg.positional == "sinusoidal" else None,
+                       "offset": cfg.pos_offset if cfg.positional == "learned" else 0}))
     if cfg.embed_norm:
         parts.append(ln("ln_embed", "input", in_block=False, on_stream=True))
     sub = [("attn", "ln1", _attention(cfg, stack, n, n, False), "add1")]
@@ -159,7 +161,8 @@ def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, outpu
     if output:
         if cfg.output == "logits":
             parts.append(Part("head", "head", s, "output", False, (n, cfg.vocab_size),
-                              info={"vocab": cfg.vocab_size, "tied": cfg.tie_embeddings}))
+                              info={"vocab": cfg.vocab_size, "tied": cfg.tie_embeddings,
+                                    "scaled": cfg.unembed_scale, "bias": cfg.logit_bias}))
             parts.append(Part("output", "output", s, "output", False, (n,), info={"vocab": cfg.vocab_size}))
         else:
             parts.append(Part("hidden", "output", s, "output", False, (n, d)))
@@ -342,6 +345,11 @@ _COMPARED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "activation": (lambda c: c.activation, ("ffn",)),
     "d_ff": (lambda c: c.d_ff, ("ffn",)),
     "output": (lambda c: c.output, ("head", "output", "hidden")),
+    "scale_attention": (lambda c: c.scale_attention, ("attn", "cross")),
+    "sinusoidal_layout": (lambda c: c.sinusoidal_layout if c.positional == "sinusoidal" else "-", ("pos",)),
+    "pos_offset": (lambda c: c.pos_offset if c.positional == "learned" else 0, ("pos",)),
+    "unembed_scale": (lambda c: c.unembed_scale, ("head",)),
+    "logit_bias": (lambda c: c.logit_bias, ("head",)),
 }
 
 

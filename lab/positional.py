@@ -57,6 +57,7 @@ def vector_table(scheme: str, n: int, d: int, base: float = 10000.0, model: Tran
         if model is None:
             raise ValueError("A learned table is read from a model: pass one with learned positions.")
         weight = model.stack_module("encoder").pos_embed.weight.detach().float().cpu().numpy()   # [max_len, d]
+        weight = weight[model.cfg.pos_offset:]      # BART: the rows before position 0 are never read
         out = np.full((n, weight.shape[1]), np.nan, dtype=np.float32)
         out[: min(n, weight.shape[0])] = weight[:n]
         return VectorTable(out, None, weight.shape[0])

@@ -48,7 +48,7 @@ class HeadWalk:
     q: np.ndarray                   # [dh] the chosen query vector (rotated if RoPE)
     keys: np.ndarray                # [m, dh] the keys it is compared with (rotated if RoPE)
     dots: np.ndarray                # [m] q · k_j
-    scale: float                    # 1 / √d_head
+    scale: float                    # 1 / √d_head (1 for T5, whose scores are not scaled)
     scaled: np.ndarray              # [m] q · k_j / √d_head
     bias: np.ndarray | None         # [m] position bias (ALiBi, T5) or None
     scores: np.ndarray              # [m] scaled + bias (the model's hook_scores row)
@@ -154,7 +154,7 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     mask_full = trace[act_name("mask", layer, s)]
     mask_full = mask_full[batch if mask_full.shape[0] > 1 else 0, 0]
     mask_row = torch.broadcast_to(mask_full, (n, m))[query].bool()                # [m]
-    scale = dh ** -0.5
+    scale = dh ** -0.5 if cfg.scale_attention else 1.0                            # T5: q·k unscaled
 
     z_heads = []
     steps = {}

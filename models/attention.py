@@ -36,6 +36,7 @@ def scaled_dot_product_attention(
     on_mask: Callable[[torch.Tensor], torch.Tensor] = identity,
     on_pattern: Callable[[torch.Tensor], torch.Tensor] = identity,
     dropout: Callable[[torch.Tensor], torch.Tensor] = identity,
+    scale: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k + bias) V  (Vaswani et al. 2017, Eq. 1).
 
@@ -43,9 +44,10 @@ def scaled_dot_product_attention(
     mask: bool, broadcastable to [b, head, q, k], True = may attend; bias: additive
     position bias broadcastable to the scores (ALiBi, T5). The `on_*` callables are the
     hook points of the calling module (identity here). Returns (z [b, head, q, dh],
-    pattern [b, head, q, k]).
+    pattern [b, head, q, k]). scale: what Q Kᵀ is multiplied by, None = 1/√d_k
+    (T5 passes 1.0: its scores are not scaled).
     """
-    scale = q.shape[-1] ** -0.5
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
     if per_head_applies(q, k, v, bias, (on_scores, on_mask, on_pattern), dropout):
         return attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern)
     scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)               # [b, head, q, k]

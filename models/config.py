@@ -24,6 +24,7 @@ NORM_POSITIONS = ("pre", "post")
 ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu", "geglu")
 GATED = ("swiglu", "geglu")     # W_out · (act(W_gate x) ⊙ W_in x): SiLU gate (LLaMA), GELU-tanh gate (Gemma, T5 v1.1)
 OUTPUTS = ("logits", "hidden")
+SINUSOIDAL_LAYOUTS = ("interleaved", "halves")   # sin/cos pairs side by side (Vaswani) | [sin… | cos…] (Marian)
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
 
@@ -161,6 +162,12 @@ class TransformerConfig:
     rope_dim: int | None = None        # dims of each head that RoPE rotates; None = all of d_head
     relative_buckets: int = 32         # T5 relative-position buckets
     relative_max_distance: int = 128   # T5: distances beyond this share the last bucket
+    # seq2seq checkpoints (T5, Marian, BART); the defaults change nothing
+    scale_attention: bool = True       # scores = q·k / √d_head; False: q·k unscaled (T5 folds the scale into its init)
+    sinusoidal_layout: str = "interleaved"  # interleaved: sin, cos, sin, cos… | halves: [sin of all freqs | cos of all] (Marian)
+    pos_offset: int = 0                # learned positions: position p reads row p + pos_offset (BART: 2); the table has max_len + pos_offset rows
+    unembed_scale: bool = False        # final hidden × d_model^-0.5 before the unembedding (T5 with tied embeddings)
+    logit_bias: bool = False           # a fixed bias added to every logit (Marian/BART final_logits_bias)
     output: str = "logits"             # logits (unembed to the vocabulary) | hidden (final hidden state)
     pad_id: int | None = None          # id of the padding token, if the tokenizer has one
     # -- issue 23 decoder families (models/weights/decoders.py) --
@@ -175,6 +182,7 @@ class TransformerConfig:
         _check_choice("norm placement", self.norm_position, NORM_POSITIONS)
         _check_choice("activation", self.activation, ACTIVATIONS)
         _check_choice("output", self.output, OUTPUTS)
+        _check_choice("sinusoidal layout", self.sinusoidal_layout, SINUSOIDAL_LAYOUTS)
         if isinstance(self.attention, dict):  # from JSON
             try:
                 object.__setattr__(self, "attention", MaskSpec(**self.attention))
@@ -193,7 +201,9 @@ class TransformerConfig:
             _whole(self, name, 1, optional=True)
         _whole(self, "pad_id", 0, optional=True)
         _whole(self, "n_token_types")
-        for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale", "norm_plus_one", "parallel_residual"):
+        _whole(self, "pos_offset", 0)
+        for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale", "norm_plus_one", "parallel_residual",
+                     "scale_attention", "unembed_scale", "logit_bias"):
             _flag(self, name)
         if self.qkv_bias is not None:
             _flag(self, "qkv_bias")

@@ -19,19 +19,27 @@ import math
 import torch
 
 
-def sinusoidal(n_pos: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+def sinusoidal(n_pos: int, d_model: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
     """The sinusoidal table [n_pos, d_model] (float32)."""
-    return sinusoidal_at(torch.arange(n_pos), d_model, base).float()
+    return sinusoidal_at(torch.arange(n_pos), d_model, base, layout).float()
 
 
-def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float = 10000.0) -> torch.Tensor:
+def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float = 10000.0,
+                  layout: str = "interleaved") -> torch.Tensor:
     """The rows of the sinusoidal table at `positions` [len, d_model], in float64 (any
-    position, without building the rows before it)."""
+    position, without building the rows before it). layout "interleaved": sin and cos
+    of frequency i at dims 2i, 2i+1 (Vaswani); "halves": the sines of every frequency
+    in the first half, their cosines in the second (Marian, XLM without interleaving):
+    the same numbers, dims permuted."""
     if d_model % 2 != 0:
         raise ValueError(f"Sinusoidal encodings need an even d_model (got {d_model}).")
     pos = torch.as_tensor(positions, dtype=torch.float64).reshape(-1, 1)     # [pos, 1]
     two_i = torch.arange(0, d_model, 2, dtype=torch.float64)[None, :]        # [1, d/2]
     angle = pos / base ** (two_i / d_model)                                  # [pos, d/2], radians
+    if layout == "halves":
+        return torch.cat((torch.sin(angle), torch.cos(angle)), dim=-1)
+    if layout != "interleaved":
+        raise ValueError(f"Unknown sinusoidal layout {layout!r}: use 'interleaved' or 'halves'.")
     pe = torch.empty(pos.shape[0], d_model, dtype=torch.float64)
     pe[:, 0::2] = torch.sin(angle)
     pe[:, 1::2] = torch.cos(angle)

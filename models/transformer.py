@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Callable, Iterable, Sequence
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from . import masks as M
@@ -24,6 +23,7 @@ from .device import pick_device
 from .attention import identity, scaled_dot_product_attention
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording
 from .kv_cache import KV, KVCache, LayerCache, cache_is_exact
+from .feedforward import MLP, Unembed
 from .norms import make_norm
 from .trace import Stack, Trace
 
@@ -45,6 +45,7 @@ class Attention(nn.Module):
     def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
         super().__init__()
         self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
+        self.scale = None if cfg.scale_attention else 1.0   # None: 1/√d_head; T5: q·k unscaled
         qkv_bias = cfg.has_qkv_bias          # Qwen2: biases on Q, K, V but none on W_O (cfg.qkv_bias)
         self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=qkv_bias)
         self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
@@ -57,7 +58,7 @@ class Attention(nn.Module):
         if cfg.positional == "rope" and not cross:
             self.hook_rot_q = HookPoint()  # [b, pos, head, dh]
             self.hook_rot_k = HookPoint()  # [b, pos, kv_head, dh]
-        self.hook_scores = HookPoint()     # [b, head, q, k], scaled, + position bias, before the mask
+        self.hook_scores = HookPoint()     # [b, head, q, k], scaled (unless scale_attention=False), + position bias, before the mask
         self.hook_mask = HookPoint()       # [b or 1, 1, q, k] bool, True = may attend
         self.hook_pattern = HookPoint()    # [b, head, q, k], softmax
         self.hook_z = HookPoint()          # [b, pos, head, dh], pattern · V
@@ -91,46 +92,10 @@ class Attention(nn.Module):
             q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
             None if bias is None else bias[None],
             on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
+            scale=self.scale,
         )
         z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
         return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
-
-
-ACTIVATION_FNS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
-    "relu": F.relu,
-    "gelu": F.gelu,                                           # exact, erf form (BERT)
-    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),     # GPT-2's "gelu_new"
-    "silu": F.silu,                                           # x·σ(x), "swish" (Marian)
-    "swiglu": F.silu,                                         # the gate of SwiGLU
-    "geglu": lambda x: F.gelu(x, approximate="tanh"),         # the gate of GeGLU (Gemma, T5 v1.1)
-}
-
-
-class MLP(nn.Module):
-    """Position-wise feed-forward: W_out · act(W_in x) (Eq. 2), or a gated one
-    W_out · (act(W_gate x) ⊙ W_in x) (Shazeer 2020): SwiGLU (SiLU gate, LLaMA) or GeGLU
-    (GELU-tanh gate, Gemma, T5 v1.1)."""
-
-    def __init__(self, cfg: TransformerConfig) -> None:
-        super().__init__()
-        self.gated = cfg.gated
-        if self.gated:
-            self.W_gate = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
-        self.W_in = nn.Linear(cfg.d_model, cfg.d_ff, bias=cfg.bias)
-        self.W_out = nn.Linear(cfg.d_ff, cfg.d_model, bias=cfg.bias)
-        self.act = ACTIVATION_FNS[cfg.activation]
-        self.hook_pre = HookPoint()             # [b, pos, ff] before the activation (gate, if gated)
-        if self.gated:
-            self.hook_pre_linear = HookPoint()  # [b, pos, ff] the ungated branch
-        self.hook_post = HookPoint()            # [b, pos, ff] after the activation (and gating)
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        if self.gated:
-            pre = self.hook_pre(self.W_gate(x))
-            post = self.hook_post(self.act(pre) * self.hook_pre_linear(self.W_in(x)))
-        else:
-            post = self.hook_post(self.act(self.hook_pre(self.W_in(x))))
-        return self.W_out(post)
 
 
 class Block(nn.Module):
@@ -202,8 +167,8 @@ class _StackMixin:
         if cfg.n_token_types:
             self.type_embed = nn.Embedding(cfg.n_token_types, cfg.d_model)
             self.hook_type_embed = HookPoint()           # [b, pos, d]
-        if cfg.positional == "learned":
-            self.pos_embed = nn.Embedding(cfg.max_len, cfg.d_model)
+        if cfg.positional == "learned":      # BART: pos_offset unused rows first (position p reads row p + 2)
+            self.pos_embed = nn.Embedding(cfg.max_len + cfg.pos_offset, cfg.d_model)
         for name, value in self.computed_buffers(cfg).items():
             self.register_buffer(name, value, persistent=False)
         if cfg.positional in ("learned", "sinusoidal"):
@@ -223,8 +188,8 @@ class _StackMixin:
         """The stack's tensors that are computed from the config, never learned nor saved:
         the sinusoidal table, ALiBi's slopes."""
         out = {}
-        if cfg.positional == "sinusoidal":
-            out["pe_table"] = P.sinusoidal(cfg.max_len, cfg.d_model)
+        if cfg.positional == "sinusoidal":   # interleaved sin/cos (Vaswani) or [sin | cos] halves (Marian)
+            out["pe_table"] = P.sinusoidal(cfg.max_len, cfg.d_model, layout=cfg.sinusoidal_layout)
         if cfg.positional == "alibi":
             out["alibi_slopes"] = P.alibi_slopes(cfg.n_heads)
         return out
@@ -236,10 +201,10 @@ class _StackMixin:
         pe = bias = rope = None
         end = offset + n
         if cfg.positional == "learned":
-            pe = self.pos_embed.weight[offset:end]
+            pe = self.pos_embed.weight[offset + cfg.pos_offset:end + cfg.pos_offset]
         elif cfg.positional == "sinusoidal":
             pe = self.pe_table[offset:end] if end <= self.pe_table.shape[0] \
-                else P.sinusoidal(end, cfg.d_model)[offset:].to(like)
+                else P.sinusoidal(end, cfg.d_model, layout=cfg.sinusoidal_layout)[offset:].to(like)
         elif cfg.positional == "alibi":
             bias = P.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
         elif cfg.positional == "relative":
@@ -303,8 +268,9 @@ class Transformer(_StackMixin, nn.Module):
             self.decoder = TransformerStack(cfg, decoder=True)
         else:
             self._build_stack(cfg, decoder=cfg.arch == "decoder")
-        if cfg.output == "logits":
-            self.unembed = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)   # W_U
+        if cfg.output == "logits":   # W_U; T5/Marian/BART: scaled input or a fixed logit bias (Unembed)
+            self.unembed = Unembed(cfg) if cfg.unembed_scale or cfg.logit_bias \
+                else nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
         if device != "meta":           # a skeleton's values are never read: no initialisation to compute
             self.apply(_init_weights)
         if cfg.output == "logits" and cfg.tie_embeddings:

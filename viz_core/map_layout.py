@@ -53,6 +53,9 @@ MAP_TERMS: dict[str, str] = {
     "entropy_layer": "entropy / layer", "norm_layer": "‖x‖ / layer", "from_encoder": "K, V from the encoder",
     "encoder": "Encoder", "decoder": "Decoder", "entropy": "entropy", "norm": "‖x‖",
     "click": "click to open", "step": "stop", "play": "Play", "pause": "Pause",
+    # seq2seq checkpoints (T5, Marian, BART)
+    "pos_halves": "[sin|cos]", "pos_offset": "positions +{k}", "unscaled": "q·k unscaled",
+    "head_scaled": "÷√d first", "head_bias": "+ bias",
 }
 
 

@@ -53,6 +53,10 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     if p.kind == "pos":
         key = f"pos_{i['positional']}"
         detail = words["pos_detail"].format(max_len=i["max_len"]) if i.get("added") else words[key + "_detail"]
+        if i.get("added") and i.get("layout") == "halves":
+            detail += f" · {words['pos_halves']}"
+        if i.get("added") and i.get("offset"):
+            detail += f" · {words['pos_offset'].format(k=i['offset'])}"
         return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
@@ -71,6 +75,8 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         return f"{words['ffn']} · {act}", f"{d} → {i['d_ff']} → {d}{gate}"
     if p.id == "head":
         tied = f" · {words['head_tied']}" if i["tied"] else ""
+        tied += (f" · {words['head_scaled']}" if i.get("scaled") else "") + \
+            (f" · {words['head_bias']}" if i.get("bias") else "")
         return words["head"], f"{d} → {i['vocab']} {words['logits']}{tied}"
     if p.id == "output":
         return words["output"], words["output_detail"]
@@ -78,9 +84,11 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
 
 
 def _attn_extras(p: Any, words: Mapping[str, str]) -> str:
-    """What else an attention box says, drawn beside its weights' shape: a sliding window
-    (Mistral, |q − k| ≤ w) and biases on Q, K, V only (Qwen2)."""
+    """What else an attention box says, drawn beside its weights' shape: unscaled scores
+    (T5), a sliding window (Mistral, |q − k| ≤ w) and biases on Q, K, V only (Qwen2)."""
     i, extras = p.info, []
+    if not i.get("scaled", True):
+        extras.append(words["unscaled"])
     if i.get("window") is not None:
         extras.append(words["attn_window"].format(w=i["window"]))
     if i.get("qkv_bias"):

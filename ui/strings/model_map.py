@@ -66,6 +66,11 @@ STRINGS = {
     "map_field_activation": {"en": "activation", "zh": "激活函数"},
     "map_field_d_ff": {"en": "d_ff", "zh": "d_ff（前馈网络宽度）"},
     "map_field_output": {"en": "output", "zh": "输出"},
+    "map_field_scale_attention": {"en": "scores ÷ √d_head", "zh": "分数除以 √d_head"},
+    "map_field_sinusoidal_layout": {"en": "sinusoidal layout", "zh": "正弦编码排列"},
+    "map_field_pos_offset": {"en": "position offset", "zh": "位置偏移"},
+    "map_field_unembed_scale": {"en": "output × d_model^-0.5", "zh": "输出乘以 d_model^-0.5"},
+    "map_field_logit_bias": {"en": "logit bias", "zh": "logit 偏置"},
     # the stops of "follow one token" (short)
     "map_part_embed": {"en": "embedding", "zh": "嵌入"},
     "map_part_type": {"en": "+ segment", "zh": "+ 段嵌入"},
@@ -142,4 +147,9 @@ STRINGS = {
     "mm_step": {"en": "stop", "zh": "站点"},
     "mm_play": {"en": "Play", "zh": "播放"},
     "mm_pause": {"en": "Pause", "zh": "暂停"},
+    "mm_pos_halves": {"en": "[sin|cos]", "zh": "[sin|cos] 两半"},
+    "mm_pos_offset": {"en": "positions +{k}", "zh": "位置 +{k}"},
+    "mm_unscaled": {"en": "q·k unscaled", "zh": "q·k 不缩放"},
+    "mm_head_scaled": {"en": "÷√d first", "zh": "先 ÷√d"},
+    "mm_head_bias": {"en": "+ bias", "zh": "+ 偏置"},
 }

@@ -78,10 +78,25 @@ def _describe(cfg) -> dict[str, str]:
         t("cfg_positional"): t(f"pos_{cfg.positional}"),
         t("cfg_norm"): f"{norm}, {t(f'norm_{cfg.norm_position}')}",
         t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
+        **_seq2seq_rows(cfg),
     }
     if cfg.parallel_residual:                                             # GPT-NeoX, Pythia
         rows[t("cfg_residual")] = t("card_parallel")
     return rows
+
+
+def _seq2seq_rows(cfg) -> dict[str, str]:
+    """One more row for the conventions of T5 / Marian / BART checkpoints, when any."""
+    notes = [t("card_unscaled")] if not cfg.scale_attention else []
+    if cfg.positional == "sinusoidal" and cfg.sinusoidal_layout == "halves":
+        notes.append(t("card_halves"))
+    if cfg.positional == "learned" and cfg.pos_offset:
+        notes.append(t("card_pos_offset", k=cfg.pos_offset))
+    if cfg.output == "logits" and cfg.unembed_scale:
+        notes.append(t("card_unembed_scale"))
+    if cfg.output == "logits" and cfg.logit_bias:
+        notes.append(t("card_logit_bias"))
+    return {t("cfg_conventions"): "; ".join(notes)} if notes else {}
 
 
 def model_card(model, sel: Selection):
