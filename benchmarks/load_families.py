@@ -8,7 +8,8 @@ Two comparisons per folder:
   every header and shape against the server's budget, copies through the key table)
   against `AutoModel.from_pretrained(folder)`;
 - model + tokenizer: `pretrained.load_folder(folder)` against `AutoModel.from_pretrained`
-  plus `AutoTokenizer.from_pretrained` (what a page needs before it can draw).
+  plus the folder's tokenizer (`PreTrainedTokenizerFast` of its tokenizer.json, else
+  `AutoTokenizer.from_pretrained`): what a page needs before it can draw.
 
     python -m benchmarks.load_families [--repeats 15] [--families llama qwen2] [--no-doc]
 """
@@ -35,7 +36,7 @@ def folders(families: list[str], root: Path) -> dict[str, Path]:
 
 def measure(folder: Path, repeats: int) -> dict[str, tuple[float, float, float, float, float]]:
     """{comparison: (ours ms, theirs ms, ratio, ratio q1, ratio q3)}."""
-    from transformers import AutoModel, AutoTokenizer
+    from transformers import AutoModel, AutoTokenizer, PreTrainedTokenizerFast
 
     def ours_model() -> None:
         pretrained.load_folder(folder, tokenizer=False)
@@ -48,7 +49,10 @@ def measure(folder: Path, repeats: int) -> dict[str, tuple[float, float, float, 
 
     def theirs_both() -> None:
         AutoModel.from_pretrained(str(folder))
-        AutoTokenizer.from_pretrained(str(folder))
+        if (folder / "tokenizer.json").exists():   # the fast tokenizer of the same file (the tiny folders' one is
+            PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))   # not what T5's class expects)
+        else:
+            AutoTokenizer.from_pretrained(str(folder))
 
     times = interleaved_times({"ours": ours_model, "theirs": theirs_model, "ours+tok": ours_both,
                                "theirs+tok": theirs_both}, repeats=repeats, warmup=2)

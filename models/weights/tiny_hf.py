@@ -5,7 +5,8 @@ writes a folder anyone can load from the UI to try the loader offline.
 
 Each `Tiny` names the transformers classes and the config values (small widths, a few
 layers, a vocabulary of 100 ids). `build(family)` returns the model in float32 with
-eager attention (so it returns attention probabilities); `save(family, folder)` writes
+eager attention (so it returns attention probabilities), its norms' weights and every bias
+moved off their initial 1 or 0 (so a loader that drops one cannot still match); `save(family, folder)` writes
 config.json, model.safetensors and a character-level tokenizer.json whose ids fit the
 vocabulary. Needs the `transformers` package (a dependency of the app).
 """
@@ -96,6 +97,11 @@ def build(family: str, seed: int = 0) -> Any:
     torch.manual_seed(seed)
     model = getattr(transformers, spec.model_class)(config).float().eval()
     model.set_attn_implementation("eager")
+    with torch.no_grad():    # HF starts norms at 1 (Gemma's at 0) and biases at 0: a loader that dropped one
+        g = torch.Generator().manual_seed(seed)               # would still match; give them values of their own
+        for name, t in model.state_dict(keep_vars=True).items():
+            if t.is_floating_point() and (t.dim() == 1 or name.endswith("final_logits_bias")):
+                t.add_(torch.randn(t.shape, generator=g) * 0.1)
     return model
 
 
