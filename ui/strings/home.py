@@ -38,6 +38,7 @@ STRINGS = {
     "cfg_attention": {"en": "Attention", "zh": "注意力"},
     "kind_pretrained": {"en": "pretrained", "zh": "预训练"},
     "kind_toy": {"en": "trained toy", "zh": "训练好的小模型"},
+    "kind_lm": {"en": "trained language model", "zh": "训练好的语言模型"},
     "kind_custom": {"en": "build your own", "zh": "自定义结构"},
     "kind_folder": {"en": "local folder", "zh": "本地文件夹"},
     "arch_encoder": {"en": "encoder", "zh": "编码器"},

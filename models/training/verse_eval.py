@@ -1,0 +1,185 @@
+"""Evaluation of the shipped verse models on the held-out poems and chapters.
+
+Bits per character (bpc) of the character LM against two count baselines fit on the
+same training text and the same symbol set (the model's vocabulary; a held-out character
+it lacks is its <unk>):
+- unigram: add-k smoothing, p(c) = (n(c) + k) / (N + kV);
+- bigram: the unigram above as the prior of a Dirichlet-smoothed bigram (MacKay & Peto),
+  p(c | a) = (n(a c) + b·p_uni(c)) / (n(a) + b).
+k and b are tuned on a grid **on the held-out text itself**, which favours the baselines
+(the model gets no such tuning), so the comparison is conservative.
+
+Every model scores the same positions: each held-out language's text from its second
+character on, the LM with up to `context` characters before it (windows of `context`,
+stride context/2).
+For the masked-LM encoder: bits per masked character on held-out windows (15% chosen,
+all replaced by <mask>, a fixed seed) against the unigram baseline on the same characters.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from . import corpus
+from .tasks import IGNORE, MaskedCharTask
+
+K_GRID = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+B_GRID = (0.1, 0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+LN2 = math.log(2)
+
+
+def ids_of(tok, text: str) -> np.ndarray:
+    return np.asarray(tok.encode(text, add_special_tokens=False).ids, dtype=np.int64)
+
+
+def unigram_logp(train: np.ndarray, v: int, k: float) -> np.ndarray:
+    counts = np.bincount(train, minlength=v).astype(np.float64)
+    return np.log((counts + k) / (counts.sum() + k * v))
+
+
+def unigram_bits(train: np.ndarray, test: np.ndarray, v: int, k: float | None = None) -> tuple[float, float]:
+    """(bits per character of test[1:], the k used); k=None tunes it on the grid."""
+    if k is None:
+        return min((unigram_bits(train, test, v, kk)[0], kk) for kk in K_GRID)
+    return float(-unigram_logp(train, v, k)[test[1:]].mean() / LN2), k
+
+
+def bigram_bits(train: np.ndarray, test: np.ndarray, v: int) -> tuple[float, float, float]:
+    """(bits per character of test[1:], k, b) of the interpolated bigram, tuned on the grids."""
+    pair = train[:-1] * v + train[1:]
+    uniq, counts = np.unique(pair, return_counts=True)
+    table = dict(zip(uniq.tolist(), counts.tolist()))
+    prev_counts = np.bincount(train[:-1], minlength=v).astype(np.float64)
+    q = test[:-1] * v + test[1:]
+    n_ab = np.asarray([table.get(x, 0) for x in q.tolist()], dtype=np.float64)
+    n_a = prev_counts[test[:-1]]
+    best = None
+    for k in K_GRID:
+        p_uni = np.exp(unigram_logp(train, v, k))[test[1:]]
+        for b in B_GRID:
+            bits = float(-np.log((n_ab + b * p_uni) / (n_a + b)).mean() / LN2)
+            if best is None or bits < best[0]:
+                best = (bits, k, b)
+    return best
+
+
+@torch.no_grad()
+def lm_bits(model, test: np.ndarray, context: int = 128) -> float:
+    """Bits per character of test[1:] under the decoder, `context` characters of history at most."""
+    ids = torch.as_tensor(test)
+    n = len(ids)
+    half = max(1, context // 2)
+    total, done = 0.0, 1                 # done: the next target position to score
+    for s in range(0, max(1, n - 1), half):
+        e = min(s + context, n)
+        first = max(done, s + 1)
+        if first < e:
+            logp = model(ids[s:e].unsqueeze(0))[0].float().log_softmax(-1)   # position j predicts j + 1
+            total += float(-logp[first - 1 - s:e - 1 - s].gather(1, ids[first:e].unsqueeze(1)).sum())
+            done = e
+        if e == n:
+            break
+    scored = done - 1
+    assert scored == n - 1
+    return total / scored / LN2
+
+
+@torch.no_grad()
+def mlm_bits(model, task: MaskedCharTask, test: np.ndarray, seed: int = 0, context: int = 128) -> tuple[float, float, int]:
+    """(bits per masked character, accuracy, masked count): all chosen characters -> <mask>."""
+    rng = np.random.default_rng(seed)
+    L = context - 1
+    rows = [test[s:s + L] for s in range(0, len(test) - L + 1, L)]
+    total, right, count = 0.0, 0, 0
+    for i in range(0, len(rows), 32):
+        ids = torch.as_tensor(np.stack(rows[i:i + 32]))
+        chosen = torch.from_numpy(rng.random(ids.shape) < task.mask_rate)
+        inp = ids.clone()
+        inp[chosen] = task.mask_id
+        cls = torch.full((ids.shape[0], 1), task.cls_id)
+        logp = model(torch.cat([cls, inp], 1))[:, 1:].float().log_softmax(-1)
+        tgt = torch.where(chosen, ids, torch.full_like(ids, IGNORE))
+        sel = tgt != IGNORE
+        lp = logp[sel].gather(1, tgt[sel].unsqueeze(1)).squeeze(1)
+        total += float(-lp.sum())
+        right += int((logp[sel].argmax(-1) == tgt[sel]).sum())
+        count += int(sel.sum())
+    return total / count / LN2, right / count, count
+
+
+def masked_positions_unigram(train: np.ndarray, test: np.ndarray, v: int, seed: int = 0, context: int = 128) -> float:
+    """The unigram's bits on exactly the characters mlm_bits masks (same seed, same rows)."""
+    rng = np.random.default_rng(seed)
+    L = context - 1
+    rows = [test[s:s + L] for s in range(0, len(test) - L + 1, L)]
+    k = unigram_bits(train, test, v)[1]
+    logp = unigram_logp(train, v, k)
+    chosen_ids = []
+    for i in range(0, len(rows), 32):
+        block = np.stack(rows[i:i + 32])
+        chosen_ids.append(block[rng.random(block.shape) < MaskedCharTask.mask_rate])
+    return float(-logp[np.concatenate(chosen_ids)].mean() / LN2)
+
+
+def evaluate_lm(model, tok, docs=None, context: int = 128) -> dict:
+    """{lang | "all": {"chars", "model", "unigram", "bigram", "k", "b"}} in bits per character."""
+    docs = docs if docs is not None else corpus.load_corpus()
+    v = tok.vocab_size
+    out = {}
+    sums = {"model": 0.0, "unigram": 0.0, "bigram": 0.0, "chars": 0}
+    for lang in ("zh", "en"):
+        train = ids_of(tok, corpus.split_text(docs, False, lang))
+        test = ids_of(tok, corpus.split_text(docs, True, lang))
+        uni, k = unigram_bits(train, test, v)
+        bi, bk, bb = bigram_bits(train, test, v)
+        mod = lm_bits(model, test, context)
+        n = len(test) - 1
+        out[lang] = {"chars": n, "model": round(mod, 3), "unigram": round(uni, 3), "bigram": round(bi, 3),
+                     "unigram_k": k, "bigram_k": bk, "bigram_b": bb,
+                     "unknown": int((test == tok.unk_id).sum())}
+        for key, val in (("model", mod), ("unigram", uni), ("bigram", bi)):
+            sums[key] += val * n
+        sums["chars"] += n
+    out["all"] = {key: round(sums[key] / sums["chars"], 3) for key in ("model", "unigram", "bigram")}
+    out["all"]["chars"] = sums["chars"]
+    return out
+
+
+def evaluate_mlm(model, task: MaskedCharTask, docs=None) -> dict:
+    docs = docs if docs is not None else corpus.load_corpus()
+    v = task.tokenizer.vocab_size
+    out = {}
+    for lang in ("zh", "en"):
+        train = ids_of(task.tokenizer, corpus.split_text(docs, False, lang))
+        test = ids_of(task.tokenizer, corpus.split_text(docs, True, lang))
+        bits, acc, n = mlm_bits(model, task, test)
+        out[lang] = {"masked": n, "model": round(bits, 3), "accuracy": round(acc, 3),
+                     "unigram": round(masked_positions_unigram(train, test, v), 3)}
+    return out
+
+
+def write_report(path: Path) -> dict:
+    from ..weights.checkpoint import CHECKPOINT_DIR
+    from . import verse
+
+    docs = corpus.load_corpus()
+    report = {}
+    for stem in ("verse-lm", "verse-mlm"):
+        model, tok, meta = verse.load(stem)
+        size = (CHECKPOINT_DIR / f"{stem}.safetensors").stat().st_size
+        entry = {"bytes": size, "parameters": sum(p.numel() for p in model.parameters()), "steps": meta.get("steps"),
+                 "seconds": meta.get("seconds"), "vocab": tok.vocab_size, "loss_curve": meta.get("loss_curve")}
+        if stem == "verse-lm":
+            entry["bpc"] = evaluate_lm(model, tok, docs)
+            entry["samples"] = verse.samples(model, tok)
+            entry["samples_more"] = {f"seed {s}": verse.samples(model, tok, seed=s) for s in (1, 2)}
+        else:
+            entry["masked"] = evaluate_mlm(model, verse.mlm_task(docs), docs)
+        report[stem] = entry
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return report
