@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import time
 from dataclasses import asdict
@@ -27,7 +26,7 @@ import torch
 
 from ..weights.checkpoint import CHECKPOINT_DIR, load_checkpoint, save_checkpoint
 from . import corpus
-from .tasks import MaskedCharTask, VerseLMTask
+from .verse_tasks import MaskedCharTask, VerseLMTask
 from .trainer import TrainSettings, train
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +36,10 @@ CONTEXT = 128
 MODEL = dict(d_model=128, n_layers=4, n_heads=4, d_ff=344, max_len=512, positional="rope", norm="rmsnorm",
              norm_position="pre", activation="swiglu", bias=False, tie_embeddings=True)
 PROMPTS = {"zh": "床前明月光，", "en": "The LORD is my shepherd;"}
-LABELS = {"verse-lm": ("Verse LM (characters, 中文 + English)", "诗文语言模型（字符级，中文 + 英文）"),
-          "verse-mlm": ("Verse MLM encoder (characters, 中文 + English)", "诗文掩码编码器（字符级，中文 + 英文）")}
+LABELS = {"verse-lm": ("Verse LM (characters, 中文 + English)",
+                       "诗文语言模型（字符级，中文 + 英文）"),
+          "verse-mlm": ("Verse MLM encoder (characters, 中文 + English)",
+                        "诗文掩码编码器（字符级，中文 + 英文）")}
 
 
 def train_texts(docs: list[corpus.Doc] | None = None) -> dict[str, str]:
@@ -91,7 +92,8 @@ def fit(stem: str, task, settings: TrainSettings, out_dir: Path = CHECKPOINT_DIR
 
     def report(run):
         if run.step % 25 == 0 or run.finished:
-            log(f"  {stem}: step {run.step} loss {run.loss[-1] if run.loss else float('nan'):.3f} ({run.seconds:.0f} s)")
+            loss = run.loss[-1] if run.loss else float("nan")
+            log(f"  {stem}: step {run.step} loss {loss:.3f} ({run.seconds:.0f} s)")
 
     run = train(task, cfg, settings, callback=report)
     if run.state == "failed":
@@ -103,9 +105,10 @@ def fit(stem: str, task, settings: TrainSettings, out_dir: Path = CHECKPOINT_DIR
             "description": (f"A character-level {'decoder' if is_lm else 'masked-LM encoder'} trained "
                             f"{run.seconds / 60:.0f} min on a CPU on Tang poems, Song ci and the King James "
                             "Bible's poetic books (public domain; models/training/data/SOURCES.md)."),
-            "description_zh": (f"字符级{'解码器' if is_lm else '掩码语言模型编码器'}，在 CPU 上训练 "
-                               f"{run.seconds / 60:.0f} 分钟，语料为唐诗三百首、宋词一百首和英王钦定本圣经的诗歌书卷"
-                               "（公有领域）。"),
+            "description_zh": (f"字符级{'解码器' if is_lm else '掩码语言模型编码器'}，"
+                               f"在 CPU 上训练 {run.seconds / 60:.0f} 分钟，"
+                               "语料为唐诗三百首、宋词一百首"
+                               "和英王钦定本圣经的诗歌书卷（公有领域）。"),
             "seed": settings.seed, "steps": run.step, "seconds": round(run.seconds, 1), "context": CONTEXT,
             "settings": asdict(settings), "loss_curve": _curve(run), "dtype": "float16",
             "command": "make verse-lm"}
@@ -156,10 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.step in ("train", "train-mlm", "all"):
         train_mlm(a.mlm_minutes, a.threads)
     if a.step in ("evaluate", "all"):
-        from .verse_eval import write_report
+        from .verse_eval import update_benchmarks, write_report
 
-        write_report(REPORT)
-        print(f"wrote {REPORT}")
+        update_benchmarks(write_report(REPORT), ROOT / "docs" / "benchmarks.md")
+        print(f"wrote {REPORT} and docs/benchmarks.md's section")
     return 0
 
 

@@ -16,7 +16,7 @@ from lab import generation as G
 from models.tokenizer import cjk_share
 from models.training import corpus, verse
 from models.training import verse_eval as E
-from models.training.tasks import CLS, MASK, MaskedCharTask, VerseLMTask
+from models.training.verse_tasks import CLS, MASK, MaskedCharTask, VerseLMTask
 from models.training.trainer import TrainSettings, train
 from models.weights import safety, zoo
 from models.weights.checkpoint import CHECKPOINT_DIR
@@ -150,8 +150,8 @@ def _fake_sources(tmp: Path) -> tuple[Path, Path, Path]:
     fortunes = tmp / "fortunes"
     fortunes.mkdir()
     for name, n in (("tang300", 23), ("song100", 12)):
-        entries = [f"\x1b[32m《诗{i}》\x1b[m\n\x1b[33m作者：某{i}（９８７－１０５３）\x1b[m\n春眠不觉晓{i}，处处闻啼鸟。\n"
-                   for i in range(n)]
+        entries = [f"\x1b[32m《诗{i}》\x1b[m\n\x1b[33m作者：某{i}（９８７－１０５３）\x1b[m\n"
+                   f"春眠不觉晓{i}，处处闻啼鸟。\n" for i in range(n)]
         (fortunes / name).write_text("%\n".join(entries) + "%\n", encoding="utf-8")
     bible = tmp / "bible"
     bible.write_text(FAKE_BIBLE.format(python=sys.executable))
@@ -173,7 +173,8 @@ def test_corpus_builder_is_deterministic_and_holds_out_every_tenth(tmp_path):
     assert corpus.load_corpus(p1) == a
     tang = [d for d in a if d.source == "tang300"]
     assert len(tang) == 23 and [d.index for d in tang if d.heldout] == [9, 19]
-    assert tang[0].text == "《诗0》某0\n春眠不觉晓0，处处闻啼鸟。"           # colours, 作者 and life dates cleaned
+    # colours, the 作者 prefix and the life dates cleaned
+    assert tang[0].text == "《诗0》某0\n春眠不觉晓0，处处闻啼鸟。"
     ps = [d for d in a if d.source == "kjv-ps"]
     assert len(ps) == 150 and ps[0].text.splitlines()[0] == "Verse 1 of ps chapter 1, and the LORD"
     assert all(d.lang == "en" for d in a if d.source.startswith("kjv"))
@@ -187,7 +188,8 @@ def test_missing_packages_give_the_apt_command(tmp_path):
 
 # ---- the training extensions ------------------------------------------------------------------------
 def _texts():
-    return {"zh": "床前明月光，疑是地上霜。举头望明月，低头思故乡。\n" * 8, "en": "The LORD is my shepherd; I shall not want.\n" * 8}
+    return {"zh": "床前明月光，疑是地上霜。举头望明月，低头思故乡。\n" * 8,
+            "en": "The LORD is my shepherd; I shall not want.\n" * 8}
 
 
 def test_verse_tasks_batches():

@@ -106,11 +106,13 @@ def language_prompt_buttons(sel: Selection) -> None:
     for the other language's."""
     entry = serving.entry(sel.model_key)
     pairs = G.language_prompts(entry.card, lang()) if entry is not None and entry.kind == "lm" else []
+    pairs = [(code, prompt) for code, prompt in pairs if code in ("zh", "en")]      # the languages named here
     if not pairs:
         return
     cols = st.columns(len(pairs))
-    for i, (code, prompt) in enumerate(p for p in pairs if p[0] in ("zh", "en")):
-        cols[i].button(t("gen_lm_prompt", lang=t(f"gen_lang_{code}"), text=md_escape(prompt)), on_click=_set, args=("text", prompt), key=f"gen_lm_prompt_{code}",
+    for i, (code, prompt) in enumerate(pairs):
+        label = t("gen_lm_prompt", lang=t(f"gen_lang_{code}"), text=md_escape(prompt))
+        cols[i].button(label, on_click=_set, args=("text", prompt), key=f"gen_lm_prompt_{code}",
                        type="primary" if i == 0 and sel.text != prompt else "secondary", disabled=sel.text == prompt)
 
 
