@@ -120,7 +120,7 @@ def fit(stem: str, task, settings: TrainSettings, out_dir: Path = CHECKPOINT_DIR
     return path
 
 
-def train_lm(minutes: float = 15, threads: int | None = None, out_dir: Path = CHECKPOINT_DIR) -> Path:
+def train_lm(minutes: float = 24, threads: int | None = None, out_dir: Path = CHECKPOINT_DIR) -> Path:
     settings = TrainSettings(steps=100_000, lr=3e-3, batch_size=16, warmup=40, eval_every=100, snapshot_every=100_000,
                              eval_size=32, time_budget=minutes * 60)
     return fit("verse-lm", lm_task(), settings, out_dir, threads)
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fortunes", type=Path, help="folder with tang300 and song100 (default /usr/share/games/fortunes)")
     ap.add_argument("--bible", help="the bible program of bible-kjv (default: bible on the PATH)")
     ap.add_argument("--bible-data", type=Path, help="folder with bible.data (default /usr/lib)")
-    ap.add_argument("--lm-minutes", type=float, default=15)
+    ap.add_argument("--lm-minutes", type=float, default=24)
     ap.add_argument("--mlm-minutes", type=float, default=8)
     ap.add_argument("--threads", type=int, default=None)
     a = ap.parse_args(argv)

@@ -229,9 +229,10 @@ def markdown_section(report: dict) -> str:
         f"{mlm['bytes'] / 2**20:.1f} MiB | {mlm['vocab']:,} (+ `<mask>`, `<cls>`) | {mlm['steps']} | "
         f"{mlm['seconds'] / 60:.1f} min |",
         "",
-        "Both were trained at the same time, one thread each, on a 2-core machine shared with other jobs "
-        "(the wall clock is the budget; the CPU time each got was a fraction of it). Batches draw 40% of "
-        "their windows from the Chinese text (10% of the characters) and 60% from the English.",
+        "Both were trained side by side, one thread each, on a 2-core machine shared with other jobs: the "
+        "budget is wall-clock time (`TrainSettings.time_budget`; the cosine decay follows the clock), so the "
+        "number of steps, and the weights, depend on the machine's load; each run got a fraction of a core. "
+        "Batches of 16 windows draw 40% from the Chinese text (10% of the characters) and 60% from the English.",
         "",
         "Bits per character on the held-out text (lower is better). The baselines are fit on the same training "
         "text over the same symbols (the model's vocabulary; a held-out character it lacks counts as `<unk>`): an "

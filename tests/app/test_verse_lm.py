@@ -8,14 +8,14 @@ from models.weights import zoo
 from tests.app.helpers import assert_ok, open_app, texts
 
 PAGE = "app_pages/generate.py"
-LM = zoo.get("toy:verse-lm").label
+
 ZH_TEXT = "床前明月光，疑是地上霜。举头望明月，低头思故乡。"
 
 
 def test_generation_offers_verse_lm_with_the_ui_language_prompt():
     at = open_app({}, PAGE)                                 # MiniLM, an encoder: the page offers a decoder
     switch = at.button(key="gen_switch")
-    assert LM in switch.label
+    assert zoo.get("toy:verse-lm").label in switch.label
     switch.click().run()
     assert_ok(at)
     assert at.session_state["model"] == "toy:verse-lm"
