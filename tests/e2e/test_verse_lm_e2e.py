@@ -28,7 +28,7 @@ def test_verse_lm_writes_chinese_from_the_english_and_the_chinese_ui(page: Page,
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(main.get_by_text("Step 24: candidates for position", exact=False)).to_be_visible(timeout=TIMEOUT)
     out = _generated(page, "Generated:")
-    assert len(CJK.findall(out)) >= 8, out
+    assert len(CJK.findall(out)) >= 5, out                     # the first line of the poem
     assert_clean(page)
     screenshot(page, "e2e-verse-01-en")
 
