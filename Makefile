@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: run test fuzz bench clean
+.PHONY: verse-lm run test fuzz bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ bench: $(VENV)/.installed-dev
 		echo "  python -m venv $(BENCH_VENV) && $(BENCH_VENV)/bin/pip install torch==2.13.0 -r requirements-bench.txt -r requirements.txt"; \
 	fi
 	$(PY) -m benchmarks.summary
+
+# The shipped language models (models/training/verse.py): rebuild the corpus from the Debian
+# packages (it says the apt command when they are missing; nothing is installed here),
+# train verse-lm and verse-mlm under their wall-clock budgets, evaluate (docs/verse_lm.json).
+verse-lm: $(VENV)/.installed-dev
+	$(PY) -m models.training.verse all
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -238,6 +238,16 @@ def task_prompt(task_name: str | None, arch: str) -> str | None:
     return "".join(tk for tk in tokens if tk not in ("<bos>", "<eos>", "<pad>"))
 
 
+def language_prompts(card, lang: str) -> list[tuple[str, str]]:
+    """A language model's example prompts (its card's "prompts": {language: text}) as
+    (language, prompt) pairs, the UI language's first; [] for a model without any."""
+    prompts = card.get("prompts") if hasattr(card, "get") else None
+    if not isinstance(prompts, dict):
+        return []
+    pairs = [(str(k), v) for k, v in prompts.items() if isinstance(v, str) and v]
+    return sorted(pairs, key=lambda kv: kv[0] != lang)
+
+
 # ---- the engine ---------------------------------------------------------------------------
 class _Runner:
     """Feeds a model step by step, with or without the KV cache, recording each step."""

@@ -122,6 +122,13 @@ def _is_cjk(ch: str) -> bool:
             or 0x3040 <= cp <= 0x30FF or 0xAC00 <= cp <= 0xD7AF)
 
 
+def cjk_share(text: str) -> float:
+    """The share of CJK characters (ideographs, kana, hangul) among a text's characters
+    that are neither whitespace nor punctuation; 0.0 for a text without any."""
+    chars = [c for c in text if not c.isspace() and unicodedata.category(c)[0] not in "PSZ"]
+    return sum(_is_cjk(c) for c in chars) / len(chars) if chars else 0.0
+
+
 # a CJK ideograph / kana / hangul syllable alone, a run of other word characters, or any
 # single non-space character (punctuation, symbols, emoji)
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002a6df"

@@ -207,6 +207,7 @@ def sidebar() -> Selection:
         target = ""
         if entry.config is not None and entry.config.arch == "encoder-decoder":
             target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
+        suggest_char_encoder(entry, text or "", labels)
         devices = available_devices()                # fastest first: the default
         device = bound(st.selectbox, t("device"), devices, key="device", url_default=devices[0])
         model_loader.sidebar(entry, text or "", target or "", device)   # parity badge, "Load a model"
@@ -222,12 +223,30 @@ def sidebar() -> Selection:
     return sel
 
 
+CHAR_ENCODER = "toy:verse-mlm"
+
+
+def suggest_char_encoder(entry, text: str, labels: dict[str, str]) -> None:
+    """Under MiniLM with a mostly Chinese text (>= 50% CJK characters), which its
+    WordPiece vocabulary reads largely as [UNK]: a note and a button that switches to the
+    shipped character-level encoder (verse-mlm), whose vocabulary has every character."""
+    from models.tokenizer import cjk_share
+
+    if entry.key != "minilm" or CHAR_ENCODER not in labels or cjk_share(text) < 0.5:
+        return
+    st.caption(t("sb_char_encoder_note"))
+    st.button(t("sb_char_encoder_switch", model=md_escape(labels[CHAR_ENCODER])), key="sb_char_encoder",
+              on_click=st.session_state.__setitem__, args=("model", CHAR_ENCODER), icon=":material/translate:")
+
+
 def describe_entry(entry) -> str:
     """A catalogue entry's description in the UI language (models/weights/zoo.py has
     English; a shipped toy checkpoint is described from its card)."""
     if f"desc_{entry.key}" in STRINGS:
         return t(f"desc_{entry.key}")
     card = entry.card
+    if entry.kind == "lm" and isinstance(card.get(f"description_{lang()}"), str):
+        return card[f"description_{lang()}"]
     if entry.kind == "toy" and f"tr_task_{entry.task}" in STRINGS:
         try:
             return t("desc_toy", task=t(f"tr_task_{card['task']}"), pe=card["positional"],

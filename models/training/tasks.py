@@ -489,3 +489,4 @@ def checkpoint_stem(task: str, positional: str | None = None, norm_position: str
     stem = task if positional is None else f"{task}-{positional}"
     return stem + ("-postln" if norm_position == "post" else "")
 
+

@@ -48,6 +48,7 @@ class TrainSettings:
     snapshot_every: int = 25
     eval_size: int = 256
     target_accuracy: float | None = None   # stop early once evaluation accuracy reaches this
+    time_budget: float | None = None       # seconds: stop after this long; the schedule follows the clock
 
     def __post_init__(self) -> None:
         if self.steps < 1:
@@ -62,13 +63,18 @@ class TrainSettings:
             raise ValueError(f"Warm-up steps cannot be negative (got {self.warmup}).")
         if self.eval_every < 1 or self.snapshot_every < 1:
             raise ValueError("Evaluation and snapshot intervals must be at least 1 step.")
+        if self.time_budget is not None and not self.time_budget > 0:
+            raise ValueError(f"The time budget must be a positive number of seconds (got {self.time_budget}).")
 
-    def lr_at(self, step: int) -> float:
-        """Learning rate for step (1-based)."""
+    def lr_at(self, step: int, seconds: float = 0.0) -> float:
+        """Learning rate for step (1-based); with a time budget, the decay follows
+        whichever is further along, the steps or the clock (`seconds` elapsed)."""
         if self.warmup and step <= self.warmup:
             return self.lr * step / self.warmup
         span = max(1, self.steps - self.warmup)
         progress = min(1.0, (step - self.warmup) / span)
+        if self.time_budget:
+            progress = max(progress, min(1.0, seconds / self.time_budget))
         return self.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
@@ -244,7 +250,7 @@ def train(task: Task, cfg: TransformerConfig, settings: TrainSettings = TrainSet
             if stop is not None and stop.is_set():
                 run.state = "stopped"
                 break
-            lr = settings.lr_at(step)
+            lr = settings.lr_at(step, time.perf_counter() - start)
             for group in opt.param_groups:
                 group["lr"] = lr
             b = task.batch(settings.batch_size, rng)
@@ -265,7 +271,8 @@ def train(task: Task, cfg: TransformerConfig, settings: TrainSettings = TrainSet
             run.steps.append(step)
             run.loss.append(float(loss.detach()))
             run.lr.append(lr)
-            last = step == settings.steps
+            out_of_time = settings.time_budget is not None and time.perf_counter() - start >= settings.time_budget
+            last = step == settings.steps or out_of_time
             if step % settings.eval_every == 0 or last:
                 run.eval_steps.append(step)
                 run.accuracy.append(task.accuracy(model, eval_batch))
@@ -275,6 +282,8 @@ def train(task: Task, cfg: TransformerConfig, settings: TrainSettings = TrainSet
             run.seconds = time.perf_counter() - start
             if callback is not None:
                 callback(run)
+            if out_of_time:
+                break
             if settings.target_accuracy is not None and run.accuracy and run.eval_steps[-1] == step \
                     and run.accuracy[-1] >= settings.target_accuracy:
                 break

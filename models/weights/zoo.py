@@ -2,7 +2,8 @@
 
 Entry keys are stable strings used in URLs:
 - "minilm": the bundled all-MiniLM-L6-v2 (real BERT weights, offline);
-- "toy:<name>": a checkpoint shipped in models/checkpoints/ (trained toy models);
+- "toy:<name>": a checkpoint shipped in models/checkpoints/ (trained toy models; kind
+  "lm" for the small real language models trained on text, verse-lm and verse-mlm);
 - "custom:<preset>": "build your own": a randomly initialised model of a preset
   architecture (GPT-2-, BERT-, LLaMA-, T5-style, the original Transformer, ...), which
   the app may modify field by field;
@@ -64,7 +65,7 @@ PRESETS: dict[str, tuple[str, str, TransformerConfig]] = {
 class Entry:
     key: str                         # stable id for URLs
     label: str                       # short display name
-    kind: str                        # pretrained | toy | custom | folder
+    kind: str                        # pretrained | toy | lm | custom | folder
     description: str
     available: bool
     reason: str = ""                 # why it is not available
@@ -80,7 +81,7 @@ class Entry:
         """The toy task this model was trained on (models.training.tasks), if any: the
         answer to "which example does this model read?" for every page."""
         task = self.card.get("task")
-        return task if isinstance(task, str) else None
+        return task if isinstance(task, str) and self.kind == "toy" else None
 
 
 def _minilm_entry() -> Entry:
@@ -95,18 +96,20 @@ def _minilm_entry() -> Entry:
 
 
 def toy_entries() -> list[Entry]:
-    """The shipped toy checkpoints (models/weights/checkpoints), each with its card."""
+    """The shipped checkpoints (models/weights/checkpoints), each with its card: toy
+    models, and (kind "lm", card kind "language-model") the language models, listed first."""
     out = []
     for path in shipped_checkpoints():
         key = f"toy:{path.stem}"
         try:
             doc = read_checkpoint_info(path)
             meta = doc.get("meta", {})
-            out.append(Entry(key, meta.get("label", path.stem), "toy", meta.get("description", "trained toy model"),
+            kind = "lm" if meta.get("kind") == "language-model" else "toy"
+            out.append(Entry(key, meta.get("label", path.stem), kind, meta.get("description", "trained toy model"),
                              True, config=TransformerConfig.from_dict(doc["config"]), card=meta))
         except ValueError as e:
             out.append(Entry(key, path.stem, "toy", "shipped checkpoint", False, str(e)))
-    return out
+    return sorted(out, key=lambda e: e.kind != "lm")
 
 
 def folder_entry(path: str | Path) -> Entry:
@@ -162,7 +165,7 @@ def load(key: str, device: str | torch.device | None = "cpu", *, config: Transfo
         raise ValueError(f"{entry.label} is not available here: {entry.reason}")
     if entry.kind == "pretrained":
         model, tok = load_folder(minilm_path(), device)
-    elif entry.kind == "toy":
+    elif entry.kind in ("toy", "lm"):
         model, tok, _ = load_checkpoint(CHECKPOINT_DIR / f"{key[len('toy:'):]}.json", device)
     elif entry.kind == "custom":
         cfg = config or entry.config

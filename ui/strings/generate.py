@@ -16,6 +16,9 @@ STRINGS = {
     "gen_source_is_sidebar": {"en": "The source is the text in the sidebar: the encoder reads it once, the decoder "
                                     "writes the output token by token.",
                               "zh": "源文本就是侧边栏中的文本：编码器只读一次，解码器逐个词元地写出结果。"},
+    "gen_lm_prompt": {"en": "{lang} prompt: {text}", "zh": "{lang}提示：{text}"},
+    "gen_lang_zh": {"en": "Chinese", "zh": "中文"},
+    "gen_lang_en": {"en": "English", "zh": "英文"},
     "gen_use_example": {"en": "Use the task's example: {text}", "zh": "使用该任务的示例：{text}"},
     "gen_strategy": {"en": "Decoding", "zh": "解码方式"},
     "gen_strategy_greedy": {"en": "Greedy", "zh": "贪心"},

@@ -48,6 +48,7 @@ STRINGS = {
     "card_parallel": {"en": "attention and MLP in parallel", "zh": "注意力与 MLP 并行"},
     "kind_pretrained": {"en": "pretrained", "zh": "预训练"},
     "kind_toy": {"en": "trained toy", "zh": "训练好的小模型"},
+    "kind_lm": {"en": "trained language model", "zh": "训练好的语言模型"},
     "kind_custom": {"en": "build your own", "zh": "自定义结构"},
     "kind_folder": {"en": "local folder", "zh": "本地文件夹"},
     "arch_encoder": {"en": "encoder", "zh": "编码器"},

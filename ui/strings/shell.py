@@ -1,6 +1,11 @@
 """Strings of the shell (sidebar, notices, errors, memory notes, page titles) and of words several pages use."""
 
 STRINGS = {
+    "sb_char_encoder_note": {
+        "en": "This text is mostly Chinese: MiniLM's English WordPiece vocabulary reads most Chinese characters as "
+              "[UNK]. A character-level encoder knows every character of its training poems.",
+        "zh": "这段文本以中文为主：MiniLM 的英文 WordPiece 词表会把大多数汉字读成 [UNK]。字符级编码器的词表包含其训练诗文中的每个字。"},
+    "sb_char_encoder_switch": {"en": "Switch to {model}", "zh": "切换到 {model}"},
     "language": {"en": "Language", "zh": "语言"},
     "model": {"en": "Model", "zh": "模型"},
     "text": {"en": "Your text", "zh": "输入文本"},

@@ -26,7 +26,7 @@ from models.weights import zoo
 
 from ..widgets import figure_export as fx
 from .. import serving
-from ..i18n import FORMULAS, t
+from ..i18n import FORMULAS, lang, t
 from ..markup import md_escape
 from ..serving import MAX_CHARS, load_model, run_held
 from ..shell import Selection, bound, choice, explain, require_model, show_notices
@@ -68,6 +68,7 @@ def render(sel: Selection) -> None:
         show_notices()
         encoder_only(sel)
         return
+    language_prompt_buttons(sel)
     example = G.task_prompt(serving.task_of(sel.model_key), cfg.arch)
     if example is not None and example != sel.text:
         st.button(t("gen_use_example", text=md_escape(example)), on_click=_set, args=("text", example),
@@ -90,12 +91,37 @@ def render(sel: Selection) -> None:
 
 # ---- encoder-only and toy prompts -----------------------------------------------------------
 def decoder_choice() -> zoo.Entry | None:
-    """A generating model to offer instead of an encoder: a trained toy decoder, else the
-    GPT-2-style preset, else any decoder; None if the catalogue has none."""
+    """A generating model to offer instead of an encoder: the shipped language model
+    (verse-lm), else a trained toy decoder, else the GPT-2-style preset, else any decoder;
+    None if the catalogue has none."""
     entries = [e for e in zoo.catalogue() if e.available and e.config is not None]
+    lms = [e for e in entries if e.kind == "lm" and e.config.arch == "decoder"]
     toys = [e for e in entries if e.kind == "toy" and e.config.arch == "decoder"]
     customs = [e for e in entries if e.key == "custom:gpt"]
-    return (toys + customs + [e for e in entries if e.config.arch == "decoder"] + [None])[0]
+    return (lms + toys + customs + [e for e in entries if e.config.arch == "decoder"] + [None])[0]
+
+
+def language_prompt_buttons(sel: Selection) -> None:
+    """A language model's example prompts: the UI language's first (primary), one click
+    for the other language's."""
+    entry = serving.entry(sel.model_key)
+    pairs = G.language_prompts(entry.card, lang()) if entry is not None and entry.kind == "lm" else []
+    pairs = [(code, prompt) for code, prompt in pairs if code in ("zh", "en")]      # the languages named here
+    if not pairs:
+        return
+    cols = st.columns(len(pairs))
+    for i, (code, prompt) in enumerate(pairs):
+        label = t("gen_lm_prompt", lang=t(f"gen_lang_{code}"), text=md_escape(prompt))
+        cols[i].button(label, on_click=_set, args=("text", prompt), key=f"gen_lm_prompt_{code}",
+                       type="primary" if i == 0 and sel.text != prompt else "secondary", disabled=sel.text == prompt)
+
+
+def _switch_model(entry: zoo.Entry) -> None:
+    """Switch the sidebar's model; to a language model with prompts, its UI-language prompt too."""
+    st.session_state["model"] = entry.key
+    pairs = G.language_prompts(entry.card, lang()) if entry.kind == "lm" else []
+    if pairs:
+        st.session_state["text"] = pairs[0][1]
 
 
 def encoder_only(sel: Selection) -> None:
@@ -103,7 +129,7 @@ def encoder_only(sel: Selection) -> None:
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
     entry = decoder_choice()
     if entry is not None:
-        st.button(t("gen_switch_decoder", model=md_escape(entry.label)), on_click=_set, args=("model", entry.key),
+        st.button(t("gen_switch_decoder", model=md_escape(entry.label)), on_click=_switch_model, args=(entry,),
                   key="gen_switch", type="primary")
 
 
