@@ -35,7 +35,7 @@ MAX_TITLE = 120                     # characters per language
 MAX_TEXT = 1500                     # body, notice, question
 MAX_FORMULA = 400
 STEP_FIELDS = ("kind", "title", "body", "formula", "notice", "ask")
-LESSON_FIELDS = ("id", "title", "summary", "model", "archs", "steps", "version")
+LESSON_FIELDS = ("id", "title", "summary", "model", "archs", "text", "steps", "version")
 ARCHS = ("encoder", "decoder", "encoder-decoder")
 ID = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
 # a format spec a notice may use: fill/align, sign, width ≤ 2 digits, grouping, precision ≤ 2 digits, type
@@ -105,6 +105,7 @@ class Lesson:
     archs: tuple[str, ...]           # architectures it runs on (empty = any)
     steps: tuple[Step, ...]
     source: str = ""                 # file name, for messages
+    text: Mapping[str, str] | None = None   # the text it was written for (a poem): offered, never forced
 
     def fits(self, arch: str) -> bool:
         return not self.archs or arch in self.archs
@@ -214,9 +215,10 @@ def _lesson(raw: dict, text: str, kinds: Mapping[str, KindSpec], source: str) ->
     if not 1 <= len(steps_raw) <= MAX_STEPS:
         raise LessonError("step_count", f"a lesson has 1 to {MAX_STEPS} steps, this one {len(steps_raw)}",
                           n=len(steps_raw), limit=MAX_STEPS)
+    example = _texts(raw, "text", "text", text, 1, MAX_TEXT) if "text" in raw else None
     lines = _lines(text)
     steps = tuple(_step(s, i, lines[i] if i < len(lines) else 0, text, kinds) for i, s in enumerate(steps_raw))
-    return Lesson(lid, title, summary, model, tuple(archs), steps, source)
+    return Lesson(lid, title, summary, model, tuple(archs), steps, source, example)
 
 
 def _need(raw: dict, name: str, typ: type, where: str, text: str, start: int = 1) -> Any:

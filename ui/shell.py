@@ -382,7 +382,8 @@ def task_example(key: str) -> tuple[str, str | None] | None:
         return None
 
 
-def _use_text(text: str, target: str | None) -> None:
+def use_text(text: str, target: str | None) -> None:
+    """Put `text` (and a decoder text) in the sidebar: a button's callback."""
     st.session_state["text"] = text
     if target is not None:
         st.session_state["target"] = target
@@ -396,5 +397,5 @@ def task_example_button(sel: Selection) -> None:
     if ex is None or (ex[0] == sel.text and (ex[1] is None or ex[1] == sel.target)):
         return
     shown = ex[0] if ex[1] is None else f"{ex[0]} → {ex[1]}"
-    st.button(t("use_task_example", text=md_code(shown)), key="use_task_example", on_click=_use_text, args=ex,
+    st.button(t("use_task_example", text=md_code(shown)), key="use_task_example", on_click=use_text, args=ex,
               icon=":material/science:")

@@ -14,6 +14,7 @@ import numpy as np
 import viz_core as vz
 from lab import lesson_facts as LF
 from lab import lesson_heads as LH
+from lab import lesson_poems as LP
 from lab.lessons import Param
 from models.trace import Stack
 from viz_core import lessons as VL
@@ -132,7 +133,7 @@ def weighted_sum(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     return Shown(fig, facts, page="walkthrough", params=_walk_params(w.layer, w.head, w.query))
 
 
-PICKS = ("given", "previous", "first", "broad", "last")
+PICKS = ("given", "previous", "first", "broad", "last", "couplet", "rhyme")
 
 
 def pick_head(ctx: StepContext, p: Mapping[str, Any], stack: str) -> tuple[int, int]:
@@ -147,6 +148,8 @@ def pick_head(ctx: StepContext, p: Mapping[str, Any], stack: str) -> tuple[int, 
         layer, head, _ = LF.broadest_head(ctx.head_metrics(stack)["entropy"])
     elif pick == "last":
         layer, head, _ = LH.argmax_head(ctx.head_metrics(stack)["attn_to_last"])
+    elif pick in ("couplet", "rhyme"):                # a poem's structure (lab/lesson_poems.py)
+        layer, head, _ = LP.best(LP.scores(data.patterns[stack], list(tokens), pick)[0])
     else:
         layer, head, _ = LF.strongest_head(data.patterns[stack], tokens,
                                            "first_token" if pick == "first" else "previous_token")

@@ -23,7 +23,7 @@ from ..i18n import lang, t
 from ..lessons import KINDS, Shown, StepContext, default_notice, specs
 from ..markup import lesson_markdown, md_escape
 from ..refusals import say
-from ..shell import Selection, choice, notice, require_model, require_text, show_notices
+from ..shell import Selection, choice, notice, require_model, require_text, show_notices, use_text
 from . import lesson_class
 
 UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
@@ -158,7 +158,7 @@ def take_upload(taken: list[str]) -> None:
     mine = st.session_state.setdefault(UPLOADED, {})
     if lesson.id in taken and lesson.id not in mine:
         lesson = LL.Lesson(f"my-{lesson.id}"[:40], lesson.title, lesson.summary, lesson.model, lesson.archs,
-                           lesson.steps, lesson.source)
+                           lesson.steps, lesson.source, lesson.text)
     mine[lesson.id] = lesson
     st.session_state[UPLOAD_SAID] = ("ok", t("ls_upload_ok", title=md_escape(lesson.title[lang()]),
                                              n=len(lesson.steps)))
@@ -194,6 +194,10 @@ def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
         c1, c2 = st.columns([4, 1])
         c1.caption(t("ls_written_for", model=md_escape(label)))
         c2.button(t("ls_switch", model=md_escape(label)), on_click=_switch, args=(lesson.model,), key="ls_switch")
+    if lesson.text and sel.text.strip() not in {v.strip() for v in lesson.text.values()}:
+        c1, c2 = st.columns([4, 1])
+        c1.caption(t("ls_written_for_text", text=md_escape(lesson.text[lang()].replace("\n", " "))))
+        c2.button(t("ls_use_text"), on_click=use_text, args=(lesson.text[lang()], None), key="ls_use_text")
     return True
 
 
