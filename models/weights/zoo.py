@@ -81,7 +81,7 @@ class Entry:
         """The toy task this model was trained on (models.training.tasks), if any: the
         answer to "which example does this model read?" for every page."""
         task = self.card.get("task")
-        return task if isinstance(task, str) and self.kind == "toy" else None
+        return task if isinstance(task, str) and self.kind != "lm" else None   # an LM's "task" is its text
 
 
 def _minilm_entry() -> Entry:

@@ -70,7 +70,7 @@ def expected_of(source: tuple[str, str]) -> tuple[dict, int]:
     if kind == "shipped":
         doc = json.loads(A.shipped(name)[0])
         cfg = TransformerConfig.from_dict(doc["config"])
-        expected = safety.expected_shapes(cfg)
+        expected = dict(safety.expected_shapes(cfg))         # read-only: a copy to edit
         if cfg.output == "logits" and cfg.tie_embeddings:
             expected.pop("unembed.weight", None)
         return expected, safety.model_bytes(cfg)
