@@ -146,28 +146,10 @@ def gpt2_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
     return ks
 
 
-def llama_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
-    ks = [Copy("embed.weight", p + "embed_tokens.weight"), Copy("ln_final.weight", p + "norm.weight")]
-    for i in range(cfg.n_layers):
-        h, o = f"{p}layers.{i}.", f"blocks.{i}."
-        pairs = {"attn.W_Q": "self_attn.q_proj", "attn.W_K": "self_attn.k_proj", "attn.W_V": "self_attn.v_proj",
-                 "attn.W_O": "self_attn.o_proj", "mlp.W_gate": "mlp.gate_proj", "mlp.W_in": "mlp.up_proj",
-                 "mlp.W_out": "mlp.down_proj"}
-        for ours, theirs in pairs.items():
-            ks.append(Copy(f"{o}{ours}.weight", f"{h}{theirs}.weight"))
-            if cfg.bias:
-                ks.append(Copy(f"{o}{ours}.bias", f"{h}{theirs}.bias"))
-        ks += [Copy(f"{o}ln1.weight", h + "input_layernorm.weight"),
-               Copy(f"{o}ln2.weight", h + "post_attention_layernorm.weight")]
-    if not cfg.tie_embeddings:
-        ks.append(Copy("unembed.weight", "lm_head.weight"))
-    return ks
-
-
 FAMILIES: dict[str, Family] = {
     "bert": Family(bert_config, bert_keys, "embeddings.word_embeddings.weight", ("", "bert.")),
     "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
-    "llama": Family(llama_config, llama_keys, "embed_tokens.weight", ("model.", "")),
+    "llama": Family(llama_config, decoders.llama_like_keys, "embed_tokens.weight", ("model.", "")),
     **decoders.FAMILIES,                     # qwen2, mistral (sliding window), gemma, gpt_neox
     # encoder-decoders (models/weights/seq2seq.py)
     "t5": Family(S.t5_config, S.t5_keys, "shared.weight", ("", "model.")),

@@ -211,14 +211,14 @@ def test_refused_in_a_folder_before_any_tensor(tmp_path):
 def test_model_map_and_card_show_the_options():
     from viz_core.model_map import model_map as model_map_figure
     from lab.model_map import model_map
-    from ui.views.home import _describe
+    from ui.views.home import card_rows
 
     texts = {}
     for f in FAMILIES:
         cfg = load(tiny_hf.build(f))[0].cfg
         fig = model_map_figure(model_map(cfg, 10))
         texts[f] = " ".join(a.text for a in fig.layout.annotations) + " ".join(fig.data[0].hovertext)
-        card = _describe(cfg)
+        card = card_rows(cfg)
         texts[f] += " ".join(card.values())
     assert "Q/K/V bias" in texts["qwen2"] and "Q/K/V bias" not in texts["mistral"]
     assert "RMSNorm × (1 + w)" in texts["gemma"] and "RMSNorm (1 + w)" in texts["gemma"]

@@ -60,7 +60,7 @@ def tokens_section(model, tok, sel: Selection) -> None:
         st.info(t("truncated", n=enc.n_tokens_before_truncation, kept=len(enc)), icon=":material/content_cut:")
 
 
-def _describe(cfg) -> dict[str, str]:
+def card_rows(cfg) -> dict[str, str]:
     """The model card's rows (label -> value), in the UI language."""
     ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
            "geglu": "GeGLU"}[cfg.activation]
@@ -109,7 +109,7 @@ def model_card(model, sel: Selection):
         c1, c2 = st.columns(2)
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)
-        st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in _describe(model.cfg).items()))
+        st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in card_rows(model.cfg).items()))
         return st.empty()
 
 
