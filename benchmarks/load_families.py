@@ -92,7 +92,7 @@ def main() -> None:
           "the median of round-by-round ratios (middle half beside it). Glassbox's side also checks every "
           "safetensors header, the model's size against the server's budget and every shape before it reads a "
           "tensor. Target: ratio <= 1.0 for the model.\n\n" + "\n".join(table) + "\n\n"
-          + summary_line("Load time / transformers from_pretrained, worst family (`load_families`)",
+          + summary_line("Load time / transformers from_pretrained, worst family (model)",
                          f"{worst:.2f}", "<= 1.0", worst <= 1.0))
     publish("load_families", md, write_doc=not args.no_doc, say_where=True)
 
