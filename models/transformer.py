@@ -481,9 +481,13 @@ class Transformer(_StackMixin, nn.Module):
         return ids
 
 
+@torch.no_grad()
 def _init_weights(m: nn.Module) -> None:
-    """GPT-2's initialisation: N(0, 0.02) weights, zero biases."""
+    """GPT-2's initialisation: N(0, 0.02) weights, zero biases. Tensor methods, not
+    torch.nn.init: transformers' from_pretrained swaps torch.nn.init's functions for no-ops
+    process-wide while it loads (not thread-safe), and the app builds models in several
+    threads (a parity badge's reference model in one, a student's random model in another)."""
     if isinstance(m, (nn.Linear, nn.Embedding)):
-        nn.init.normal_(m.weight, std=0.02)
+        m.weight.normal_(0.0, 0.02)
     if isinstance(m, nn.Linear) and m.bias is not None:
-        nn.init.zeros_(m.bias)
+        m.bias.zero_()

@@ -162,11 +162,12 @@ def build_model(cfg: TransformerConfig, seed: int, device: str | torch.device | 
         # scale of the sinusoidal table: with GPT-2's N(0, 0.02) a sinusoidal model's
         # positions drown its tokens and it learns very slowly (Vaswani et al. multiply
         # the embeddings by sqrt(d_model) for the same reason).
-        for stack in (model, getattr(model, "encoder", None), getattr(model, "decoder", None)):
-            if stack is not None and hasattr(stack, "pos_embed"):
-                torch.nn.init.normal_(stack.pos_embed.weight, std=1.0)
-        if not cfg.tie_embeddings:
-            torch.nn.init.normal_(model.embed.weight, std=1.0)
+        with torch.no_grad():        # tensor methods: see models/transformer.py _init_weights
+            for stack in (model, getattr(model, "encoder", None), getattr(model, "decoder", None)):
+                if stack is not None and hasattr(stack, "pos_embed"):
+                    stack.pos_embed.weight.normal_(0.0, 1.0)
+            if not cfg.tie_embeddings:
+                model.embed.weight.normal_(0.0, 1.0)
     return model.to(pick_device(device))
 
 

@@ -19,6 +19,7 @@ with a reason id and an English sentence. It never raises.
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,11 @@ import torch
 
 from ..tokenizer import Tokenizer
 from ..transformer import Transformer
+
+# transformers' from_pretrained swaps torch.nn.init's functions for no-ops while it loads and
+# puts them back after; two loads in two threads can interleave so that the no-ops stay
+# (then every later load leaves buffers such as RoPE's inv_freq uninitialised). One at a time.
+BUILDING = threading.Lock()
 
 LOG = logging.getLogger("glassbox")
 
@@ -84,8 +90,9 @@ def build_reference(source: Any, ours: Transformer) -> Any:
     else:
         folder = Path(source).expanduser()
         auto = getattr(transformers, reference_class(ours))
-        model = auto.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32,
-                                     attn_implementation="eager")
+        with BUILDING:      # one at a time: from_pretrained patches torch.nn.init process-wide and restores it after
+            model = auto.from_pretrained(str(folder), local_files_only=True, dtype=torch.float32,
+                                         attn_implementation="eager")
     model = model.float().eval()
     try:
         model.set_attn_implementation("eager")

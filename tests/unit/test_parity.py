@@ -79,3 +79,56 @@ def test_cli_tiny_model_writes_a_folder_the_loader_reads(tmp_path, capsys):
     assert model.cfg.arch == "decoder" and tok is not None
     assert main(["tiny-model", "llama", str(tmp_path / "t")]) == 2      # never writes over a folder
     assert "not an empty folder" in capsys.readouterr().err
+
+
+def test_our_models_initialise_while_transformers_loads():
+    """transformers' from_pretrained replaces torch.nn.init's functions with no-ops while it
+    loads (process-wide); a model another thread builds meanwhile must still get real weights."""
+    import torch
+    from transformers.initialization import no_init_weights
+
+    from models.config import TransformerConfig
+    from models.training.trainer import build_model
+    from models.transformer import Transformer
+
+    cfg = TransformerConfig(arch="decoder", vocab_size=50, d_model=32, n_layers=1, n_heads=2, d_ff=64, max_len=16,
+                            positional="learned", tie_embeddings=False)
+    torch.manual_seed(0)
+    ref = Transformer(cfg, device="cpu")
+    with no_init_weights():
+        torch.manual_seed(0)
+        inside = Transformer(cfg, device="cpu")
+        trained = build_model(cfg, seed=0)
+    for model in (inside, trained):
+        for name, p in model.named_parameters():
+            assert torch.isfinite(p).all() and float(p.abs().max()) < 10, name
+    assert 0.01 < float(inside.embed.weight.std()) < 0.03                 # N(0, 0.02), not leftover memory
+    assert float(inside.blocks[0].attn.W_Q.bias.abs().max()) == 0.0
+    assert ref.embed.weight.shape == inside.embed.weight.shape   # (the values differ: nn.Linear's own reset draws
+    #                                                              from the seed too, and is a no-op in there)
+
+
+def test_two_references_built_at_once_leave_torch_init_alone(tmp_path):
+    """Two badges computed in two threads: torch.nn.init is itself again afterwards, and both
+    references match (a load racing another one used to keep transformers' no-op init)."""
+    import threading
+
+    import torch
+
+    from models.weights import parity, pretrained, tiny_hf
+
+    original = torch.nn.init.normal_
+    folders = [tiny_hf.save(f, tmp_path / f) for f in ("qwen2", "llama")]
+    results = {}
+
+    def badge(folder):
+        ours, tok = pretrained.load_folder(folder)
+        results[folder.name] = parity.compare(folder, ours, tok, "Hello, world! A poem, a line.")
+
+    threads = [threading.Thread(target=badge, args=(f,)) for f in folders * 2]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert torch.nn.init.normal_ is original
+    assert all(r.ok for r in results.values()), {k: r.sentence() for k, r in results.items()}
