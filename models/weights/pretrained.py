@@ -389,6 +389,14 @@ def check_folder(folder: Path) -> tuple[dict[str, Any], TransformerConfig]:
     return hf_config, cfg
 
 
+def check_tokenizer(folder: Path, tok: Tokenizer, cfg: TransformerConfig) -> None:
+    """A folder's tokenizer must fit its model: no id beyond the model's vocabulary."""
+    if tok.vocab_size > cfg.vocab_size:
+        raise CheckpointError("tokenizer_vocab", f"The tokenizer in {folder.name} has {tok.vocab_size} tokens but the "
+                              f"model only {cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size,
+                              n_model=cfg.vocab_size)
+
+
 def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
                 dtype: torch.dtype = torch.float32, tokenizer: bool = True) -> tuple[Transformer, Tokenizer | None]:
     """(model, tokenizer) from a Hugging Face folder; tokenizer=False skips the
@@ -398,10 +406,8 @@ def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
         raise CheckpointError("not_folder", f"{folder} is not a folder.", folder=folder.name)
     hf_config, cfg = check_folder(folder)          # refused here, nothing allocated yet
     tok = load_tokenizer(folder) if tokenizer else None
-    if tok is not None and tok.vocab_size > cfg.vocab_size:
-        raise CheckpointError("tokenizer_vocab", f"The tokenizer in {folder.name} has {tok.vocab_size} tokens but the "
-                              f"model only {cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size,
-                              n_model=cfg.vocab_size)
+    if tok is not None:
+        check_tokenizer(folder, tok, cfg)
     return from_weights(hf_config, read_safetensors(folder), device, dtype), tok
 
 

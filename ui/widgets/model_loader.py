@@ -178,10 +178,7 @@ def load_into_session(source: str, text: str, target: str,
     tok = pretrained.load_tokenizer(folder)
     if tok is None:
         raise CheckpointError("no_tokenizer", f"{folder.name} has no tokenizer files.", folder=folder.name)
-    if tok.vocab_size > cfg.vocab_size:
-        raise CheckpointError("tokenizer_vocab", f"The tokenizer in {folder.name} has {tok.vocab_size} tokens but the "
-                              f"model only {cfg.vocab_size}: they do not belong together.", n_tok=tok.vocab_size,
-                              n_model=cfg.vocab_size)
+    pretrained.check_tokenizer(folder, tok, cfg)
     weights = pretrained.read_safetensors(folder)
     on_step("build", 60)
     model = pretrained.from_weights(hf_config, weights, "cpu")
@@ -193,4 +190,5 @@ def load_into_session(source: str, text: str, target: str,
             "source": str(folder), "family": family, "need_bytes": safety.model_bytes(cfg)}
     key = trained.add(model, tok, name[:40], card, kind="loaded")
     pc.compare(key, str(folder), model, tok, text, target)
-    return key, trained.find(key).label if trained.find(key) else name
+    holder = trained.find(key)
+    return key, holder.label if holder else name
