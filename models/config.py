@@ -25,6 +25,7 @@ ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu", "geglu")
 GATED = ("swiglu", "geglu")     # W_out · (act(W_gate x) ⊙ W_in x): SiLU gate (LLaMA), GELU-tanh gate (Gemma, T5 v1.1)
 OUTPUTS = ("logits", "hidden")
 SINUSOIDAL_LAYOUTS = ("interleaved", "halves")   # sin/cos pairs side by side (Vaswani) | [sin… | cos…] (Marian)
+ROPE_SCALINGS = ("none", "linear", "ntk", "yarn")  # RoPE context extension (models/positional.py, RopeScaling)
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
 
@@ -174,6 +175,13 @@ class TransformerConfig:
     qkv_bias: bool | None = None       # biases on W_Q/W_K/W_V only; None = follow `bias` (Qwen2: True, bias False)
     norm_plus_one: bool = False        # RMSNorm scales by (1 + w), w starts at 0 (Gemma)
     parallel_residual: bool = False    # x + attn(ln1 x) + mlp(ln2 x): both branches read x (GPT-NeoX, Pythia)
+    # -- positional knobs (issue 21, lab/pe_knobs.py); the defaults are the stock schemes --
+    rope_scaling: str = "none"         # none | linear (position interpolation) | ntk (NTK-aware base) | yarn
+    rope_factor: float = 1.0           # the scaling's factor s (context s × longer)
+    rope_original_len: int | None = None  # YaRN: the context the model was trained on; None = max_len
+    sinusoidal_base: float = 10000.0   # base of the sinusoidal frequencies
+    alibi_slope_scale: float = 1.0     # every ALiBi slope × this
+    attn_temperature: float = 1.0      # attention softmax temperature: softmax(scores / T)
 
     def __post_init__(self) -> None:
         _check_choice("architecture", self.arch, ARCHS)
@@ -183,6 +191,7 @@ class TransformerConfig:
         _check_choice("activation", self.activation, ACTIVATIONS)
         _check_choice("output", self.output, OUTPUTS)
         _check_choice("sinusoidal layout", self.sinusoidal_layout, SINUSOIDAL_LAYOUTS)
+        _check_choice("RoPE scaling", self.rope_scaling, ROPE_SCALINGS)
         if isinstance(self.attention, dict):  # from JSON
             try:
                 object.__setattr__(self, "attention", MaskSpec(**self.attention))
@@ -197,7 +206,7 @@ class TransformerConfig:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_len", "relative_buckets",
                      "relative_max_distance"):
             _whole(self, name, 1)
-        for name in ("n_kv_heads", "d_head", "rope_dim"):
+        for name in ("n_kv_heads", "d_head", "rope_dim", "rope_original_len"):
             _whole(self, name, 1, optional=True)
         _whole(self, "pad_id", 0, optional=True)
         _whole(self, "n_token_types")
@@ -210,7 +219,8 @@ class TransformerConfig:
         if self.parallel_residual and (self.norm_position != "pre" or self.arch != "decoder"):
             raise ConfigError("parallel_residual", "A parallel residual (attention and MLP side by side) needs a "
                               "pre-norm decoder.")
-        for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base"):
+        for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base", "rope_factor", "sinusoidal_base",
+                     "alibi_slope_scale", "attn_temperature"):
             _real(self, name)
         if self.d_head is None and self.d_model % self.n_heads != 0:
             raise ConfigError(
@@ -236,8 +246,12 @@ class TransformerConfig:
         if self.n_token_types < 0:
             raise ConfigError("at_least", f"n_token_types cannot be negative (got {self.n_token_types}).",
                               name="n_token_types", low=0, value=self.n_token_types)
-        if self.norm_eps <= 0 or self.rope_base <= 0:
-            name = "norm_eps" if self.norm_eps <= 0 else "rope_base"
+        if self.rope_factor < 1.0:
+            raise ConfigError("at_least", f"rope_factor must be at least 1 (got {self.rope_factor}).",
+                              name="rope_factor", low=1, value=self.rope_factor)
+        for name in ("norm_eps", "rope_base", "sinusoidal_base", "alibi_slope_scale", "attn_temperature"):
+            if getattr(self, name) > 0:
+                continue
             raise ConfigError("positive", f"{name} must be a positive number (got {getattr(self, name)}).",
                               name=name, value=getattr(self, name))
 

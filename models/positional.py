@@ -8,6 +8,7 @@ Angles are always in radians: PE(pos=10, i=0) = sin(10 rad) = -0.5440.
 - RoPE: Su et al. 2021 (RoFormer) — rotate each pair of query/key dimensions by an angle
   m·θ_i, so q(m)·k(n) depends only on m - n. Pairs are (i, i + d/2) ("rotate half", the
   GPT-NeoX/LLaMA layout), a fixed permutation of the paper's interleaved pairs (2i, 2i+1).
+  Context extension (position interpolation, NTK-aware, YaRN): `RopeScaling`.
 - ALiBi: Press et al. 2022 — no vectors at all; each head adds -slope·|q - k| to its scores.
 - relative: Raffel et al. 2020 (T5) — a learned scalar per (bucket, head) added to scores,
   with exact buckets for small distances and log-spaced buckets up to `max_distance`.
@@ -15,6 +16,7 @@ Angles are always in radians: PE(pos=10, i=0) = sin(10 rad) = -0.5440.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 
@@ -54,19 +56,94 @@ def rope_inv_freq(dim: int, base: float = 10000.0) -> torch.Tensor:
     return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
 
 
-def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0) -> torch.Tensor:
+@dataclass(frozen=True)
+class RopeScaling:
+    """How a RoPE model is stretched to a longer context than it was trained on, by a
+    factor s (cfg.rope_scaling, rope_factor, rope_original_len):
+
+    - "linear": position interpolation (Chen et al. 2023): position m is read as m / s, so
+      s·L positions take the angles L positions had in training; every frequency slows down.
+    - "ntk": NTK-aware scaling (bloc97, 2023): the base becomes base · s^(d/(d-2)). The
+      fastest pair keeps its speed, the slowest is slowed by s: high frequencies (local
+      order) are kept, low ones interpolated.
+    - "yarn": YaRN (Peng et al. 2023): pairs that turn more than β_fast = 32 times within the
+      original context keep their frequency, pairs that turn less than β_slow = 1 time are
+      interpolated by s, a linear ramp in between; cos and sin are multiplied by
+      0.1·ln s + 1, which sharpens the softmax (Eq. 19-22; as in transformers' `yarn`).
+    """
+
+    kind: str = "none"
+    factor: float = 1.0
+    original_len: int = 2048
+
+    @property
+    def active(self) -> bool:
+        return self.kind != "none" and self.factor != 1.0
+
+
+YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0
+
+
+def rope_scaling_of(cfg) -> RopeScaling | None:
+    """A config's RoPE scaling (cfg.rope_scaling, rope_factor, rope_original_len), or None
+    for the stock rotation (then the angles are computed exactly as before)."""
+    scaling = RopeScaling(cfg.rope_scaling, cfg.rope_factor, cfg.rope_original_len or cfg.max_len)
+    return scaling if scaling.active else None
+
+
+def rope_scaled_inv_freq(dim: int, base: float, scaling: RopeScaling) -> tuple[torch.Tensor, float, float]:
+    """(inverse frequencies [dim/2], position divisor, attention factor) of a scaled RoPE."""
+    s = scaling.factor
+    if not scaling.active or scaling.kind == "linear":
+        return rope_inv_freq(dim, base), (s if scaling.active else 1.0), 1.0
+    if scaling.kind == "ntk":
+        return rope_inv_freq(dim, base * s ** (dim / (dim - 2))), 1.0, 1.0
+    if scaling.kind != "yarn":
+        raise ValueError(f"Unknown RoPE scaling {scaling.kind!r}: use none, linear, ntk or yarn.")
+    extra = rope_inv_freq(dim, base)                       # the trained frequencies (extrapolation)
+    inter = extra / s                                      # position interpolation
+
+    def pair_of(turns: float) -> float:   # the pair index that turns `turns` times within original_len
+        return dim * math.log(scaling.original_len / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    low = max(math.floor(pair_of(YARN_BETA_FAST)), 0)
+    high = min(math.ceil(pair_of(YARN_BETA_SLOW)), dim - 1)
+    ramp = (torch.arange(dim // 2, dtype=torch.float32) - low) / ((high - low) or 0.001)
+    keep = 1 - ramp.clamp(0, 1)                            # 1: keep the trained frequency, 0: interpolate
+    return inter * (1 - keep) + extra * keep, 1.0, 0.1 * math.log(s) + 1.0
+
+
+def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
+                scaling: RopeScaling | None = None) -> torch.Tensor:
     """Rotation angles m·θ_i [pos, dim/2] (radians) for positions m (an int n means 0..n-1)."""
     if isinstance(positions, int):
         positions = torch.arange(positions)
-    inv_freq = rope_inv_freq(dim, base).to(positions.device)
-    return positions.float()[:, None] * inv_freq[None, :]
+    if scaling is None or not scaling.active:
+        inv_freq = rope_inv_freq(dim, base).to(positions.device)
+        return positions.float()[:, None] * inv_freq[None, :]
+    inv_freq, divisor, _ = rope_scaled_inv_freq(dim, base, scaling)
+    pos = positions.float() / divisor if divisor != 1.0 else positions.float()
+    return pos[:, None] * inv_freq.to(positions.device)[None, :]
 
 
-def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0) -> tuple[torch.Tensor, torch.Tensor]:
-    """cos and sin of the angles, each [pos, dim], duplicated for the two halves."""
-    ang = rope_angles(positions, dim, base)
+def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
+                 scaling: RopeScaling | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin of the angles, each [pos, dim], duplicated for the two halves (× YaRN's
+    attention factor when it applies)."""
+    ang = rope_angles(positions, dim, base, scaling)
     emb = torch.cat((ang, ang), dim=-1)
+    if scaling is not None and scaling.active and scaling.kind == "yarn":
+        factor = rope_scaled_inv_freq(dim, base, scaling)[2]
+        return emb.cos() * factor, emb.sin() * factor
     return emb.cos(), emb.sin()
+
+
+def rope_wavelengths(dim: int, base: float = 10000.0, scaling: RopeScaling | None = None) -> torch.Tensor:
+    """Wavelength of every rotating pair [dim/2], in positions: 2π / θ_i (after scaling)."""
+    if scaling is None or not scaling.active:
+        return (2 * math.pi / rope_inv_freq(dim, base).double()).float()
+    inv_freq, divisor, _ = rope_scaled_inv_freq(dim, base, scaling)
+    return (2 * math.pi * divisor / inv_freq.double()).float()
 
 
 def rotate_half(x: torch.Tensor) -> torch.Tensor:

@@ -46,6 +46,7 @@ class Attention(nn.Module):
         super().__init__()
         self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
         self.scale = None if cfg.scale_attention else 1.0   # None: 1/√d_head; T5: q·k unscaled
+        self.temperature = cfg.attn_temperature              # softmax((q·k·scale + bias) / T)
         qkv_bias = cfg.has_qkv_bias          # Qwen2: biases on Q, K, V but none on W_O (cfg.qkv_bias)
         self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=qkv_bias)
         self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
@@ -88,11 +89,15 @@ class Attention(nn.Module):
         group = self.n_heads // self.n_kv                         # query heads per kv head
         k = k.repeat_interleave(group, dim=2) if group > 1 else k   # [b, k, head, dh]
         v = v.repeat_interleave(group, dim=2) if group > 1 else v
+        scale = self.scale
+        if self.temperature != 1.0:                               # scores ÷ T, the position bias included
+            scale = (self.dh ** -0.5 if scale is None else scale) / self.temperature
+            bias = None if bias is None else bias / self.temperature
         z, _ = scaled_dot_product_attention(
             q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
             None if bias is None else bias[None],
             on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
-            scale=self.scale,
+            scale=scale,
         )
         z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
         return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
@@ -189,9 +194,10 @@ class _StackMixin:
         the sinusoidal table, ALiBi's slopes."""
         out = {}
         if cfg.positional == "sinusoidal":   # interleaved sin/cos (Vaswani) or [sin | cos] halves (Marian)
-            out["pe_table"] = P.sinusoidal(cfg.max_len, cfg.d_model, layout=cfg.sinusoidal_layout)
+            out["pe_table"] = P.sinusoidal(cfg.max_len, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)
         if cfg.positional == "alibi":
-            out["alibi_slopes"] = P.alibi_slopes(cfg.n_heads)
+            slopes = P.alibi_slopes(cfg.n_heads)
+            out["alibi_slopes"] = slopes * cfg.alibi_slope_scale if cfg.alibi_slope_scale != 1.0 else slopes
         return out
 
     def positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0):
@@ -204,14 +210,15 @@ class _StackMixin:
             pe = self.pos_embed.weight[offset + cfg.pos_offset:end + cfg.pos_offset]
         elif cfg.positional == "sinusoidal":
             pe = self.pe_table[offset:end] if end <= self.pe_table.shape[0] \
-                else P.sinusoidal(end, cfg.d_model, layout=cfg.sinusoidal_layout)[offset:].to(like)
+                else P.sinusoidal(end, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)[offset:].to(like)
         elif cfg.positional == "alibi":
             bias = P.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
         elif cfg.positional == "relative":
             bias = P.relative_bias(self.rel_bias.weight, n, end, bidirectional=not self.is_decoder,
                                    max_distance=cfg.relative_max_distance, q_offset=offset)
         elif cfg.positional == "rope":
-            cos, sin = P.rope_cos_sin(torch.arange(offset, end, device=like.device), cfg.rotary_dim, cfg.rope_base)
+            cos, sin = P.rope_cos_sin(torch.arange(offset, end, device=like.device), cfg.rotary_dim, cfg.rope_base,
+                                      P.rope_scaling_of(cfg))
             rope = (cos.to(like.dtype), sin.to(like.dtype))
         return pe, bias, rope
 
