@@ -65,6 +65,28 @@ def forget_link_value(key: str) -> None:
         qp.set_initial_query_params_from_current()
 
 
+def clamp_link_value(key: str, low: float, high: float, integer: bool = False) -> None:
+    """A link's number outside [low, high] is held at the nearest end (`?pe_k_temp=99` ->
+    20), said once by `show_notices`; Streamlit alone would drop it for the default. Call
+    before the widget `key` is drawn."""
+    asked = st.query_params.get(key)
+    try:
+        value = float(asked) if asked is not None else math.nan
+    except ValueError:
+        return                          # not a number: bound() reports it as invalid
+    if not math.isfinite(value) or low <= value <= high:
+        return
+    held = min(max(value, low), high)
+    shown = str(int(held)) if integer else str(float(held))
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as qp:
+        qp[key] = shown
+        qp.set_initial_query_params_from_current()
+    st.session_state.pop(key, None)
+    notice(key, asked, shown)
+
+
 def index_slider(label: str, n: int, key: str, disabled: bool = False) -> int:
     """A URL-bound 0..n-1 slider (none when n == 1: returns 0); clamps a value left from
     another model. Views that do not use it show it disabled (a widget that is not drawn

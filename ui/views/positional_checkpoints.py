@@ -14,7 +14,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import viz_core.pe_length as vl
 import viz_core.positional as vp
+from lab import pe_knobs as K
 from lab import positional as E
 from models.config import POSITIONALS
 from models.training import tasks
@@ -26,6 +28,7 @@ from ..i18n import STRINGS, t
 from ..markup import md_escape
 from ..shell import bound, choice
 from ..widgets.notes import misconception
+from . import positional_knobs as kp
 
 SECTIONS = ("attention", "extrapolation", "shifttest")
 FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
@@ -78,12 +81,28 @@ def model_of(key: str):
     return model
 
 
+STOCK = kp.knob_tuple(K.Knobs())
+
+
+def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> tuple:
+    """The positional knobs for this set of checkpoints (ui/views/positional_knobs.py), as
+    a cache key; the T5 defaults and RoPE's width are those of the set's own models."""
+    rel = model_of(cards["relative"]["key"]).cfg if "relative" in cards else None
+    rope = model_of(cards["rope"]["key"]).cfg if "rope" in cards else None
+    knobs = kp.panel(cards, task.train_len, (rel.relative_buckets, rel.relative_max_distance) if rel else (32, 128),
+                     eval_len, rope_dim=rope.rotary_dim if rope else 16)
+    return kp.knob_tuple(knobs)
+
+
 # ---- cached runs -----------------------------------------------------------------------------
 @st.cache_data(max_entries=64, show_spinner=False)
-def probe_attention(key: str, task_name: str, length: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length."""
-    model = model_of(key)
-    ex = get_task(task_name).probe(length)
+def probe_attention(key: str, task_name: str, length: int, knobs: tuple = STOCK
+                    ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length,
+    with the positional knobs applied."""
+    task = get_task(task_name)
+    model = kp.knobbed(key, knobs, task.train_len)
+    ex = task.probe(length)
     pattern, mask = serving.run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
     return pattern, mask, list(ex.tokens)
 
@@ -106,11 +125,11 @@ def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def extrapolation(key: str, task_name: str, n: int, tokens: bool) -> list[dict]:
+def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: tuple = STOCK) -> list[dict]:
     """Accuracy per length factor; the per-token accuracy (a second pass over the same
-    examples) only when asked for."""
-    model = model_of(key)
+    examples) only when asked for. Cached per knob setting."""
     task = get_task(task_name)
+    model = kp.knobbed(key, knobs, task.train_len)
     return serving.run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
                     int(task.train_len * max(FACTORS)))
 
@@ -138,9 +157,12 @@ def probe_controls() -> tuple[ProbeControls, dict[str, dict]]:
 def attention_section() -> None:
     c, cards = probe_controls()
     task = get_task(c.task)
+    knobs = knob_panel(task, cards, c.length)
     ex = task.probe(c.length)
     st.caption(t("pe_probe", text=md_escape(ex.text), n=len(ex.ids), train=task.train_len))
     mats, titles, rows = [], [], []
+    entropy: dict[str, np.ndarray] = {}
+    stock_entropy: dict[str, np.ndarray] = {}
     for s, card in cards.items():
         key = card["key"]
         if not E.fits(model_of(key).cfg, len(ex.ids)):
@@ -149,7 +171,11 @@ def attention_section() -> None:
             rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
                          t("pe_col_ideal"): None, t("pe_col_best"): t("pe_beyond_table")})
             continue
-        pattern, mask, _ = probe_attention(key, c.task, c.length)
+        pattern, mask, _ = probe_attention(key, c.task, c.length, knobs)
+        entropy[scheme_label(s)] = K.entropy_per_head(pattern[c.layer:c.layer + 1], mask)
+        if knobs != STOCK:
+            stock_entropy[scheme_label(s)] = K.entropy_per_head(probe_attention(key, c.task, c.length)[0][
+                c.layer:c.layer + 1], mask)
         sc = E.probe_scores(task, ex, pattern, mask, c.layer, c.head)
         mats.append(sc.shown)
         titles.append(scheme_label(s))
@@ -163,6 +189,10 @@ def attention_section() -> None:
                  column_config={t("pe_col_train_acc"): st.column_config.NumberColumn(format="percent"),
                                 t("pe_col_ideal"): st.column_config.NumberColumn(format="%.3f")})
     st.caption(t("pe_attn_caption"))
+    if entropy:
+        fx.chart(vl.entropy_chart(entropy, stock=stock_entropy or None, words=kp.words(),
+                                  title=t("pek_entropy_title", layer=c.layer)), key="pe_entropy", width="stretch")
+        st.caption(t("pek_entropy_caption"))
     if "none" in cards:
         st.divider()
         permutation_view(c.task, cards)
@@ -220,11 +250,12 @@ def extrapolation_section() -> None:
                         default="accuracy", horizontal=True,
                         labels={"accuracy": t("pe_extra_exact"), "token_accuracy": t("pe_extra_tokens")})
     st.caption(t("pe_extra_intro", train=task.train_len))
+    knobs = knob_panel(task, cards, int(task.train_len * max(FACTORS)))
     results: dict[str, list[dict]] = {}
     todo = [s for s, c in cards.items()]
     progress = st.progress(0.0, text=t("pe_extra_running"))
     for i, s in enumerate(todo):
-        results[s] = extrapolation(cards[s]["key"], task_name, int(n), metric == "token_accuracy")
+        results[s] = extrapolation(cards[s]["key"], task_name, int(n), metric == "token_accuracy", knobs)
         progress.progress((i + 1) / len(todo), text=t("pe_extra_running"))
     progress.empty()
     acc = {scheme_label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}

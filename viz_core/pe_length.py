@@ -1,0 +1,164 @@
+"""Figures of the positional knobs and of "train short, test long": numpy in, plotly out.
+
+- `wavelength_chart`: RoPE's wavelength per rotating pair, stock and under the knobs,
+  against the training and evaluation lengths.
+- `length_curves`: bits per character against evaluation length (Press et al. 2022,
+  Figure 1 at toy scale), a learned table's end marked, stock curves dashed beside.
+- `distance_profile`: mean attention weight against query-key distance (log x), one panel
+  per scheme, one line per evaluation length.
+- `entropy_chart`: attention entropy per layer and head (bits).
+"""
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .figure import as_array
+from .positional import PALETTE
+
+DEFAULT_WORDS = {"pair": "rotating pair i", "wavelength": "wavelength (positions)", "stock": "stock",
+                 "knobs": "with the knobs", "train": "training length {n}", "eval": "evaluation length {n}",
+                 "factor": "evaluation length / training length", "bpc": "bits per character",
+                 "table_end": "learned table ends", "distance": "query-key distance", "weight": "mean attention weight",
+                 "length": "×{f} ({n} chars)", "layer": "layer", "head": "head", "entropy": "entropy (bits)"}
+
+
+def _w(words: Mapping[str, str] | None) -> dict[str, str]:
+    return {**DEFAULT_WORDS, **(words or {})}
+
+
+def wavelength_chart(stock: np.ndarray, knobbed: np.ndarray | None, train_len: int, eval_len: int | None = None, *,
+                     title: str = "", words: Mapping[str, str] | None = None, height: int = 340) -> go.Figure:
+    """Wavelength 2π/θ_i of every rotating pair [pairs] on a log axis; horizontal lines
+    at the training length (and the evaluation length): a pair whose wavelength exceeds
+    the training length never turned a whole circle in training."""
+    w = _w(words)
+    stock = as_array(stock, (1,), "wavelength_chart", "[pairs]")
+    pairs = np.arange(stock.shape[0])
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=pairs, y=stock, mode="lines+markers", name=html.escape(w["stock"]),
+                             line=dict(color=PALETTE[0], width=2, dash="dash" if knobbed is not None else "solid"),
+                             hovertemplate=f"i=%{{x}}: %{{y:.4g}}<extra>{html.escape(w['stock'])}</extra>"))
+    if knobbed is not None:
+        knobbed = as_array(knobbed, (1,), "wavelength_chart", "[pairs]")
+        fig.add_trace(go.Scatter(x=pairs, y=knobbed, mode="lines+markers", name=html.escape(w["knobs"]),
+                                 line=dict(color=PALETTE[1], width=2),
+                                 hovertemplate=f"i=%{{x}}: %{{y:.4g}}<extra>{html.escape(w['knobs'])}</extra>"))
+    fig.add_hline(y=train_len, line=dict(color="#444", dash="dot"),
+                  annotation_text=html.escape(w["train"].format(n=train_len)), annotation_position="top left")
+    if eval_len and eval_len != train_len:
+        fig.add_hline(y=eval_len, line=dict(color=PALETTE[2], dash="dot"),
+                      annotation_text=html.escape(w["eval"].format(n=eval_len)), annotation_position="bottom right")
+    fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
+                      margin=dict(l=60, r=20, t=44 if title else 16, b=48),
+                      xaxis=dict(title=dict(text=html.escape(w["pair"]))),
+                      yaxis=dict(title=dict(text=html.escape(w["wavelength"])), type="log"),
+                      legend=dict(orientation="h", y=-0.22))
+    return fig
+
+
+def length_curves(factors: Sequence[float], curves: Mapping[str, Sequence[float | None]], *,
+                  stock: Mapping[str, Sequence[float | None]] | None = None, table_end: float | None = None,
+                  title: str = "", words: Mapping[str, str] | None = None, height: int = 400) -> go.Figure:
+    """Bits per character per scheme against the length factor. None/NaN: the model cannot
+    read that length (a learned table) — the line stops. `stock`: the same curves without
+    the knobs, dashed. `table_end`: the factor where the learned table ends (a marked line)."""
+    if not curves:
+        raise ValueError("length_curves got no schemes.")
+    w = _w(words)
+    x = np.asarray(factors, dtype=np.float64)
+    fig = go.Figure()
+    for i, (name, ys) in enumerate(curves.items()):
+        color = PALETTE[i % len(PALETTE)]
+        y = np.array([np.nan if v is None else v for v in ys], dtype=np.float64)
+        if y.shape != x.shape:
+            raise ValueError(f"length_curves: {name!r} has {y.shape[0]} values for {x.shape[0]} lengths.")
+        if stock is not None and name in stock:
+            ys0 = np.array([np.nan if v is None else v for v in stock[name]], dtype=np.float64)
+            fig.add_trace(go.Scatter(x=x, y=ys0, mode="lines", line=dict(color=color, width=1.5, dash="dash"),
+                                     name=html.escape(f"{name} · {w['stock']}"), opacity=0.6,
+                                     hovertemplate=f"{html.escape(name)} ({html.escape(w['stock'])}): ×%{{x:g}}, "
+                                                   f"%{{y:.3f}}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=html.escape(name),
+                                 line=dict(color=color, width=2.5), marker=dict(size=8),
+                                 hovertemplate=f"{html.escape(name)}: ×%{{x:g}}, %{{y:.3f}}<extra></extra>"))
+    if table_end is not None:
+        fig.add_vline(x=table_end, line=dict(color="#666", dash="dot"),
+                      annotation_text=html.escape(w["table_end"]), annotation_position="top right")
+    finite = [v for ys in curves.values() for v in ys if v is not None and np.isfinite(v)]
+    top = min(max(finite), 3 * min(finite)) if finite else 1.0      # a blow-up runs off the top, not the scale
+    fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
+                      margin=dict(l=60, r=20, t=44 if title else 16, b=48),
+                      xaxis=dict(title=dict(text=html.escape(w["factor"])), type="log", tickvals=x,
+                                 ticktext=[f"×{f:g}" for f in x]),
+                      yaxis=dict(title=dict(text=html.escape(w["bpc"])),
+                                 range=[0.0, top * 1.05] if finite else None),
+                      legend=dict(orientation="h", y=-0.22))
+    return fig
+
+
+def distance_profile(panels: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndarray]]], *, title: str = "",
+                     words: Mapping[str, str] | None = None, cols: int = 3, panel_height: int = 250) -> go.Figure:
+    """One panel per scheme {scheme: {length label: (distances [D], mean weight [D])}}:
+    the mean attention weight at each query-key distance, log-log (distance 0 is drawn at
+    0.5 so the token itself stays on the log axis)."""
+    if not panels:
+        raise ValueError("distance_profile got no schemes.")
+    w = _w(words)
+    names = list(panels)
+    rows = (len(names) + cols - 1) // cols
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[html.escape(n) for n in names],
+                        horizontal_spacing=0.06, vertical_spacing=0.14)
+    labels: list[str] = []
+    for i, name in enumerate(names):
+        r, c = i // cols + 1, i % cols + 1
+        for j, (label, (d, y)) in enumerate(panels[name].items()):
+            if label not in labels:
+                labels.append(label)
+            d = np.asarray(d, dtype=np.float64)
+            y = as_array(y, (1,), "distance_profile", "[D]")
+            fig.add_trace(go.Scatter(x=np.where(d == 0, 0.5, d), y=np.where(y > 0, y, np.nan), mode="lines",
+                                     name=html.escape(label), legendgroup=label, showlegend=i == 0,
+                                     line=dict(color=PALETTE[labels.index(label) % len(PALETTE)], width=2),
+                                     customdata=d,
+                                     hovertemplate=f"{html.escape(name)} · {html.escape(label)}<br>"
+                                                   f"{html.escape(w['distance'])} %{{customdata:g}}: "
+                                                   f"%{{y:.3g}}<extra></extra>"),
+                          row=r, col=c)
+        fig.update_xaxes(type="log", row=r, col=c, title=dict(text=html.escape(w["distance"])) if r == rows else None)
+        fig.update_yaxes(type="log", row=r, col=c, title=dict(text=html.escape(w["weight"])) if c == 1 else None)
+    fig.update_layout(title=dict(text=html.escape(title)) if title else None,
+                      height=int(rows * panel_height + (70 if title else 40) + 40),
+                      margin=dict(l=60, r=20, t=60 if title else 30, b=40), legend=dict(orientation="h", y=-0.08))
+    return fig
+
+
+def entropy_chart(entropy: Mapping[str, np.ndarray], *, stock: Mapping[str, np.ndarray] | None = None,
+                  title: str = "", words: Mapping[str, str] | None = None, height: int = 320) -> go.Figure:
+    """Mean attention entropy (bits) of every head, grouped by scheme {name: [layers, heads]};
+    `stock`: the same without the knobs, as open markers."""
+    if not entropy:
+        raise ValueError("entropy_chart got no models.")
+    w = _w(words)
+    fig = go.Figure()
+    for i, (name, e) in enumerate(entropy.items()):
+        e = as_array(e, (2,), "entropy_chart", "[layers, heads]")
+        labels = [f"{name} L{l}H{h}" for l in range(e.shape[0]) for h in range(e.shape[1])]
+        fig.add_trace(go.Bar(x=[html.escape(s) for s in labels], y=e.reshape(-1), name=html.escape(name),
+                             marker=dict(color=PALETTE[i % len(PALETTE)]),
+                             hovertemplate="%{x}: %{y:.2f}<extra></extra>"))
+        if stock is not None and name in stock:
+            s0 = as_array(stock[name], (2,), "entropy_chart", "[layers, heads]")
+            fig.add_trace(go.Scatter(x=[html.escape(s) for s in labels], y=s0.reshape(-1), mode="markers",
+                                     marker=dict(symbol="line-ew-open", size=14, color="#222", line=dict(width=2)),
+                                     name=html.escape(w["stock"]), showlegend=i == 0,
+                                     hovertemplate=f"%{{x}} ({html.escape(w['stock'])}): %{{y:.2f}}<extra></extra>"))
+    fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height, bargap=0.15,
+                      margin=dict(l=60, r=20, t=44 if title else 16, b=90),
+                      yaxis=dict(title=dict(text=html.escape(w["entropy"]))), xaxis=dict(tickangle=-60),
+                      legend=dict(orientation="h", y=-0.45))
+    return fig
