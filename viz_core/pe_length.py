@@ -48,11 +48,14 @@ def wavelength_chart(stock: np.ndarray, knobbed: np.ndarray | None, train_len: i
         fig.add_trace(go.Scatter(x=pairs, y=knobbed, mode="lines+markers", name=html.escape(w["knobs"]),
                                  line=dict(color=PALETTE[1], width=2),
                                  hovertemplate=f"i=%{{x}}: %{{y:.4g}}<extra>{html.escape(w['knobs'])}</extra>"))
-    fig.add_hline(y=train_len, line=dict(color="#444", dash="dot"),
-                  annotation_text=html.escape(w["train"].format(n=train_len)), annotation_position="top left")
+    # reference lengths as legend lines (an hline's annotation lands at 10^y on a log axis)
+    ends = [-0.3, pairs[-1] + 0.3]
+    refs = [(train_len, w["train"].format(n=train_len), "#444")]
     if eval_len and eval_len != train_len:
-        fig.add_hline(y=eval_len, line=dict(color=PALETTE[2], dash="dot"),
-                      annotation_text=html.escape(w["eval"].format(n=eval_len)), annotation_position="bottom right")
+        refs.append((eval_len, w["eval"].format(n=eval_len), PALETTE[2]))
+    for value, label, color in refs:
+        fig.add_trace(go.Scatter(x=ends, y=[value, value], mode="lines", name=html.escape(label),
+                                 line=dict(color=color, dash="dot", width=1.5), hoverinfo="skip"))
     fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
                       margin=dict(l=60, r=20, t=44 if title else 16, b=48),
                       xaxis=dict(title=dict(text=html.escape(w["pair"]))),
@@ -86,11 +89,12 @@ def length_curves(factors: Sequence[float], curves: Mapping[str, Sequence[float 
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=html.escape(name),
                                  line=dict(color=color, width=2.5), marker=dict(size=8),
                                  hovertemplate=f"{html.escape(name)}: ×%{{x:g}}, %{{y:.3f}}<extra></extra>"))
-    if table_end is not None:
-        fig.add_vline(x=table_end, line=dict(color="#666", dash="dot"),
-                      annotation_text=html.escape(w["table_end"]), annotation_position="top right")
     finite = [v for ys in curves.values() for v in ys if v is not None and np.isfinite(v)]
     top = min(max(finite), 3 * min(finite)) if finite else 1.0      # a blow-up runs off the top, not the scale
+    if table_end is not None:      # a legend line (a vline's annotation lands at 10^x on a log axis)
+        fig.add_trace(go.Scatter(x=[table_end, table_end], y=[0.0, top * 1.05], mode="lines",
+                                 name=html.escape(w["table_end"]), line=dict(color="#666", dash="dot", width=1.5),
+                                 hoverinfo="skip"))
     fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
                       margin=dict(l=60, r=20, t=44 if title else 16, b=48),
                       xaxis=dict(title=dict(text=html.escape(w["factor"])), type="log", tickvals=x,

@@ -11,13 +11,12 @@ import viz_core.pe_length as vl
 def test_wavelength_chart_lines_and_training_length():
     stock = np.array([6.28, 62.8, 628.0], dtype=np.float32)
     fig = vl.wavelength_chart(stock, stock * 4, 64, 256)
-    assert [tr.name for tr in fig.data] == ["stock", "with the knobs"]
+    assert [tr.name for tr in fig.data] == ["stock", "with the knobs", "training length 64", "evaluation length 256"]
     np.testing.assert_allclose(fig.data[1].y, stock * 4)
+    assert list(fig.data[2].y) == [64, 64]
     assert fig.layout.yaxis.type == "log"
-    texts = [a.text for a in fig.layout.annotations]
-    assert "training length 64" in texts and "evaluation length 256" in texts
     only = vl.wavelength_chart(stock, None, 64)
-    assert len(only.data) == 1 and only.data[0].line.dash == "solid"
+    assert len(only.data) == 2 and only.data[0].line.dash == "solid"
 
 
 def test_length_curves_stop_at_none_and_mark_the_table_end():
@@ -28,7 +27,8 @@ def test_length_curves_stop_at_none_and_mark_the_table_end():
     learned = [tr for tr in fig.data if tr.name == "learned"][0]
     assert np.isnan(learned.y[1]) and learned.y[0] == 2.0
     assert any(tr.line.dash == "dash" for tr in fig.data)              # the stock curve beside
-    assert fig.layout.shapes and fig.layout.shapes[0].x0 == 1.0
+    end = [tr for tr in fig.data if tr.name == "learned table ends"][0]
+    assert list(end.x) == [1.0, 1.0]
     with pytest.raises(ValueError, match="2 values for 3 lengths"):
         vl.length_curves([1, 2, 4], {"x": [1.0, 2.0]})
     with pytest.raises(ValueError, match="no schemes"):
