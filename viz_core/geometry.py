@@ -31,11 +31,12 @@ def qk_scatter(coords: np.ndarray, kind: Sequence[str], position: np.ndarray, to
                explained: Sequence[float], color_by: str = "position", pairs: np.ndarray | None = None,
                weights: np.ndarray | None = None, text: np.ndarray | None = None, title: str = "",
                terms: Mapping[str, str] | None = None, height: int = 480, marker_size: int = 9,
-               colorbar: bool = True) -> go.Figure:
+               colorbar: bool = True, legend: bool = True) -> go.Figure:
     """Scatter of P points [P, 2] (`kind` "q"/"k" per point, `position` [P], the token
     string per point in `tokens`), `explained` [2] ratios for the axis titles. `pairs`
     [K, 2] point indices (query point, key point) with `weights` [K] in [0, 1] draw
-    lines. `text` [P] (0: the main text) fades the probe texts' points."""
+    lines. `text` [P] (0: the main text) fades the probe texts' points. Small multiples:
+    ``colorbar=False, legend=False`` (one explanation beside them is enough)."""
     xy = as_array(coords, (2,), "qk_scatter", "[points, 2]")
     if xy.shape[1] != 2:
         raise ValueError(f"qk_scatter expects coords of shape [points, 2]; got {xy.shape}.")
@@ -85,8 +86,8 @@ def qk_scatter(coords: np.ndarray, kind: Sequence[str], position: np.ndarray, to
                                  hovertemplate="%{hovertext}<extra></extra>"))
     size = round(12 * text_scale())
     fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=40 if title else 10, b=10), font=dict(size=size),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0.0),
+        height=height, margin=dict(l=10, r=10, t=40 if title or legend else 10, b=10), font=dict(size=size),
+        showlegend=legend, legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0.0),
         xaxis=dict(title=dict(text=f"{w['pc']}1 · {100 * float(explained[0]):.1f}%"), zeroline=False),
         yaxis=dict(title=dict(text=f"{w['pc']}2 · {100 * float(explained[1]):.1f}%"), zeroline=False,
                    scaleanchor="x", scaleratio=1),

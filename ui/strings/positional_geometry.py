@@ -74,9 +74,10 @@ STRINGS = {
                         "zh": "并排比较：每种位置编码一张投影"},
     "pe_g_side_intro": {
         "en": "Checkpoints trained the same way except for their positional encoding, on the same input, same "
-              "layer and head. Each panel has its own PCA, so compare shapes, not coordinates.",
+              "layer and head. Circles are queries, triangles keys, coloured as above. Each panel has its own PCA, "
+              "so compare shapes, not coordinates.",
         "zh": "这些模型除位置编码外训练方式完全相同，输入相同，层和头也相同。每个面板各做一次 PCA，"
-              "所以请比较形状，而不是坐标。"},
+              "所以请比较形状，而不是坐标。圆点是查询，三角形是键，颜色含义同上。"},
     "pe_g_set": {"en": "Set of checkpoints", "zh": "模型组"},
     "pe_g_set_pe64": {"en": "character LMs (pe64)", "zh": "字符语言模型（pe64）"},
     "pe_g_no_sets": {"en": "No set of checkpoints trained once per scheme is installed.",

@@ -107,11 +107,11 @@ def figure_words() -> dict[str, str]:
 
 
 def figure(g: G.Geometry, tokens: list[tuple[str, ...]], look: Look, *, title: str = "", height: int = 480,
-           colorbar: bool = True):
+           small: bool = False):
     labels = [tokens[x][p] for x, p in zip(g.text, g.position)]
     return qk_scatter(g.coords, g.kind, g.position, labels, explained=g.explained, color_by=look.color_by,
                       pairs=g.pair_points(), weights=g.weights, text=g.text, title=title, terms=figure_words(),
-                      height=height, colorbar=colorbar, marker_size=9 if height > 400 else 7)
+                      height=height, colorbar=not small, legend=not small, marker_size=7 if small else 9)
 
 
 # ---- the section --------------------------------------------------------------------------------------
@@ -211,6 +211,6 @@ def side_by_side(sel: Selection, look: Look) -> None:
                 st.info(t("pe_g_no_head", scheme=scheme_label(scheme)))
                 continue
             g = geometry(key, (texts[0][0],), int(layer), int(head), look.normalised, look.top_k)
-            fx.chart(figure(g, [texts[0][1]], look, title=scheme_label(scheme), height=330, colorbar=False),
+            fx.chart(figure(g, [texts[0][1]], look, title=scheme_label(scheme), height=330, small=True),
                      key=f"pe_g_side_{scheme}", width="stretch")
             st.caption(t(f"pe_g_look_{scheme}"))
