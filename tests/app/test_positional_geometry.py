@@ -83,3 +83,14 @@ def test_scheme_sets_offer_the_pe64_language_models_once_they_exist(monkeypatch)
         assert sets["reverse"]["rope"] == "toy:reverse-rope"
     finally:
         geo.scheme_sets.clear()
+
+
+def test_hostile_and_blank_text():
+    from tests.app.helpers import EVIL
+
+    at = geometry({"pe_gm": "toy:verse-lm", "text": EVIL})
+    hover = " ".join(h for d in spec(at, "pe_g_chart")["data"] for h in d.get("hovertext") or [])
+    assert "&lt;" in hover and "<b>" not in hover and "<script" not in hover
+    at = geometry({"pe_gm": "toy:verse-lm", "text": "   "})
+    assert "pe_g_chart" not in chart_ids(at) and any("Type a sentence" in i.value for i in at.info)
+    assert "pe_g_side_rope" in chart_ids(at)                  # the task checkpoints read their own probe

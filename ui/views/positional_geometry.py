@@ -156,6 +156,9 @@ def one_head(sel: Selection, look: Look) -> None:
     with c2:
         head = index_slider(t("pe_head"), cfg.n_heads, "pe_g_head")
     show_notices()
+    if not serving.task_of(key) and not sel.text.strip():
+        st.info(t("empty_text"), icon=":material/edit:")
+        return
     texts = text_of(key, sel.text, int(probes))
     if not texts[0][0]:
         st.info(t("empty_text"), icon=":material/edit:")
@@ -202,7 +205,7 @@ def side_by_side(sel: Selection, look: Look) -> None:
     cols = st.columns(3)
     for i, (scheme, key) in enumerate(keys.items()):
         texts = text_of(key, sel.text, 0)
-        if not texts[0][0]:
+        if not texts[0][0] or (not serving.task_of(key) and not sel.text.strip()):
             st.info(t("empty_text"), icon=":material/edit:")
             return
         m_cfg = zoo.get(key).config
