@@ -61,6 +61,7 @@ class Geometry:
     scale: float               # c: queries * c, keys / c (1.0 when not normalised)
     shift: np.ndarray          # [d_head] t added to every key after scaling (zeros when not normalised)
     components: np.ndarray     # [2, d_head] float64, the PCA directions
+    token_spread: float        # same-token spread / overall spread in the head's space (NaN: no token repeats)
 
     def index(self, kind: str, position: int, text: int = 0) -> int:
         """The point of `kind` ("q"/"k") at `position` of `text`."""
@@ -198,6 +199,21 @@ def top_pairs(pattern: np.ndarray, mask: np.ndarray, k: int) -> tuple[np.ndarray
     return np.stack([order // n, order % n], axis=1).astype(np.int64), w[order].astype(np.float64)
 
 
+def token_spread(vectors: np.ndarray, ids: Sequence[int]) -> float:
+    """How far apart the vectors [n, d] of the same token are, relative to all vectors:
+    the mean distance of repeated tokens' vectors to their token's centroid over the mean
+    distance of all vectors to the overall centroid. 0: every occurrence of a token gives
+    the same vector (position-blind, e.g. layer 0 without PE); NaN when no token repeats.
+    Invariant to scaling and translating all vectors, so normalisation does not change it."""
+    v, ids = np.asarray(vectors, np.float64), np.asarray(ids)
+    overall = float(np.linalg.norm(v - v.mean(0), axis=1).mean())
+    within = [np.linalg.norm(v[ids == i] - v[ids == i].mean(0), axis=1)
+              for i in np.unique(ids) if (ids == i).sum() > 1]
+    if not within or overall == 0:
+        return float("nan")
+    return float(np.concatenate(within).mean() / overall)
+
+
 def qk_geometry(model: Transformer, ids: Sequence[int], layer: int, head: int, *,
                 probes: Sequence[Sequence[int]] = (), normalised: bool = True, top_k: int = 16) -> Geometry:
     """Queries and keys of one head for `ids` (and up to MAX_PROBES probe texts) in one
@@ -222,9 +238,11 @@ def qk_geometry(model: Transformer, ids: Sequence[int], layer: int, head: int, *
         start += n
     coords, ratios, comps = pca2(np.concatenate(blocks))
     pairs, weights = top_pairs(runs[0].pattern, runs[0].mask, top_k)
+    spread = float(np.mean([token_spread(runs[0].q, texts[0]), token_spread(runs[0].k, texts[0])]))
     return Geometry(coords, np.array(kinds), np.concatenate(pos).astype(np.int64),
                     np.concatenate(tok), np.concatenate(txt).astype(np.int64), ratios, float(ratios.sum()),
-                    pairs, weights, layer, head, runs[0].kv_head, runs[0].rotated, normalised, c, shift, comps)
+                    pairs, weights, layer, head, runs[0].kv_head, runs[0].rotated, normalised, c, shift, comps,
+                    spread)
 
 
 def side_by_side(models: Mapping[str, Transformer], ids: Sequence[int], layer: int, head: int, *,

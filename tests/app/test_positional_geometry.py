@@ -32,6 +32,12 @@ def test_geometry_section_draws_one_head_and_the_schemes():
     captions = " ".join(c.value for c in at.caption)
     assert "after their rotation" in captions and "What to look for (RoPE)" in captions
     assert "What to look for (no PE)" in captions
+    # layer 0: position is in q and k only for the schemes that put it there
+    df = at.dataframe[0].value
+    spread = dict(zip(df.iloc[:, 0], df.iloc[:, 2]))
+    assert spread["none"] < 1e-5 and spread["ALiBi"] < 1e-5 and spread["T5 relative"] < 1e-5
+    assert min(spread["sinusoidal"], spread["learned"], spread["RoPE"]) > 0.1
+    assert all(0 < v <= 1 for v in df.iloc[:, 1])                  # the variance the panels show
 
 
 def test_a_link_reopens_model_layer_and_head():

@@ -154,6 +154,16 @@ def test_no_pe_first_layer_collapses_the_same_token():
     np.testing.assert_allclose(hv.k[2], hv.k[6], atol=1e-6)          # token 3 at positions 2 and 6
 
 
+def test_token_spread():
+    v = np.array([[0.0, 0], [2, 0], [0.0, 0], [2, 2]])
+    assert G.token_spread(v, [1, 2, 1, 3]) == 0.0                   # token 1 twice, the same vector
+    assert np.isnan(G.token_spread(v, [1, 2, 3, 4]))                 # nothing repeats
+    assert G.token_spread(v * 3 + 5, [1, 2, 2, 3]) == pytest.approx(G.token_spread(v, [1, 2, 2, 3]))
+    none0 = G.qk_geometry(model("none"), IDS, 0, 0)
+    assert none0.token_spread < 1e-6
+    assert G.qk_geometry(model("sinusoidal"), IDS, 0, 0).token_spread > 0.05
+
+
 # ---- the figure -----------------------------------------------------------------------------------
 def test_figure_traces_hover_escaped_axis_percent():
     coords = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=np.float64)

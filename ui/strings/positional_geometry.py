@@ -43,6 +43,20 @@ STRINGS = {
     "pe_g_fact_norm": {"en": "Normalised with c = {c:.3g}.", "zh": "已归一化，c = {c:.3g}。"},
     "pe_g_fact_var": {"en": "The two axes carry {pct:.1f}% of the variance of these vectors.",
                       "zh": "两条坐标轴共解释了这些向量 {pct:.1f}% 的方差。"},
+    "pe_g_fact_spread": {
+        "en": "Same-token spread {x:.3f} (0: every occurrence of a token is the same vector, wherever it stands; "
+              "1: as spread out as all the vectors).",
+        "zh": "同词元离散度 {x:.3f}（0：同一个词元无论出现在哪个位置，向量都完全相同；1：与全部向量一样分散）。"},
+    "pe_g_col_var": {"en": "variance shown (PC1 + PC2)", "zh": "图中展示的方差（主成分1 + 2）"},
+    "pe_g_col_spread": {"en": "same-token spread", "zh": "同词元离散度"},
+    "pe_g_table_caption": {
+        "en": "Same-token spread is measured in the head's full space, not in the picture: the mean distance of "
+              "a repeated token's queries (and keys) to their own centre, over the mean distance of all of them to "
+              "the overall centre. In layer 0 it is exactly 0 without PE and with ALiBi or T5 biases (position "
+              "is not in q or k); positions added to the input or rotations make it positive.",
+        "zh": "同词元离散度在头的完整空间中计算，而不是在图上：重复出现的词元，其查询（以及键）到自身中心的平均距离，"
+              "除以所有查询（键）到总中心的平均距离。在第 0 层，无位置编码以及 ALiBi、T5 偏置的模型中它恰好为 0"
+              "（位置不在 q 或 k 里）；加到输入上的位置向量或旋转会使它大于 0。"},
     "pe_g_look_rope": {
         "en": "What to look for (RoPE): position enters as a rotation, so the points of successive positions "
               "often trace arcs or spirals, queries and keys turning together.",

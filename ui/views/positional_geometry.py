@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
 import streamlit as st
 
 from lab import qk_geometry as G
@@ -179,6 +180,8 @@ def facts(g: G.Geometry, cfg) -> None:
     if g.normalised:
         parts.append(t("pe_g_fact_norm", c=g.scale))
     parts.append(t("pe_g_fact_var", pct=100 * g.explained_pair))
+    if g.token_spread == g.token_spread:                      # NaN: no token repeats
+        parts.append(t("pe_g_fact_spread", x=g.token_spread))
     st.caption(" ".join(parts))
 
 
@@ -203,6 +206,7 @@ def side_by_side(sel: Selection, look: Look) -> None:
     show_notices()
     st.caption(t("pe_g_side_intro"))
     cols = st.columns(3)
+    rows = []
     for i, (scheme, key) in enumerate(keys.items()):
         texts = text_of(key, sel.text, 0)
         if not texts[0][0] or (not serving.task_of(key) and not sel.text.strip()):
@@ -217,3 +221,10 @@ def side_by_side(sel: Selection, look: Look) -> None:
             fx.chart(figure(g, [texts[0][1]], look, title=scheme_label(scheme), height=330, small=True),
                      key=f"pe_g_side_{scheme}", width="stretch")
             st.caption(t(f"pe_g_look_{scheme}"))
+        rows.append({t("pe_col_scheme"): scheme_label(scheme), t("pe_g_col_var"): g.explained_pair,
+                     t("pe_g_col_spread"): g.token_spread})
+    if rows:
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_g_table",
+                     column_config={t("pe_g_col_var"): st.column_config.NumberColumn(format="percent"),
+                                    t("pe_g_col_spread"): st.column_config.NumberColumn(format="%.3f")})
+        st.caption(t("pe_g_table_caption"))
