@@ -19,7 +19,7 @@ from models.weights import zoo
 from viz_core.geometry import qk_scatter
 
 from .. import serving
-from ..i18n import STRINGS, t
+from ..i18n import STRINGS, lang, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice, index_slider, show_notices
 from ..widgets import figure_export as fx
@@ -182,7 +182,7 @@ def facts(g: G.Geometry, cfg) -> None:
     parts.append(t("pe_g_fact_var", pct=100 * g.explained_pair))
     if g.token_spread == g.token_spread:                      # NaN: no token repeats
         parts.append(t("pe_g_fact_spread", x=g.token_spread))
-    st.caption(" ".join(parts))
+    st.caption(("" if lang() == "zh" else " ").join(parts))     # Chinese sentences need no space
 
 
 def side_by_side(sel: Selection, look: Look) -> None:
