@@ -120,3 +120,19 @@ def test_chinese(page: Page, app_server: str):
     page.get_by_text("公式与计算示例").click()
     screenshot(page, "e2e-pe-10-zh-rope")
     assert_clean(page)
+
+
+def test_geometry_section(page: Page, app_server: str):
+    open_lab(page, app_server, "pe_view=geometry")
+    expect(page.get_by_text("What to look for (no PE)", exact=False)).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)          # one head + six schemes
+    expect(page.locator(CHARTS).first.get_by_text("PC1 · ", exact=False)).to_have_count(1, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-11-geometry")
+    assert_clean(page)
+    open_app(page, app_server, "/positional", "lang=中文&pe_view=geometry&pe_gm=toy:verse-lm&pe_g_probes=2",
+             timeout=TIMEOUT)
+    expect(page.locator("h1")).to_have_text("位置编码实验室", timeout=TIMEOUT)
+    expect(page.get_by_text("看点（RoPE）", exact=False).first).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-12-zh-geometry")
+    assert_clean(page)

@@ -27,6 +27,7 @@ from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice, show_notices
 from . import positional_checkpoints as cv
+from . import positional_geometry as geo
 from .positional_checkpoints import DEVICE, scheme_label
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
@@ -60,7 +61,7 @@ def render(sel: Selection) -> None:
     st.title(t("pe_title"))
     st.caption(t("pe_intro"))
     # controls and views are one fragment: moving a slider reruns only the lab
-    lab()
+    lab(sel)
 
 
 def words() -> dict[str, str]:
@@ -131,8 +132,9 @@ def odd_dim_message(scheme: str, d: int) -> None:
 
 # ---- controls ------------------------------------------------------------------------------------
 def sections() -> tuple[str, ...]:
-    """The lab's sections; those about the toy checkpoints only when they are shipped."""
-    return BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ())
+    """The lab's sections; those about the toy checkpoints only when they are shipped;
+    the query–key geometry when a trained model is there to read."""
+    return BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ()) + (("geometry",) if geo.models() else ())
 
 
 def section_control() -> str:
@@ -174,7 +176,7 @@ def table_controls() -> TableControls:
 
 # ---- the page body ---------------------------------------------------------------------------------
 @st.fragment
-def lab() -> None:
+def lab(sel: Selection) -> None:
     """Section choice and the chosen section (a fragment: controls rerun only this)."""
     section = section_control()
     show_notices()
@@ -186,6 +188,8 @@ def lab() -> None:
         rope_section()
     elif section == "bias":
         bias_section()
+    elif section == "geometry":
+        geo.section(sel)
     else:
         cv.section(section)
 
