@@ -9,7 +9,7 @@ bits per character on the held-out text at 1x to 8x the training length with Pre
 al.'s non-overlapping windows (lab/length_curve.py) and writes docs/pe_lm.json and
 docs/pe_lm.md.
 
-    python -m models.training.pe_lm train       # the six models (~4 min each on one thread)
+    python -m models.training.pe_lm train       # the six models (~5 min each on one thread)
     python -m models.training.pe_lm evaluate    # docs/pe_lm.json + docs/pe_lm.md
     python -m models.training.pe_lm all         # both (`make pe-lm`)
 
@@ -46,9 +46,15 @@ MODEL = dict(d_model=64, n_layers=2, n_heads=4, d_ff=256, norm="layernorm", norm
              activation="gelu", bias=False, tie_embeddings=True, embed_scale=True)
 SETTINGS = TrainSettings(steps=1200, lr=3e-3, batch_size=32, seed=SEED, warmup=40, eval_every=100,
                          snapshot_every=100_000, eval_size=32)
-NAMES = {"none": ("no positions (NoPE)", "无位置编码"), "sinusoidal": ("sinusoidal", "正弦位置编码"),
-         "learned": ("learned table", "可学习位置表"), "rope": ("RoPE", "RoPE 旋转位置编码"),
-         "alibi": ("ALiBi", "ALiBi 线性偏置"), "relative": ("T5 relative buckets", "T5 相对位置桶")}
+# scheme -> (label en, label zh, description phrase en, description phrase zh)
+NAMES = {"none": ("no positions", "无位置编码", "no positional encoding (NoPE: only the causal mask tells order)",
+                  "不使用位置编码（只有因果掩码提供顺序）"),
+         "sinusoidal": ("sinusoidal", "正弦位置编码", "sinusoidal position vectors (Vaswani et al.)", "使用正弦位置编码"),
+         "learned": ("learned table", "可学习位置表", "a learned table of 64 position vectors",
+                     "使用 64 个可学习的位置向量"),
+         "rope": ("RoPE", "RoPE 旋转位置编码", "rotary position embeddings (RoPE)", "使用 RoPE 旋转位置编码"),
+         "alibi": ("ALiBi", "ALiBi 线性偏置", "ALiBi's linear attention biases", "使用 ALiBi 线性注意力偏置"),
+         "relative": ("T5 relative buckets", "T5 相对位置桶", "T5's relative position buckets", "使用 T5 相对位置桶")}
 
 
 def stem(scheme: str) -> str:
@@ -74,19 +80,22 @@ def loss_curve(losses: list[float], steps: list[int], every: int = 20) -> list[l
     return [[steps[i - 1], round(sum(losses[i - every:i]) / every, 4)] for i in range(every, len(losses) + 1, every)]
 
 
-def card(scheme: str, run, settings: TrainSettings) -> dict:
-    en, zh = NAMES[scheme]
-    return {"task": run.task.name, "kind": "language-model", "family": "pe-lm", "positional": scheme,
-            "context": TRAIN_LEN, "train_len": TRAIN_LEN,
-            "label": f"Char LM · {en} (trained at 64)",
-            "label_zh": f"字符级语言模型 · {zh}（训练长度 64）",
-            "description": (f"A small character-level decoder with {en} positions, trained on 64-character windows "
-                            "of the verse corpus (Tang poems, Song ci, the King James Bible's poetic books); one of "
-                            "six identical models but for the positional scheme, to test them on longer texts "
+def texts(scheme: str) -> dict[str, str]:
+    """The card's labels and descriptions, English and Chinese."""
+    en, zh, what, what_zh = NAMES[scheme]
+    return {"label": f"Char LM · {en} (trained at 64)", "label_zh": f"字符级语言模型 · {zh}（训练长度 64）",
+            "description": (f"A small character-level decoder with {what}, trained on 64-character windows of the "
+                            "verse corpus (Tang poems, Song ci, the King James Bible's poetic books); one of six "
+                            "models identical but for the positional scheme, to test them on longer texts "
                             "(Press et al. 2022)."),
-            "description_zh": (f"小型字符级解码器，位置编码为{zh}，在诗文语料（唐诗、宋词、英王钦定本圣经诗歌书卷）"
+            "description_zh": (f"小型字符级解码器，{what_zh}，在诗文语料（唐诗、宋词、英王钦定本圣经诗歌书卷）"
                                "的 64 字符窗口上训练；六个模型只有位置编码不同，用来比较它们在更长文本上的表现"
-                               "（Press 等，2022）。"),
+                               "（Press 等，2022）。")}
+
+
+def card(scheme: str, run, settings: TrainSettings) -> dict:
+    return {"task": run.task.name, "kind": "language-model", "family": "pe-lm", "positional": scheme,
+            "context": TRAIN_LEN, "train_len": TRAIN_LEN, **texts(scheme),
             "seed": settings.seed, "steps": run.step, "seconds": round(run.seconds, 1),
             "settings": asdict(settings), "loss_curve": loss_curve(run.loss, run.steps), "dtype": "float16",
             "command": "make pe-lm"}

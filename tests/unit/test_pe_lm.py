@@ -47,6 +47,7 @@ def test_cards(models):
         assert meta["kind"] == "language-model" and meta["family"] == "pe-lm" and meta["positional"] == s
         assert meta["train_len"] == meta["context"] == 64 and meta["command"] == "make pe-lm"
         assert "64" in meta["label_zh"] and "训练长度" in meta["label_zh"]
+        assert {k: meta[k] for k in pe_lm.texts(s)} == pe_lm.texts(s)       # the script's words
         assert meta["seed"] == pe_lm.SEED and len(meta["loss_curve"]) > 10
         steps.add(meta["steps"])
     assert steps == {pe_lm.SETTINGS.steps}          # a fixed step count, the same for all six
