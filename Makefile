@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
 
-.PHONY: verse-lm run test fuzz bench clean
+.PHONY: verse-lm pe-lm run test fuzz bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,12 @@ bench: $(VENV)/.installed-dev
 # train verse-lm and verse-mlm under their wall-clock budgets, evaluate (docs/verse_lm.json).
 verse-lm: $(VENV)/.installed-dev
 	$(PY) -m models.training.verse all
+
+# "Train short, test long" (models/training/pe_lm.py): six small character LMs, one per
+# positional scheme, trained at 64 characters for a fixed number of steps on one thread,
+# then bits per character at 1x to 8x that length (docs/pe_lm.json, docs/pe_lm.md).
+pe-lm: $(VENV)/.installed-dev
+	$(PY) -m models.training.pe_lm all
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -97,7 +97,10 @@ def _minilm_entry() -> Entry:
 
 def toy_entries() -> list[Entry]:
     """The shipped checkpoints (models/weights/checkpoints), each with its card: toy
-    models, and (kind "lm", card kind "language-model") the language models, listed first."""
+    models, and (kind "lm", card kind "language-model") the language models, listed first:
+    the main ones (verse-lm, verse-mlm), then those of an experiment's family (the card's
+    "family", e.g. the pe64-* models of models/training/pe_lm.py), so the first language
+    model stays the app's default one."""
     out = []
     for path in shipped_checkpoints():
         key = f"toy:{path.stem}"
@@ -109,7 +112,7 @@ def toy_entries() -> list[Entry]:
                              True, config=TransformerConfig.from_dict(doc["config"]), card=meta))
         except ValueError as e:
             out.append(Entry(key, path.stem, "toy", "shipped checkpoint", False, str(e)))
-    return sorted(out, key=lambda e: e.kind != "lm")
+    return sorted(out, key=lambda e: (e.kind != "lm", bool(e.card.get("family"))))
 
 
 def folder_entry(path: str | Path) -> Entry:
