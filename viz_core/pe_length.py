@@ -133,11 +133,15 @@ def distance_profile(panels: Mapping[str, Mapping[str, tuple[np.ndarray, np.ndar
                                                    f"{html.escape(w['distance'])} %{{customdata:g}}: "
                                                    f"%{{y:.3g}}<extra></extra>"),
                           row=r, col=c)
-        fig.update_xaxes(type="log", row=r, col=c, title=dict(text=html.escape(w["distance"])) if r == rows else None)
-        fig.update_yaxes(type="log", row=r, col=c, title=dict(text=html.escape(w["weight"])) if c == 1 else None)
+        # decades only (dtick 1 on a log axis): minor labels (2, 5, 20…) crowd a small panel
+        fig.update_xaxes(type="log", dtick=1, row=r, col=c,
+                         title=dict(text=html.escape(w["distance"])) if i + cols >= len(names) else None)
+        fig.update_yaxes(type="log", dtick=1, exponentformat="power", row=r, col=c,
+                         title=dict(text=html.escape(w["weight"])) if c == 1 else None)
     fig.update_layout(title=dict(text=html.escape(title)) if title else None,
-                      height=int(rows * panel_height + (70 if title else 40) + 40),
-                      margin=dict(l=60, r=20, t=60 if title else 30, b=40), legend=dict(orientation="h", y=-0.08))
+                      height=int(rows * panel_height + (70 if title else 40) + 90),
+                      margin=dict(l=70, r=20, t=60 if title else 30, b=100),
+                      legend=dict(orientation="h", yanchor="top", y=-70 / (rows * panel_height), x=0))
     return fig
 
 

@@ -111,25 +111,36 @@ STRINGS.update({
     "pel_col": {"en": "×{f} ({n})", "zh": "×{f}（{n}）"},
     "pel_method": {"en": "Lower is better. Each length cuts the held-out text into non-overlapping windows of that "
                          "length and averages the loss over every character of every window (Press et al.'s "
-                         "non-overlapping evaluation), with the same number of predicted characters at every length. "
+                         "non-overlapping evaluation), with the same number of predicted characters ({chars}) at every "
+                         "length. "
                          "The learned table has {n} rows: it cannot read further, so its line stops at its end.",
                    "zh": "数值越低越好。每个长度都把评测文本切成互不重叠的等长窗口，对所有窗口中每个字符的损失取平均"
-                         "（Press 等人的不重叠评测），各长度预测的字符数相同。"
+                         "（Press 等人的不重叠评测），各长度预测的字符数相同（{chars} 个）。"
                          "可学习位置表只有 {n} 行，读不了更长的文本，所以它的曲线在表的末端停止。"},
     "pel_reading": {"en": "Measured here, from ×1 to ×4:", "zh": "本页实测（×1 到 ×4）："},
     "pel_fact": {"en": "{scheme}: {a:.2f} → {b:.2f} bits per character (×{ratio:.2f})",
                  "zh": "{scheme}：每字符 {a:.2f} → {b:.2f} 比特（×{ratio:.2f}）"},
     "pel_paper": {"en": "This reproduces the experiment of Press, Smith & Lewis (2022, *Train Short, Test Long*, "
-                        "Figure 1): trained at one length, evaluated at longer ones, sinusoidal positions break down "
-                        "past the training length, rotary ones degrade, ALiBi stays nearly flat. Differences: ours are "
-                        "2-layer character models of 64 dimensions trained for minutes on a small corpus, not "
-                        "247M-parameter word models on WikiText-103; we also show no positions at all and T5's "
-                        "relative bias, and we use perplexity's log, bits per character.",
+                        "Figure 1): trained at one length, read at longer ones. As in the paper, sinusoidal positions "
+                        "break down past the training length, T5's relative bias degrades slowly and ALiBi stays flat. "
+                        "Where ours differ: RoPE degrades *faster* than sinusoidal here (the paper has it slower); "
+                        "ALiBi does not improve with length as it does there (a model this small gains nothing from "
+                        "more than 64 characters of history); at the training length ALiBi is not the best. Ours are "
+                        "2-layer character models of 64 dimensions trained for 1,200 steps on a small corpus, not "
+                        "247M-parameter word models on WikiText-103; we add no positions at all, which only the mask "
+                        "orders (docs/pe_lm.md).",
                   "zh": "这里复现的是 Press、Smith 与 Lewis（2022，《Train Short, Test Long》）图 1 的实验："
-                        "在一个长度上训练、在更长的长度上评测，正弦位置编码一超过训练长度就失效，旋转位置编码逐渐变差，"
-                        "ALiBi 几乎保持平稳。不同之处：我们的模型是 2 层、64 维的字符级模型，在小语料上训练了几分钟，"
-                        "而不是在 WikiText-103 上训练的 2.47 亿参数词级模型；我们还加入了无位置编码和 T5 相对位置偏置，"
-                        "并用每字符比特数（困惑度的对数）作为指标。"},
+                        "在一个长度上训练，在更长的长度上测试。与论文一致：正弦位置编码一超过训练长度就失效，"
+                        "T5 相对位置偏置缓慢变差，ALiBi 保持平稳。与论文不同：这里 RoPE 变差得比正弦编码*更快*"
+                        "（论文中更慢）；ALiBi 没有像论文那样随长度变好（这么小的模型用不上超过 64 个字符的上文）；"
+                        "在训练长度上 ALiBi 也不是最好的。我们的模型是 2 层、64 维的字符级模型，在小语料上只训练了 "
+                        "1,200 步，而不是在 WikiText-103 上训练的 2.47 亿参数词级模型；我们还加入了完全没有位置编码、"
+                        "只靠掩码区分顺序的模型（详见 docs/pe_lm.md）。"},
+    "pel_zh_note": {"en": "On Chinese these small models are near the unigram baseline (9.24 bits): 33 thousand "
+                          "training characters are too few for a 2,800-character vocabulary. The curves keep the "
+                          "English shapes, but do not read the ×1 column as a ranking.",
+                    "zh": "在中文上，这些小模型的成绩接近一元（unigram）基线（9.24 比特）：3.3 万个训练字符对 2,800 "
+                          "字的词表来说太少了。曲线的走势与英文相同，但 ×1 一列不能当作排名来看。"},
     "pel_dist_title": {"en": "Mean attention weight against query–key distance (all layers and heads)",
                        "zh": "平均注意力权重随查询–键距离的变化（所有层和头的平均）"},
     "pel_dist_caption": {"en": "For every query, the weight it gives the key d characters back, averaged over queries, "

@@ -28,6 +28,7 @@ from ..markup import md_escape
 from ..shell import Selection, bound, choice, show_notices
 from . import positional_checkpoints as cv
 from . import positional_geometry as geo
+from . import positional_length as pl
 from .positional_checkpoints import DEVICE, scheme_label
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
@@ -133,8 +134,10 @@ def odd_dim_message(scheme: str, d: int) -> None:
 # ---- controls ------------------------------------------------------------------------------------
 def sections() -> tuple[str, ...]:
     """The lab's sections; those about the toy checkpoints only when they are shipped;
-    the query–key geometry when a trained model is there to read."""
-    return BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ()) + (("geometry",) if geo.models() else ())
+    "train short, test long" with the positional LMs; the query–key geometry when a
+    trained model is there to read."""
+    return (BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
+            + (("geometry",) if geo.models() else ()))
 
 
 def section_control() -> str:
@@ -190,6 +193,8 @@ def lab(sel: Selection) -> None:
         bias_section()
     elif section == "geometry":
         geo.section(sel)
+    elif section == "length":
+        pl.section()
     else:
         cv.section(section)
 

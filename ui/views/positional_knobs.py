@@ -120,12 +120,18 @@ def panel(schemes: Iterable[str], train_len: int, relative_default: tuple[int, i
         with c9:
             temp = _number(t("pek_temp"), "temperature", 1.0, "pe_k_temp", step=0.1, help_=t("pek_temp_help"))
         show_notices()
+        # a knob at the trained setting is no knob (so the stock model is the cached one)
         if (buckets, maxdist) == tuple(relative_default):
-            buckets = maxdist = None            # the trained buckets: nothing to re-index
+            buckets = maxdist = None
+        theta = None if theta == 10000.0 else theta
+        sinbase = None if sinbase == 10000.0 else sinbase
+        layout = None if layout == "interleaved" else layout
+        if factor == 1.0:
+            scaling = "none"
         knobs = K.Knobs(rope_base=theta, rope_scaling=scaling, rope_factor=factor, alibi_slope_scale=alibi,
                         relative_buckets=buckets, relative_max_distance=maxdist, sinusoidal_base=sinbase,
                         sinusoidal_layout=layout, temperature=temp)
-        if scaling != "none" and factor == 1.0:
+        if st.session_state.get("_pe_k_scaling", "none") != "none" and factor == 1.0:
             st.info(t("pek_factor_one"), icon=":material/info:")
         if not knobs.is_stock:
             st.button(t("pek_reset"), on_click=reset, args=(tuple(relative_default),), key=f"{key}_reset",

@@ -1,0 +1,156 @@
+"""The positional lab's "train short, test long" section: six character language models,
+identical but for their positional scheme, trained on 64-character windows of the verse
+corpus (models/training/pe_lm.py), read at 1× to 8× that length — Press et al. (2022),
+Figure 1, at toy scale — and the mean attention weight against query-key distance at 1×,
+2× and 4×. The positional knobs (ui/views/positional_knobs.py) re-evaluate both, cached
+per setting. Not a page: ui/views/positional.py shows it.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import viz_core.pe_length as vl
+from lab import length_curve as L
+from models.config import POSITIONALS
+from models.weights import zoo
+
+from .. import serving
+from ..i18n import t
+from ..shell import choice
+from ..widgets import figure_export as fx
+from . import positional_knobs as kp
+from .positional_checkpoints import scheme_label
+
+FACTORS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
+PROFILE_FACTORS = (1.0, 2.0, 4.0)
+LANGS = ("en", "zh")
+BUDGET = 6_144          # predicted characters per point (the report, docs/pe_lm.md, uses twice as many)
+
+
+@st.cache_data(ttl=60, show_spinner=False)
+def lm_set() -> dict[str, dict]:
+    """{scheme: card (with its key)} of the shipped positional language models, in the
+    order of models.config.POSITIONALS; empty when they are not shipped."""
+    found = {}
+    for e in zoo.catalogue():
+        card = e.card or {}
+        if e.available and card.get("family") == "pe-lm" and card.get("positional") in POSITIONALS:
+            found[card["positional"]] = {"key": e.key, **card}
+    return {s: found[s] for s in POSITIONALS if s in found}
+
+
+def train_len(cards: dict[str, dict]) -> int:
+    return int(next(iter(cards.values())).get("train_len") or 64)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def heldout(key: str, lang: str) -> list[int]:
+    """The held-out verse of one language, in the set's (shared) character vocabulary."""
+    _, tok = serving.load_model(key, kp.DEVICE)
+    return L.heldout_ids(tok, lang)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def curve(key: str, lang: str, knobs: tuple, n_train: int) -> list[tuple[float, int, float | None]]:
+    """Bits per character at each length factor for one model under the knobs (cached per
+    model, language and knob setting)."""
+    model = kp.knobbed(key, knobs, n_train)
+    ids = heldout(key, lang)
+    return serving.run_held(model, lambda m: L.curve(m, ids, n_train, FACTORS, budget=BUDGET),
+                            int(n_train * max(FACTORS)))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def profile(key: str, lang: str, knobs: tuple, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """(distances, mean weight over layers and heads) at factor × the training length."""
+    model = kp.knobbed(key, knobs, n_train)
+    length = int(n_train * factor)
+    ids = heldout(key, lang)
+    d, w = serving.run_held(model, lambda m: L.distance_profile(m, ids, length, n_windows=4), length)
+    return d, w.mean(axis=(0, 1))
+
+
+def section() -> None:
+    cards = lm_set()
+    if not cards:
+        st.info(t("pel_missing"), icon=":material/inventory_2:")
+        return
+    n = train_len(cards)
+    st.markdown(t("pel_intro", n=n, n8=8 * n))
+    lang = choice(st.radio, t("pel_lang"), LANGS, param="pe_l_lang", default="en", horizontal=True,
+                  labels={"en": t("pel_lang_en"), "zh": t("pel_lang_zh")})
+    rel = serving.load_model(cards["relative"]["key"], kp.DEVICE)[0].cfg if "relative" in cards else None
+    rope = serving.load_model(cards["rope"]["key"], kp.DEVICE)[0].cfg if "rope" in cards else None
+    knobs = kp.knob_tuple(kp.panel(cards, n, (rel.relative_buckets, rel.relative_max_distance) if rel else (32, 128),
+                                   8 * n, key="pe_lfig", rope_dim=rope.rotary_dim if rope else 16))
+    view = choice(st.radio, t("pel_view"), ("curve", "distance"), param="pe_l_view", default="curve",
+                  horizontal=True, labels={"curve": t("pel_view_curve"), "distance": t("pel_view_distance")})
+    if view == "curve":
+        curve_view(cards, lang, knobs, n)
+    else:
+        distance_view(cards, lang, knobs, n)
+
+
+def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
+    stock_knobs = kp.knob_tuple(kp.K.Knobs())
+    progress = st.progress(0.0, text=t("pel_running"))
+    results, stock = {}, {}
+    for i, (s, card) in enumerate(cards.items()):
+        results[s] = curve(card["key"], lang, knobs, n)
+        if knobs != stock_knobs:
+            stock[s] = curve(card["key"], lang, stock_knobs, n)
+        progress.progress((i + 1) / len(cards), text=t("pel_running"))
+    progress.empty()
+    series = {scheme_label(s): [r[2] for r in rows] for s, rows in results.items()}
+    stock_series = {scheme_label(s): [r[2] for r in rows] for s, rows in stock.items()} or None
+    learned_end = None
+    if "learned" in cards:
+        rows = serving.load_model(cards["learned"]["key"], kp.DEVICE)[0].cfg.max_len
+        learned_end = rows / n
+    fx.chart(vl.length_curves(FACTORS, series, stock=stock_series, table_end=learned_end, words=kp.words(),
+                              title=t("pel_curve_title", lang=t(f"pel_lang_{lang}"), n=n)),
+             key="pe_l_curve", width="stretch")
+    table = []
+    for s, rows in results.items():
+        row = {t("pe_col_scheme"): scheme_label(s)}
+        for f, length, bpc in rows:
+            row[t("pel_col", f=f"{f:g}", n=length)] = t("pe_beyond_table") if bpc is None else f"{bpc:.3f}"
+        table.append(row)
+    st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_l_table")
+    st.caption(t("pel_method", n=n, chars=f"{BUDGET:,}"))
+    if lang == "zh":
+        st.warning(t("pel_zh_note"), icon=":material/translate:")
+    reading(results)
+
+
+def reading(results: dict[str, list]) -> None:
+    """What the figure reproduces of the paper and where it differs, from the numbers above."""
+    def at(s: str, f: float) -> float | None:
+        return next((b for ff, _, b in results.get(s, []) if ff == f), None)
+
+    facts = []
+    for s in results:
+        one, four = at(s, 1.0), at(s, 4.0)
+        if one is not None and four is not None:
+            facts.append(t("pel_fact", scheme=scheme_label(s), a=one, b=four, ratio=four / one))
+    if facts:
+        st.markdown(t("pel_reading") + "\n" + "\n".join(f"- {f}" for f in facts))
+    st.info(t("pel_paper"), icon=":material/menu_book:")
+
+
+def distance_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
+    panels: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
+    for s, card in cards.items():
+        model_rows = serving.load_model(card["key"], kp.DEVICE)[0].cfg
+        lines = {}
+        for f in PROFILE_FACTORS:
+            length = int(n * f)
+            if s == "learned" and length > model_rows.max_len:
+                continue
+            lines[t("pek_w_length", f=f"{f:g}", n=length)] = profile(card["key"], lang, knobs, n, f)
+        panels[scheme_label(s)] = lines
+    fx.chart(vl.distance_profile(panels, words=kp.words(), title=t("pel_dist_title")), key="pe_l_distance",
+             width="stretch")
+    st.caption(t("pel_dist_caption", n=n))
