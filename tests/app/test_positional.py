@@ -178,7 +178,7 @@ def test_checkpoint_sections_are_offered():
     at = lab()
     radio = [r for r in at.radio if r.key.startswith("pe_view__")][0]
     assert list(radio.options)[4:] == ["Effect on attention", "Length extrapolation", "Shift test",
-                                       "Query–key geometry"]
+                                       "Train short, test long", "Query–key geometry"]
 
 
 def test_attention_side_by_side_and_permutation():

@@ -65,31 +65,18 @@ def test_text_model_and_chinese():
     assert any("看点（RoPE）" in c.value for c in at.caption)
 
 
-def test_scheme_sets_offer_the_pe64_language_models_once_they_exist(monkeypatch):
-    """The six character LMs `toy:pe64-<scheme>` join the side-by-side sets when the
-    catalogue has them (faked here: they are trained elsewhere)."""
-    import dataclasses
-
+def test_scheme_sets_offer_the_pe64_language_models():
+    """The six character LMs trained identically but for their scheme (pe64-*) are a set,
+    in POSITIONALS order, beside the per-task sets; the side by side reads them."""
     from ui.views import positional_geometry as geo
 
-    real = zoo.catalogue()
-    base = zoo.get("toy:verse-lm")
-    fake = [dataclasses.replace(base, key=f"toy:pe64-{s}", label=f"PE64 {s}", kind="toy",
-                                config=dataclasses.replace(base.config, positional=s),
-                                card={"family": "pe-lm", "kind": "language-model", "positional": s})
-            for s in ("rope", "none", "sinusoidal")]
-    geo.scheme_sets.clear()
-    try:
-        assert "pe64" not in geo.scheme_sets() and {"reverse", "copy"} <= set(geo.scheme_sets())
-        monkeypatch.setattr(zoo, "catalogue", lambda *a, **k: real + fake)
-        geo.scheme_sets.clear()
-        sets = geo.scheme_sets()
-        assert sets["pe64"] == {"none": "toy:pe64-none", "sinusoidal": "toy:pe64-sinusoidal",
-                                "rope": "toy:pe64-rope"}                 # in POSITIONALS order
-        assert sets["reverse"]["rope"] == "toy:reverse-rope"
-    finally:
-        geo.scheme_sets.clear()
-
+    sets = geo.scheme_sets()
+    assert {"reverse", "copy", "pe64"} <= set(sets)
+    assert sets["pe64"] == {s: f"toy:pe64-{s}" for s in ("none", "sinusoidal", "learned", "rope", "alibi",
+                                                         "relative")}
+    assert sets["reverse"]["rope"] == "toy:reverse-rope"
+    at = geometry({"pe_gset": "pe64"})
+    assert {"pe_g_side_rope", "pe_g_side_none", "pe_g_side_alibi"} <= set(chart_ids(at))
 
 def test_hostile_and_blank_text():
     from tests.app.helpers import EVIL

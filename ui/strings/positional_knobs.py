@@ -1,5 +1,4 @@
-"""Strings of the positional knobs panel and the "train short, test long" section
-(ui/views/positional_knobs.py, ui/views/positional_length.py)."""
+"""Strings of the positional knobs panel and the "train short, test long" section."""
 
 STRINGS = {
     # ---- the knobs panel ----
