@@ -44,3 +44,11 @@ def test_train_short_test_long_curves_and_distance(page: Page, app_server: str):
     expect(page.locator(CHARTS).last.locator(".legendtext").first).to_be_visible(timeout=TIMEOUT)
     screenshot(page, "e2e-pek-length-distance-zh")
     assert_clean(page)
+
+
+def test_geometry_side_by_side_on_the_language_models(page: Page, app_server: str):
+    open_lab(page, app_server, "pe_view=geometry&pe_gset=pe64&pe_gm=toy:pe64-rope")
+    expect(page.locator('[class*="st-key-pe_g_side_relative"]')).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)          # one head + six schemes
+    screenshot(page, "e2e-pek-geometry-pe64")
+    assert_clean(page)

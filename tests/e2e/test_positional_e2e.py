@@ -107,8 +107,13 @@ def test_sections_draw(page: Page, app_server: str):
 
 def test_checkpoint_sections(page: Page, app_server: str):
     open_lab(page, app_server, "pe_view=attention")          # the default task: reverse
-    shows(page, "e2e-pe-07-attention", text="No positions: the attention permutes with the tokens", charts=4)
-    shows(page, "e2e-pe-08-extrapolation", section_label="Length extrapolation", charts=1, legend=6)
+    # the knobs panel (folded) draws RoPE's wavelengths and T5's bucket map; the maps, the
+    # entropy per head and the three permutation panels follow
+    shows(page, "e2e-pe-07-attention", text="No positions: the attention permutes with the tokens", charts=7)
+    section(page, "Length extrapolation")
+    expect(page.locator(CHARTS)).to_have_count(3, timeout=TIMEOUT)
+    expect(page.locator(CHARTS).last.locator(".legendtext")).to_have_count(6, timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-08-extrapolation")
     shows(page, "e2e-pe-09-shift-test", section_label="Shift test", charts=2)
     assert_clean(page)
 

@@ -184,7 +184,8 @@ def pictures(schemes: tuple[str, ...], knobs: K.Knobs, train_len: int, relative_
         n = min(4 * train_len, 160)
         bmap = P.relative_bucket_map(n, n, False, b, dmax).numpy().astype(np.float32)
         fx.chart(vp.matrix(bmap, title=t("pek_bucket_title", b=b, d=dmax), center=None, height=320,
-                           value_name=t("pek_bucket")), key=f"{key}_buckets", width="stretch")
+                           value_name=t("pek_bucket"), x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos")),
+                 key=f"{key}_buckets", width="stretch")
         if (b, dmax) != tuple(relative_default):
             st.info(t("pek_reindexed", b0=relative_default[0], d0=relative_default[1], b=b, d=dmax),
                     icon=":material/swap_horiz:")
