@@ -20,17 +20,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..config import MaskSpec, TransformerConfig
-from .keytable import Copy, Family, PerHead, hf_get, unsupported
-
-
-def _rope_theta(hf: Mapping[str, Any], family: str, default: float = 10000.0) -> tuple[float, dict]:
-    """RoPE base and the rope settings dict; refuses scaled RoPE (YaRN, linear, dynamic...)."""
-    rope = hf_get(hf, "rope_parameters") or hf_get(hf, "rope_scaling") or {}
-    rope_type = rope.get("rope_type", rope.get("type", "default"))
-    if rope_type != "default":
-        raise unsupported(family, f"rope_type={str(rope_type)[:30]}",
-                          f"RoPE scaling rope_type={str(rope_type)[:30]!r} is not supported (only the default RoPE).")
-    return float(rope.get("rope_theta", hf_get(hf, "rope_theta", default))), rope
+from .keytable import Copy, Family, PerHead, hf_get, rope_settings, unsupported
 
 
 def _no_sliding_layers(hf: Mapping[str, Any], family: str) -> None:
@@ -42,13 +32,13 @@ def _no_sliding_layers(hf: Mapping[str, Any], family: str) -> None:
 
 def _llama_like(hf: Mapping[str, Any], family: str, **settings: Any) -> TransformerConfig:
     """The LLaMA skeleton Qwen2, Mistral and Gemma share: RoPE, RMSNorm, a gated MLP, GQA."""
-    theta, _ = _rope_theta(hf, family)
+    rope, _ = rope_settings(hf, family)
     heads = hf["num_attention_heads"]
     base = dict(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
         n_heads=heads, n_kv_heads=hf_get(hf, "num_key_value_heads", heads), d_ff=hf["intermediate_size"],
         d_head=hf_get(hf, "head_dim", hf["hidden_size"] // heads), max_len=hf["max_position_embeddings"],
-        positional="rope", rope_base=theta, norm="rmsnorm", norm_position="pre", activation="swiglu", bias=False,
+        positional="rope", **rope, norm="rmsnorm", norm_position="pre", activation="swiglu", bias=False,
         tie_embeddings=bool(hf_get(hf, "tie_word_embeddings", False)), norm_eps=hf_get(hf, "rms_norm_eps", 1e-6),
         output="logits", pad_id=hf_get(hf, "pad_token_id"),
     )
@@ -112,15 +102,16 @@ def gpt_neox_config(hf: Mapping[str, Any]) -> TransformerConfig:
     if not hf_get(hf, "attention_bias", True):
         raise unsupported("GPT-NeoX", "attention_bias=false", "GPT-NeoX checkpoints with attention_bias=false are "
                           "not supported (their MLP keeps its biases).")
-    theta, rope = _rope_theta(hf, "GPT-NeoX")
-    theta = float(hf_get(hf, "rotary_emb_base", theta)) if "rope_theta" not in rope else theta
+    scaling, rope = rope_settings(hf, "GPT-NeoX")
+    if "rope_theta" not in rope:
+        scaling["rope_base"] = float(hf_get(hf, "rotary_emb_base", scaling["rope_base"]))
     pct = rope.get("partial_rotary_factor", hf_get(hf, "rotary_pct", 1.0))
     d, heads = hf["hidden_size"], hf["num_attention_heads"]
     head_dim = d // heads
     act = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
     return TransformerConfig(
         arch="decoder", vocab_size=hf["vocab_size"], d_model=d, n_layers=hf["num_hidden_layers"], n_heads=heads,
-        d_ff=hf["intermediate_size"], max_len=hf["max_position_embeddings"], positional="rope", rope_base=theta,
+        d_ff=hf["intermediate_size"], max_len=hf["max_position_embeddings"], positional="rope", **scaling,
         rope_dim=int(head_dim * pct), norm="layernorm", norm_position="pre",
         activation=act[hf_get(hf, "hidden_act", "gelu")], bias=True,
         parallel_residual=bool(hf_get(hf, "use_parallel_residual", True)),

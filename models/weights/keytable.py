@@ -64,3 +64,39 @@ class Family:
     keys: Callable[[TransformerConfig, str], list[Copy]]
     embed_key: str                   # finds the key prefix ("bert.", "transformer.", "model." or "")
     prefixes: tuple[str, ...]
+
+
+YARN_DEFAULTS = {"beta_fast": 32, "beta_slow": 1, "truncate": True}
+
+
+def rope_settings(hf: Mapping[str, Any], family: str, default_theta: float = 10000.0) -> tuple[dict[str, Any], dict]:
+    """(config fields, the rope settings dict) of a checkpoint's RoPE: the base, and a
+    context extension we implement (models.positional.RopeScaling) — "linear" (position
+    interpolation) or "yarn" with the paper's defaults. Other kinds (dynamic NTK, llama3,
+    longrope…) and YaRN variants (attention_factor, mscale, other betas) are refused."""
+    rope = hf_get(hf, "rope_parameters") or hf_get(hf, "rope_scaling") or {}
+    kind = str(rope.get("rope_type", rope.get("type", "default")))
+    out: dict[str, Any] = {"rope_base": float(rope.get("rope_theta", hf_get(hf, "rope_theta", default_theta)))}
+    if kind == "default":
+        return out, rope
+    if kind not in ("linear", "yarn"):
+        raise unsupported(family, f"rope_type={kind[:30]}", f"RoPE scaling rope_type={kind[:30]!r} is not supported "
+                          "(default, linear and yarn are).")
+    factor = rope.get("factor")
+    if kind == "yarn":
+        odd = [k for k in ("attention_factor", "mscale", "mscale_all_dim") if rope.get(k) is not None]
+        odd += [k for k, v in YARN_DEFAULTS.items() if rope.get(k) is not None and rope[k] != v]
+        if odd:
+            raise unsupported(family, odd[0], f"YaRN with {odd[0]}={str(rope[odd[0]])[:20]} is not "
+                              "supported (only the paper's defaults).")
+        original = rope.get("original_max_position_embeddings")
+        if not isinstance(original, int) or original < 1:
+            raise unsupported(family, "yarn original_max_position_embeddings", "YaRN needs "
+                              "original_max_position_embeddings, the context the model was trained on.")
+        factor = factor if factor is not None else hf["max_position_embeddings"] / original
+        out["rope_original_len"] = original
+    if not isinstance(factor, (int, float)) or isinstance(factor, bool) or not factor >= 1:
+        raise unsupported(family, f"{kind} factor", f"RoPE {kind} scaling needs a factor of at least 1 "
+                          f"(got {str(factor)[:20]}).")
+    out.update(rope_scaling=kind, rope_factor=float(factor))
+    return out, rope

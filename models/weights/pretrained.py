@@ -31,7 +31,7 @@ from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
 from . import decoders, safety
 from . import seq2seq as S
-from .keytable import CheckpointError, Copy, Family, hf_get, unsupported
+from .keytable import CheckpointError, Copy, Family, hf_get, rope_settings, unsupported
 from .safety import Header
 
 SUPPORTED = ("bert", "gpt2", "llama", "mistral", "qwen2", "gemma", "gpt_neox", "t5", "marian", "bart")
@@ -80,12 +80,7 @@ def gpt2_config(hf: Mapping[str, Any]) -> TransformerConfig:
 
 
 def llama_config(hf: Mapping[str, Any]) -> TransformerConfig:
-    rope = hf_get(hf, "rope_parameters") or hf_get(hf, "rope_scaling") or {}
-    rope_type = rope.get("rope_type", rope.get("type", "default"))
-    if rope_type != "default":
-        raise unsupported("LLaMA", f"rope_type={str(rope_type)[:30]}",
-                           f"RoPE scaling {str(rope_type)[:30]!r} is not supported (only the default RoPE).")
-    theta = rope.get("rope_theta", hf_get(hf, "rope_theta", 10000.0))
+    rope, _ = rope_settings(hf, "LLaMA")
     if hf_get(hf, "sliding_window") is not None and hf["sliding_window"] < hf["max_position_embeddings"]:
         raise unsupported("LLaMA", "sliding_window", "Sliding-window attention checkpoints are not supported yet.")
     if hf_get(hf, "attention_bias", False) != hf_get(hf, "mlp_bias", False):
@@ -99,7 +94,7 @@ def llama_config(hf: Mapping[str, Any]) -> TransformerConfig:
         arch="decoder", vocab_size=hf["vocab_size"], d_model=hf["hidden_size"], n_layers=hf["num_hidden_layers"],
         n_heads=heads, n_kv_heads=hf_get(hf, "num_key_value_heads", heads), d_ff=hf["intermediate_size"],
         d_head=hf_get(hf, "head_dim", hf["hidden_size"] // heads), max_len=hf["max_position_embeddings"],
-        positional="rope", rope_base=float(theta), norm="rmsnorm", norm_position="pre", activation="swiglu",
+        positional="rope", **rope, norm="rmsnorm", norm_position="pre", activation="swiglu",
         bias=bool(hf_get(hf, "attention_bias", False)), tie_embeddings=bool(hf_get(hf, "tie_word_embeddings", False)),
         norm_eps=hf_get(hf, "rms_norm_eps", 1e-6), output="logits", pad_id=hf_get(hf, "pad_token_id"),
     )

@@ -9,6 +9,7 @@ import torch
 from lab import pe_knobs as K
 from models import positional as P
 from models.training import tasks
+from models.trace import act_name
 from models.weights import zoo
 from tests.app.helpers import chart_ids, decode, open_app, rerun, spec
 
@@ -38,11 +39,11 @@ def test_a_link_sets_the_knobs_and_the_maps_are_the_knobbed_models():
     ex = tasks.get_task("copy").probe()
     layer = model.cfg.n_layers - 1
     _, trace = knobbed.run_with_cache(ex.ids)
-    want = trace.numpy(f"blocks.{layer}.attn.hook_pattern", batch=0)[0]
+    want = trace.numpy(act_name("pattern", layer), batch=0)[0]
     got = np.where(np.isnan(z), 0.0, z)
     np.testing.assert_allclose(got, want, atol=1e-5)
     _, stock_trace = model.run_with_cache(ex.ids)
-    stock = stock_trace.numpy(f"blocks.{layer}.attn.hook_pattern", batch=0)[0]
+    stock = stock_trace.numpy(act_name("pattern", layer), batch=0)[0]
     assert np.abs(stock - want).max() > 1e-3                     # the knobs changed the map
     assert "pe_entropy" in chart_ids(at)
     ent = spec(at, "pe_entropy")

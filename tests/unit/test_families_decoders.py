@@ -76,6 +76,16 @@ VARIANTS = [
     ("mistral", dict(sliding_window=None)),                  # no window: plain causal
     ("gpt_neox", {}),                                        # parallel residual, 25% rotary
     ("gpt_neox", dict(use_parallel_residual=False, rotary_pct=1.0)),
+    # RoPE context extension read from the checkpoint (models.positional.RopeScaling)
+    ("qwen2", dict(rope_parameters={"rope_type": "linear", "factor": 4.0, "rope_theta": 10000.0})),
+    ("qwen2", dict(rope_parameters={"rope_type": "yarn", "factor": 4.0, "rope_theta": 10000.0,
+                                    "original_max_position_embeddings": 8})),
+    ("mistral", dict(rope_parameters={"rope_type": "yarn", "factor": 2.5, "rope_theta": 500.0,
+                                      "original_max_position_embeddings": 6})),
+    ("llama", dict(rope_parameters={"rope_type": "yarn", "factor": 3.0, "rope_theta": 10000.0,
+                                    "original_max_position_embeddings": 8})),
+    ("gpt_neox", dict(rope_parameters={"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0,
+                                       "partial_rotary_factor": 0.25})),
 ]
 
 
@@ -173,7 +183,11 @@ def test_neox_fused_matrix_of_the_wrong_height_is_refused(tmp_path):
 REFUSED = [
     ("qwen2", dict(use_sliding_window=True), "use_sliding_window"),
     ("qwen2", dict(hidden_act="gelu"), "hidden_act"),
-    ("qwen2", dict(rope_parameters={"rope_type": "yarn", "factor": 2.0}), "rope_type"),
+    ("qwen2", dict(rope_parameters={"rope_type": "dynamic", "factor": 2.0}), "rope_type"),
+    ("qwen2", dict(rope_parameters={"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8,
+                                    "beta_fast": 16}), "beta_fast"),
+    ("qwen2", dict(rope_parameters={"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 8,
+                                    "attention_factor": 1.5}), "attention_factor"),
     ("mistral", dict(sliding_window=1), "sliding_window"),
     ("gemma", dict(attention_bias=True), "attention_bias"),
     ("gemma", dict(use_bidirectional_attention=True), "use_bidirectional_attention"),
@@ -275,3 +289,13 @@ def test_gemma_legacy_activation_names():
     sometimes hidden_activation "gelu_pytorch_tanh"."""
     doc = {**tiny_hf.build("gemma").config.to_dict(), "hidden_act": "gelu", "hidden_activation": "gelu_pytorch_tanh"}
     assert pretrained.config_from_hf(doc).activation == "geglu"
+
+
+def test_the_card_says_the_rope_extension():
+    from ui.views.home import rope_note
+
+    hf = build("qwen2", rope_parameters={"rope_type": "yarn", "factor": 4.0, "rope_theta": 10000.0,
+                                         "original_max_position_embeddings": 8})
+    ours, _ = load(hf)
+    assert (ours.cfg.rope_scaling, ours.cfg.rope_factor, ours.cfg.rope_original_len) == ("yarn", 4.0, 8)
+    assert rope_note(ours.cfg) == ", θ = 10000, YaRN ×4 (trained on 8)"

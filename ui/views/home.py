@@ -75,7 +75,7 @@ def card_rows(cfg) -> dict[str, str]:
         t("cfg_arch"): t(f"arch_{cfg.arch}"),
         t("cfg_layers_heads"): f"{cfg.n_layers} × {cfg.n_heads}",
         t("cfg_attention"): attention,
-        t("cfg_positional"): t(f"pos_{cfg.positional}"),
+        t("cfg_positional"): t(f"pos_{cfg.positional}") + rope_note(cfg),
         t("cfg_norm"): f"{norm}, {t(f'norm_{cfg.norm_position}')}",
         t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
         **_seq2seq_rows(cfg),
@@ -83,6 +83,18 @@ def card_rows(cfg) -> dict[str, str]:
     if cfg.parallel_residual:                                             # GPT-NeoX, Pythia
         rows[t("cfg_residual")] = t("card_parallel")
     return rows
+
+
+def rope_note(cfg) -> str:
+    """", θ = 500000, YaRN ×4 (trained on 8192)" for a RoPE model's base and context extension."""
+    if cfg.positional != "rope":
+        return ""
+    note = f", θ = {cfg.rope_base:g}"
+    if cfg.rope_scaling != "none" and cfg.rope_factor != 1.0:
+        note += ", " + t(f"card_rope_{cfg.rope_scaling}", s=cfg.rope_factor)
+        if cfg.rope_scaling == "yarn":
+            note += " " + t("card_rope_original", n=cfg.rope_original_len or cfg.max_len)
+    return note
 
 
 def _seq2seq_rows(cfg) -> dict[str, str]:
