@@ -32,7 +32,7 @@ def _w(words: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def wavelength_chart(stock: np.ndarray, knobbed: np.ndarray | None, train_len: int, eval_len: int | None = None, *,
-                     title: str = "", words: Mapping[str, str] | None = None, height: int = 340) -> go.Figure:
+                     title: str = "", words: Mapping[str, str] | None = None, height: int = 380) -> go.Figure:
     """Wavelength 2π/θ_i of every rotating pair [pairs] on a log axis; horizontal lines
     at the training length (and the evaluation length): a pair whose wavelength exceeds
     the training length never turned a whole circle in training."""
@@ -57,10 +57,10 @@ def wavelength_chart(stock: np.ndarray, knobbed: np.ndarray | None, train_len: i
         fig.add_trace(go.Scatter(x=ends, y=[value, value], mode="lines", name=html.escape(label),
                                  line=dict(color=color, dash="dot", width=1.5), hoverinfo="skip"))
     fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
-                      margin=dict(l=60, r=20, t=44 if title else 16, b=48),
+                      margin=dict(l=60, r=20, t=44 if title else 16, b=90),
                       xaxis=dict(title=dict(text=html.escape(w["pair"]))),
-                      yaxis=dict(title=dict(text=html.escape(w["wavelength"])), type="log"),
-                      legend=dict(orientation="h", y=-0.22))
+                      yaxis=dict(title=dict(text=html.escape(w["wavelength"])), type="log", dtick=1),
+                      legend=dict(orientation="h", yanchor="top", y=-0.32))
     return fig
 
 
@@ -82,8 +82,10 @@ def length_curves(factors: Sequence[float], curves: Mapping[str, Sequence[float 
             raise ValueError(f"length_curves: {name!r} has {y.shape[0]} values for {x.shape[0]} lengths.")
         if stock is not None and name in stock:
             ys0 = np.array([np.nan if v is None else v for v in stock[name]], dtype=np.float64)
+            first = not any(tr.legendgroup == "stock" for tr in fig.data)    # one legend entry for all
             fig.add_trace(go.Scatter(x=x, y=ys0, mode="lines", line=dict(color=color, width=1.5, dash="dash"),
-                                     name=html.escape(f"{name} · {w['stock']}"), opacity=0.6,
+                                     name=html.escape(w["stock"]), legendgroup="stock", showlegend=first,
+                                     opacity=0.6,
                                      hovertemplate=f"{html.escape(name)} ({html.escape(w['stock'])}): ×%{{x:g}}, "
                                                    f"%{{y:.3f}}<extra></extra>"))
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines+markers", name=html.escape(name),
@@ -96,12 +98,12 @@ def length_curves(factors: Sequence[float], curves: Mapping[str, Sequence[float 
                                  name=html.escape(w["table_end"]), line=dict(color="#666", dash="dot", width=1.5),
                                  hoverinfo="skip"))
     fig.update_layout(title=dict(text=html.escape(title)) if title else None, height=height,
-                      margin=dict(l=60, r=20, t=44 if title else 16, b=48),
+                      margin=dict(l=60, r=20, t=44 if title else 16, b=110),
                       xaxis=dict(title=dict(text=html.escape(w["factor"])), type="log", tickvals=x,
                                  ticktext=[f"×{f:g}" for f in x]),
                       yaxis=dict(title=dict(text=html.escape(w["bpc"])),
                                  range=[0.0, top * 1.05] if finite else None),
-                      legend=dict(orientation="h", y=-0.22))
+                      legend=dict(orientation="h", yanchor="top", y=-0.3))
     return fig
 
 

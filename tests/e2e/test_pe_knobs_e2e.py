@@ -52,3 +52,11 @@ def test_geometry_side_by_side_on_the_language_models(page: Page, app_server: st
     expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)          # one head + six schemes
     screenshot(page, "e2e-pek-geometry-pe64")
     assert_clean(page)
+
+
+def test_presenter_mode_on_the_length_curves(page: Page, app_server: str):
+    open_lab(page, app_server, "pe_view=length&present=1&lang=中文&pe_k_theta=500.0")
+    expect(page.locator('[class*="st-key-pe_l_curve"]')).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("RoPE θ = 500", exact=False).first).to_be_visible(timeout=TIMEOUT)
+    screenshot(page, "e2e-pek-length-present-zh")
+    assert_clean(page)

@@ -27,6 +27,7 @@ def test_length_curves_stop_at_none_and_mark_the_table_end():
     learned = [tr for tr in fig.data if tr.name == "learned"][0]
     assert np.isnan(learned.y[1]) and learned.y[0] == 2.0
     assert any(tr.line.dash == "dash" for tr in fig.data)              # the stock curve beside
+    assert [tr.name for tr in fig.data].count("stock") == 1 or sum(tr.showlegend is not False for tr in fig.data if tr.name == "stock") == 1
     end = [tr for tr in fig.data if tr.name == "learned table ends"][0]
     assert list(end.x) == [1.0, 1.0]
     with pytest.raises(ValueError, match="2 values for 3 lengths"):
