@@ -13,6 +13,7 @@ import streamlit as st
 
 import viz_core.pe_length as vl
 from lab import length_curve as L
+from lab import pe_knobs as K
 from models.config import POSITIONALS
 from models.weights import zoo
 
@@ -94,7 +95,7 @@ def section() -> None:
 
 
 def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
-    stock_knobs = kp.knob_tuple(kp.K.Knobs())
+    stock_knobs = kp.knob_tuple(K.Knobs())
     progress = st.progress(0.0, text=t("pel_running"))
     results, stock = {}, {}
     for i, (s, card) in enumerate(cards.items()):
