@@ -85,13 +85,8 @@ STOCK = kp.knob_tuple(K.Knobs())
 
 
 def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> tuple:
-    """The positional knobs for this set of checkpoints (ui/views/positional_knobs.py), as
-    a cache key; the T5 defaults and RoPE's width are those of the set's own models."""
-    rel = model_of(cards["relative"]["key"]).cfg if "relative" in cards else None
-    rope = model_of(cards["rope"]["key"]).cfg if "rope" in cards else None
-    knobs = kp.panel(cards, task.train_len, (rel.relative_buckets, rel.relative_max_distance) if rel else (32, 128),
-                     eval_len, rope_dim=rope.rotary_dim if rope else 16)
-    return kp.knob_tuple(knobs)
+    """The positional knobs for this task's checkpoints, as a cache key."""
+    return kp.panel(cards, task.train_len, eval_len)
 
 
 # ---- cached runs -----------------------------------------------------------------------------

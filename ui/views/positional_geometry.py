@@ -13,7 +13,6 @@ import pandas as pd
 import streamlit as st
 
 from lab import qk_geometry as G
-from models.config import POSITIONALS
 from models.training.tasks import get_task
 from models.weights import zoo
 from viz_core.geometry import qk_scatter
@@ -24,10 +23,10 @@ from ..markup import md_escape
 from ..shell import Selection, bound, choice, index_slider, show_notices
 from ..widgets import figure_export as fx
 from .positional_checkpoints import DEVICE, scheme_checkpoints, scheme_label
+from .positional_length import lm_set
 
 MAX_TOKENS = 96                # tokens of a text projected (the picture stays readable)
 MAX_TOP = 64
-PE64_PREFIX = "toy:pe64-"      # six character LMs trained alike except their PE (family "pe-lm")
 # extra probe texts for the text models (the toy tasks draw theirs from the task, seeded)
 PROBE_TEXTS = ("床前明月光，疑是地上霜。", "The cat sat on the mat, and the dog sat on the rug.",
                "白日依山尽，黄河入海流。", "Attention compares every query with every key.",
@@ -61,10 +60,9 @@ def scheme_sets() -> dict[str, dict[str, str]]:
     positions: one set per toy task (`<task>-<scheme>`), and "pe64" (the character LMs
     `toy:pe64-<scheme>`) when those are in the catalogue."""
     out = {task: {s: card["key"] for s, card in cards.items()} for task, cards in scheme_checkpoints().items()}
-    pe64 = {e.config.positional: e.key for e in zoo.catalogue()
-            if e.key.startswith(PE64_PREFIX) and e.available and e.config is not None}
+    pe64 = {s: card["key"] for s, card in lm_set().items()}      # in POSITIONALS order
     if len(pe64) >= 2:
-        out["pe64"] = {s: pe64[s] for s in POSITIONALS if s in pe64}
+        out["pe64"] = pe64
     return out
 
 

@@ -20,7 +20,7 @@ import viz_core.pe_length as vl
 import viz_core.positional as vp
 from lab import pe_knobs as K
 from models import positional as P
-from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS
+from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, TransformerConfig
 from models.transformer import Transformer
 
 from .. import serving
@@ -78,11 +78,15 @@ def reset(relative_default: tuple[int, int]) -> None:
     set_choice("pe_k_layout", "interleaved")
 
 
-def panel(schemes: Iterable[str], train_len: int, relative_default: tuple[int, int] = (32, 128),
-          eval_len: int | None = None, key: str = "pe_kfig", rope_dim: int = 16) -> K.Knobs:
-    """The knobs of the shown schemes and the temperature; returns what they chose. The
-    panel shows each knob's own picture (RoPE's wavelengths, T5's bucket map) beside it."""
-    schemes = tuple(schemes)
+def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, key: str = "pe_kfig") -> tuple:
+    """The knobs for a set of checkpoints {scheme: card with its "key"} trained on
+    `train_len` positions, and the temperature; returns what they chose as a cache key
+    (`knob_tuple`). The T5 defaults and RoPE's pairs are those of the set's own models;
+    each knob's picture (RoPE's wavelengths, T5's bucket map) is drawn beside it."""
+    schemes = tuple(cards)
+    rel = serving.load_model(cards["relative"]["key"], DEVICE)[0].cfg if "relative" in cards else None
+    rope = serving.load_model(cards["rope"]["key"], DEVICE)[0].cfg if "rope" in cards else None
+    relative_default = (rel.relative_buckets, rel.relative_max_distance) if rel else (32, 128)
     with st.expander(t("pek_title"), expanded=is_changed(), icon=":material/tune:"):
         st.caption(t("pek_intro"))
         theta, scaling, factor = None, "none", 1.0
@@ -136,10 +140,10 @@ def panel(schemes: Iterable[str], train_len: int, relative_default: tuple[int, i
         if not knobs.is_stock:
             st.button(t("pek_reset"), on_click=reset, args=(tuple(relative_default),), key=f"{key}_reset",
                       icon=":material/restart_alt:")
-        pictures(schemes, knobs, train_len, relative_default, eval_len, key, rope_dim)
+        pictures(schemes, knobs, train_len, relative_default, eval_len, key, rope)
     if not knobs.is_stock:
         st.caption(t("pek_active", what=summary(knobs, schemes)))
-    return knobs
+    return knob_tuple(knobs)
 
 
 def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
@@ -164,17 +168,16 @@ def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
 
 
 def pictures(schemes: tuple[str, ...], knobs: K.Knobs, train_len: int, relative_default: tuple[int, int],
-             eval_len: int | None, key: str, rope_dim: int) -> None:
-    """What each knob changes, drawn: RoPE's wavelengths against the training length, T5's
-    bucket map with the new buckets."""
-    if "rope" in schemes:
-        d = rope_dim
-        stock = P.rope_wavelengths(d, 10000.0).numpy()
-        scaled = P.RopeScaling(knobs.rope_scaling, knobs.rope_factor, train_len)
-        now = P.rope_wavelengths(d, knobs.rope_base or 10000.0, scaled).numpy()
+             eval_len: int | None, key: str, rope: TransformerConfig | None) -> None:
+    """What each knob changes, drawn: the RoPE model's wavelengths against the training
+    length, T5's bucket map with the new buckets."""
+    if rope is not None:
+        stock = K.wavelengths(rope, K.Knobs(), train_len).numpy()
+        now = K.wavelengths(rope, knobs, train_len).numpy()
         changed = not np.array_equal(now, stock)
         fx.chart(vl.wavelength_chart(stock, now if changed else None, train_len, eval_len, words=words(),
-                                     title=t("pek_wave_title", d=d)), key=f"{key}_wave", width="stretch")
+                                     title=t("pek_wave_title", d=rope.rotary_dim)), key=f"{key}_wave",
+                 width="stretch")
         st.caption(t("pek_wave_caption", n=train_len,
                      turned=int((stock <= train_len).sum()), turned_now=int((now <= (eval_len or train_len)).sum()),
                      pairs=len(stock), m=eval_len or train_len))

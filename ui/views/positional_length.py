@@ -82,10 +82,7 @@ def section() -> None:
     st.markdown(t("pel_intro", n=n, n8=8 * n))
     lang = choice(st.radio, t("pel_lang"), LANGS, param="pe_l_lang", default="en", horizontal=True,
                   labels={"en": t("pel_lang_en"), "zh": t("pel_lang_zh")})
-    rel = serving.load_model(cards["relative"]["key"], kp.DEVICE)[0].cfg if "relative" in cards else None
-    rope = serving.load_model(cards["rope"]["key"], kp.DEVICE)[0].cfg if "rope" in cards else None
-    knobs = kp.knob_tuple(kp.panel(cards, n, (rel.relative_buckets, rel.relative_max_distance) if rel else (32, 128),
-                                   8 * n, key="pe_lfig", rope_dim=rope.rotary_dim if rope else 16))
+    knobs = kp.panel(cards, n, 8 * n, key="pe_lfig")
     view = choice(st.radio, t("pel_view"), ("curve", "distance"), param="pe_l_view", default="curve",
                   horizontal=True, labels={"curve": t("pel_view_curve"), "distance": t("pel_view_distance")})
     if view == "curve":
