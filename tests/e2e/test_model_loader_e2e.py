@@ -14,9 +14,9 @@ TIMEOUT = 60_000
 LOAD_TIMEOUT = 180_000      # the first comparison imports transformers; nothing here is a timing assertion
 WORDS = {
     "English": {"expander": "Load a model", "ok": "matches transformers", "failed": "Nothing was loaded",
-                "no_config": "has no config.json"},
+                "no_config": "has no config.json", "joined": "joined the model picker"},
     "中文": {"expander": "加载模型", "ok": "在这段文本上与 transformers", "failed": "未加载任何模型",
-            "no_config": "中没有 config.json"},
+            "no_config": "中没有 config.json", "joined": "已加入模型选择列表"},
 }
 
 
@@ -27,7 +27,13 @@ def folder(tmp_path_factory):
     return tiny_hf.save(FAMILY, root / f"tiny-{FAMILY}"), root / "empty"
 
 
-def load(page: Page, path: str) -> None:
+def load(page: Page, path: str, outcome: str) -> None:
+    """Type `path` into the panel and press Load until the sidebar shows `outcome`.
+
+    A second press only when the first left no outcome at all: on a busy CI machine a
+    click that lands while the Enter's rerun is just starting can be dropped by the
+    browser-server exchange (seen once in CI; the panel itself never saw the press).
+    Loading the same folder twice is harmless here, and a real failure still fails."""
     side = page.locator('[data-testid="stSidebar"]')
     box = side.locator(".st-key-_ml_source input")
     if not box.is_visible():
@@ -35,8 +41,16 @@ def load(page: Page, path: str) -> None:
     box.fill(path)
     box.press("Enter")
     wait_for_rerun(page, timeout=TIMEOUT)
-    side.locator(".st-key-_ml_load button").click()
-    wait_for_rerun(page, timeout=LOAD_TIMEOUT)
+    shown = side.get_by_text(outcome, exact=False).first
+    for attempt in range(2):
+        side.locator(".st-key-_ml_load button").click()
+        wait_for_rerun(page, timeout=LOAD_TIMEOUT)
+        try:
+            expect(shown).to_be_visible(timeout=TIMEOUT if attempt else 15_000)
+            return
+        except AssertionError:
+            if attempt:
+                raise
 
 
 WORDS_NOW: dict[str, str] = {}
@@ -50,12 +64,11 @@ def test_a_tiny_folder_loads_through_the_panel_with_a_parity_badge(page: Page, a
     open_app(page, app_server, "/", query={"lang": lang}, timeout=LOAD_TIMEOUT)
     side = page.locator('[data-testid="stSidebar"]')
 
-    load(page, str(empty))                                  # a bad folder first: one sentence, nothing lost
-    expect(side.get_by_text(WORDS_NOW["failed"], exact=False)).to_be_visible(timeout=TIMEOUT)
+    load(page, str(empty), WORDS_NOW["failed"])             # a bad folder first: one sentence, nothing lost
     expect(side.get_by_text(WORDS_NOW["no_config"], exact=False)).to_be_visible()
     screenshot(page, f"e2e-load-01-refused-{'zh' if lang == '中文' else 'en'}")
 
-    load(page, str(good))
+    load(page, str(good), WORDS_NOW["joined"])
     expect(side.locator(".st-key-model input")).to_have_value(f"tiny-{FAMILY} (#1)", timeout=LOAD_TIMEOUT)
     main = page.locator('[data-testid="stMain"]')
     for where in (side, main):                              # the sidebar's caption and the home card's badge
