@@ -36,6 +36,7 @@ from models.trace import Stack, Trace, act_name, record_names
 from models.transformer import Transformer
 
 from .ffn import VocabProjection, project_to_vocab
+from .kv import kv_groups
 from .residual import LENS_UNAVAILABLE, has_unembedding, stack_of
 
 # what the functions here read (record these: act_name kinds)
@@ -334,8 +335,7 @@ def head_write(model: Transformer, trace: Trace, layer: int, head: int, position
     w_o = _w_o(model, Step("add", "cross" if cross else "attn", layer, where))
     w_h = _f64(w_o.weight)[:, head * dh:(head + 1) * dh]                      # [d, dh]
     z = _f64(trace.get("z", layer, where, batch=0)[position, head])          # [dh]
-    group = cfg.n_heads // cfg.kv_heads
-    v = _f64(trace.get("v", layer, where, batch=0)[key, head // group])     # [dh]
+    v = _f64(trace.get("v", layer, where, batch=0)[key, kv_groups(cfg.n_heads, cfg.kv_heads)[head]])   # [dh]
     output, value_out = (w_h @ z).numpy(), (w_h @ v).numpy()
     read = [to_output(model, trace, x, layer, position, s, cross) for x in (output, value_out)]
     return HeadWrite(layer, head, position, key, float(pattern[key]), output, value_out,

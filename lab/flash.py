@@ -27,6 +27,7 @@ import torch
 from models.trace import Stack, act_name
 from models.transformer import Transformer
 
+from .kv import kv_groups
 from .walkthrough import walk_stack
 
 
@@ -150,7 +151,7 @@ def flash_head(model: Transformer, ids, layer: int, head: int, stack: Stack | st
     s = walk_stack(cfg, stack)
     q_name, k_name, v_name, mask_name, z_name = head_names(model, layer, s)
     _, tr = model.run_with_cache(ids, tgt_ids, names=[q_name, k_name, v_name, mask_name, z_name])
-    g = head // (cfg.n_heads // cfg.kv_heads)                           # its key/value head (GQA, MQA)
+    g = kv_groups(cfg.n_heads, cfg.kv_heads)[head]                      # its key/value head (GQA, MQA)
 
     def np64(t: torch.Tensor) -> np.ndarray:
         return t.detach().cpu().double().numpy()

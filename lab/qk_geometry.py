@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from lab.kv import kv_groups
 from models.config import TransformerConfig
 from models.trace import act_name, as_numpy
 from models.transformer import Transformer
@@ -95,7 +96,7 @@ def kv_head_of(cfg: TransformerConfig, head: int) -> int:
     """The key/value head query head `head` reads: h // (n_heads / n_kv_heads)."""
     if not 0 <= head < cfg.n_heads:
         raise ValueError(f"Head {head} does not exist: this model has heads 0..{cfg.n_heads - 1}.")
-    return head // (cfg.n_heads // cfg.kv_heads)
+    return kv_groups(cfg.n_heads, cfg.kv_heads)[head]
 
 
 def check_model(model: Transformer, layer: int, head: int) -> None:
