@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 import torch
 
 from models import positional as P
@@ -71,12 +70,6 @@ class Knobs:
     @property
     def is_stock(self) -> bool:
         return self == Knobs()
-
-
-def clamp(name: str, value: float) -> float:
-    """A value held inside its knob's range (for link values)."""
-    low, high = RANGES[name]
-    return min(max(value, low), high)
 
 
 def config_with(cfg: TransformerConfig, knobs: Knobs, original_len: int | None = None) -> TransformerConfig:
@@ -158,11 +151,3 @@ def wavelengths(cfg: TransformerConfig, knobs: Knobs, original_len: int | None =
     new = config_with(cfg, knobs, original_len)
     return P.rope_wavelengths(new.rotary_dim, new.rope_base, P.rope_scaling_of(new))
 
-
-def entropy_per_head(pattern: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Mean attention entropy in bits of every head [layers, heads] from patterns
-    [layers, heads, q, k] (numpy) over the queries' allowed keys (mask [q, k], True = may
-    attend): 0 = every query looks at one key; log2(n) = spread evenly over n keys."""
-    p = np.where(mask[None, None], np.asarray(pattern, dtype=np.float64), 0.0)
-    ent = -(p * np.log2(np.where(p > 0, p, 1.0))).sum(-1)            # [L, H, q]
-    return ent.mean(-1).astype(np.float32)

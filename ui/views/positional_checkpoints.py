@@ -16,8 +16,8 @@ import streamlit as st
 
 import viz_core.pe_length as vl
 import viz_core.positional as vp
-from lab import pe_knobs as K
 from lab import positional as E
+from lab.attention import head_entropy
 from models.config import POSITIONALS
 from models.training import tasks
 from models.training.tasks import get_task
@@ -33,6 +33,7 @@ from . import positional_knobs as kp
 SECTIONS = ("attention", "extrapolation", "shifttest")
 FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
 DEVICE = "cpu"                             # the lab's models are small; they run and are read on CPU
+LN2 = float(np.log(2))                     # head_entropy is in nats; the entropy chart is in bits
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def model_of(key: str):
     return model
 
 
-STOCK = kp.knob_tuple(K.Knobs())
+STOCK = kp.STOCK
 
 
 def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> tuple:
@@ -167,10 +168,10 @@ def attention_section() -> None:
                          t("pe_col_ideal"): None, t("pe_col_best"): t("pe_beyond_table")})
             continue
         pattern, mask, _ = probe_attention(key, c.task, c.length, knobs)
-        entropy[scheme_label(s)] = K.entropy_per_head(pattern[c.layer:c.layer + 1], mask)
+        entropy[scheme_label(s)] = head_entropy(pattern[c.layer:c.layer + 1], mask=mask) / LN2
         if knobs != STOCK:
-            stock_entropy[scheme_label(s)] = K.entropy_per_head(probe_attention(key, c.task, c.length)[0][
-                c.layer:c.layer + 1], mask)
+            stock_entropy[scheme_label(s)] = head_entropy(probe_attention(key, c.task, c.length)[0][
+                c.layer:c.layer + 1], mask=mask) / LN2
         sc = E.probe_scores(task, ex, pattern, mask, c.layer, c.head)
         mats.append(sc.shown)
         titles.append(scheme_label(s))

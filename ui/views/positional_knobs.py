@@ -38,6 +38,9 @@ def knob_tuple(knobs: K.Knobs) -> tuple:
     return dataclasses.astuple(knobs)
 
 
+STOCK = knob_tuple(K.Knobs())       # the trained setting: every model's own positional config, T = 1
+
+
 def from_tuple(values: tuple) -> K.Knobs:
     return K.Knobs(*values)
 

@@ -13,7 +13,6 @@ import streamlit as st
 
 import viz_core.pe_length as vl
 from lab import length_curve as L
-from lab import pe_knobs as K
 from models.config import POSITIONALS
 from models.weights import zoo
 
@@ -92,21 +91,19 @@ def section() -> None:
 
 
 def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
-    stock_knobs = kp.knob_tuple(K.Knobs())
     progress = st.progress(0.0, text=t("pel_running"))
     results, stock = {}, {}
     for i, (s, card) in enumerate(cards.items()):
         results[s] = curve(card["key"], lang, knobs, n)
-        if knobs != stock_knobs:
-            stock[s] = curve(card["key"], lang, stock_knobs, n)
+        if knobs != kp.STOCK:
+            stock[s] = curve(card["key"], lang, kp.STOCK, n)
         progress.progress((i + 1) / len(cards), text=t("pel_running"))
     progress.empty()
     series = {scheme_label(s): [r[2] for r in rows] for s, rows in results.items()}
     stock_series = {scheme_label(s): [r[2] for r in rows] for s, rows in stock.items()} or None
     learned_end = None
     if "learned" in cards:
-        rows = serving.load_model(cards["learned"]["key"], kp.DEVICE)[0].cfg.max_len
-        learned_end = rows / n
+        learned_end = L.max_length(serving.load_model(cards["learned"]["key"], kp.DEVICE)[0]) / n
     fx.chart(vl.length_curves(FACTORS, series, stock=stock_series, table_end=learned_end, words=kp.words(),
                               title=t("pel_curve_title", lang=t(f"pel_lang_{lang}"), n=n)),
              key="pe_l_curve", width="stretch")
@@ -141,11 +138,11 @@ def reading(results: dict[str, list]) -> None:
 def distance_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
     panels: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
     for s, card in cards.items():
-        model_rows = serving.load_model(card["key"], kp.DEVICE)[0].cfg
+        limit = L.max_length(serving.load_model(card["key"], kp.DEVICE)[0])     # a learned table's rows
         lines = {}
         for f in PROFILE_FACTORS:
             length = int(n * f)
-            if s == "learned" and length > model_rows.max_len:
+            if limit is not None and length > limit:
                 continue
             lines[t("pek_w_length", f=f"{f:g}", n=length)] = profile(card["key"], lang, knobs, n, f)
         panels[scheme_label(s)] = lines
