@@ -43,7 +43,9 @@ def _catch_generating(page: Page, app_server: str, attempts: int = 5) -> None:
     stop = page.locator(".st-key-gen_stop_btn button")
     again = page.locator(".st-key-gen_again button")
     for _ in range(attempts):
-        expect(stop.or_(again)).to_be_visible(timeout=TIMEOUT)
+        # after "Generate again" the old run's button stays drawn below the new stop button until
+        # the stream ends (which removes the stop button), so both can match: any one will do
+        expect(stop.or_(again).first).to_be_visible(timeout=TIMEOUT)
         if stop.count():
             return
         again.click()
