@@ -37,6 +37,7 @@ def scaled_dot_product_attention(
     on_pattern: Callable[[torch.Tensor], torch.Tensor] = identity,
     dropout: Callable[[torch.Tensor], torch.Tensor] = identity,
     scale: float | None = None,
+    softcap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Attention(Q, K, V) = softmax(Q Kᵀ / √d_k + bias) V  (Vaswani et al. 2017, Eq. 1).
 
@@ -45,14 +46,17 @@ def scaled_dot_product_attention(
     position bias broadcastable to the scores (ALiBi, T5). The `on_*` callables are the
     hook points of the calling module (identity here). Returns (z [b, head, q, dh],
     pattern [b, head, q, k]). scale: what Q Kᵀ is multiplied by, None = 1/√d_k
-    (T5 passes 1.0: its scores are not scaled).
+    (T5 passes 1.0: its scores are not scaled). softcap: scores = c · tanh(scores / c)
+    after the bias, before the mask (Gemma 2's attn_logit_softcapping).
     """
     scale = q.shape[-1] ** -0.5 if scale is None else scale
     if per_head_applies(q, k, v, bias, (on_scores, on_mask, on_pattern), dropout):
-        return attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern)
+        return attend_per_head(q, k, v, mask, bias, scale, on_scores, on_mask, on_pattern, softcap)
     scores = torch.matmul(q, k.transpose(-1, -2)).mul_(scale)               # [b, head, q, k]
     if bias is not None:
         scores = scores + bias
+    if softcap is not None:
+        scores = torch.tanh(scores / softcap) * softcap
     scores = on_scores(scores)
     if mask is not None:
         mask = on_mask(mask)
@@ -92,7 +96,7 @@ def per_head_applies(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, bias: to
 
 def attend_per_head(
     q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None, bias: torch.Tensor | None,
-    scale: float, on_scores: Callable, on_mask: Callable, on_pattern: Callable,
+    scale: float, on_scores: Callable, on_mask: Callable, on_pattern: Callable, softcap: float | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """`scaled_dot_product_attention` computed a group of heads at a time (see above);
     the hook points are shown the finished tensors afterwards."""
@@ -111,6 +115,8 @@ def attend_per_head(
             s = torch.matmul(q[i, heads], k_t[i, heads], out=scores[i, heads]).mul_(scale)
             if bias is not None:
                 s.add_(bias[i, heads])
+            if softcap is not None:
+                s.div_(softcap).tanh_().mul_(softcap)
             if hidden is not None:
                 s = s.masked_fill(hidden[i, heads], float("-inf"))
             torch.matmul(torch.softmax(s, -1, out=pattern[i, heads]), v[i, heads], out=z[i, heads])

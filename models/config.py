@@ -20,12 +20,14 @@ from .errors import ConfigError
 ARCHS = ("encoder", "decoder", "encoder-decoder")
 POSITIONALS = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
 NORMS = ("layernorm", "rmsnorm", "dyt")
-NORM_POSITIONS = ("pre", "post")
-ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu", "geglu")
-GATED = ("swiglu", "geglu")     # W_out · (act(W_gate x) ⊙ W_in x): SiLU gate (LLaMA), GELU-tanh gate (Gemma, T5 v1.1)
+NORM_POSITIONS = ("pre", "post", "sandwich", "output")  # where a sub-layer's norm sits (Block docstring)
+ACTIVATIONS = ("relu", "gelu", "gelu_tanh", "silu", "swiglu", "geglu", "geglu_exact")
+# W_out · (act(W_gate x) ⊙ W_in x): SiLU gate (LLaMA), GELU-tanh gate (Gemma, T5 v1.1), exact (erf) GELU gate (ModernBERT)
+GATED = ("swiglu", "geglu", "geglu_exact")
+QK_NORMS = ("none", "head", "full")   # RMSNorm on queries and keys: none | per head over d_head (Qwen3, Gemma 3) | over the whole projection (OLMo 2)
 OUTPUTS = ("logits", "hidden")
 SINUSOIDAL_LAYOUTS = ("interleaved", "halves")   # sin/cos pairs side by side (Vaswani) | [sin… | cos…] (Marian)
-ROPE_SCALINGS = ("none", "linear", "ntk", "yarn")  # RoPE context extension (models/positional.py, RopeScaling)
+ROPE_SCALINGS = ("none", "linear", "ntk", "yarn", "llama3", "dynamic", "longrope")  # RoPE context extension (models/positional.py, RopeScaling)
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
 
@@ -79,6 +81,27 @@ def _real(obj: object, name: str) -> float:
                           value=_shown(v))
     object.__setattr__(obj, name, float(v))
     return float(v)
+
+
+def _layers(obj: object, name: str) -> None:
+    """A list of layer indices (from JSON) becomes a sorted tuple of whole numbers, so the
+    config stays hashable."""
+    v = getattr(obj, name)
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__") or \
+            any(isinstance(i, bool) or not isinstance(i, int) for i in v):
+        raise ConfigError("layer_list", f"{name} must be a list of layer numbers (got {_shown(v)!r}).", name=name,
+                          value=_shown(v))
+    object.__setattr__(obj, name, tuple(sorted(set(int(i) for i in v))))
+
+
+def _reals(obj: object, name: str) -> None:
+    """A list of finite positive numbers (from JSON) becomes a tuple."""
+    v = getattr(obj, name)
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__") or any(
+            isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x) or x <= 0 for x in v):
+        raise ConfigError("real_list", f"{name} must be a list of positive numbers (got {_shown(v)!r}).", name=name,
+                          value=_shown(v))
+    object.__setattr__(obj, name, tuple(float(x) for x in v))
 
 
 def _flag(obj: object, name: str) -> None:
@@ -182,6 +205,28 @@ class TransformerConfig:
     sinusoidal_base: float = 10000.0   # base of the sinusoidal frequencies
     alibi_slope_scale: float = 1.0     # every ALiBi slope × this
     attn_temperature: float = 1.0      # attention softmax temperature: softmax(scores / T)
+    # -- issue 32 families (models/weights/*.py); the defaults change nothing --
+    rope_low_freq_factor: float = 1.0  # llama3 scaling: wavelengths above original_len / this are interpolated by rope_factor
+    rope_high_freq_factor: float = 4.0  # llama3 scaling: wavelengths below original_len / this keep their frequency
+    rope_short_factor: tuple[float, ...] = ()  # longrope: per-pair divisors of the frequencies up to rope_original_len
+    rope_long_factor: tuple[float, ...] = ()   # longrope: the divisors beyond rope_original_len
+    rope_attn_factor: float | None = None  # cos and sin × this (longrope, YaRN); None = the scaling's own default
+    rope_local_base: float | None = None  # RoPE base of the local (sliding-window) layers; None = rope_base (Gemma 3, ModernBERT)
+    local_layers: tuple[int, ...] = ()  # layers whose self-attention is a sliding window (Gemma 2/3, ModernBERT)
+    local_window: int = 0              # those layers: a query sees keys with |q - k| <= local_window (& causal in a decoder)
+    nope_layers: tuple[int, ...] = ()  # layers whose attention has no RoPE (SmolLM3: every fourth)
+    qk_norm: str = "none"              # none | head (RMSNorm of each head's q and k: Qwen3, Gemma 3) | full (of all of q, of all of k: OLMo 2)
+    attn_scale: float | None = None    # scores = q·k × this; None = 1/√d_head (Gemma 2/3: query_pre_attn_scalar^-½, Granite)
+    attn_softcap: float | None = None  # scores = c · tanh(scores / c) before the mask (Gemma 2)
+    logit_softcap: float | None = None  # logits = c · tanh(logits / c) (Gemma 2)
+    embed_multiplier: float = 1.0      # token embeddings × this (Granite)
+    residual_multiplier: float = 1.0   # x + this × sublayer(x) (Granite)
+    logit_divisor: float = 1.0         # logits ÷ this (Granite's logits_scaling)
+    unembed_bias: bool = False         # the unembedding has a learned bias (Phi-2)
+    norm_bias: bool = True             # LayerNorm has a bias (ModernBERT: none)
+    d_embed: int | None = None         # width of the embeddings when it differs from d_model: a projection follows (ELECTRA)
+    first_attn_norm: bool = True       # False: block 0's attention reads the (normalised) embeddings without a norm (ModernBERT)
+    shared_block_norm: bool = False    # parallel residual with one norm read by both branches (Phi-2, StableLM): ln2 is ln1
 
     def __post_init__(self) -> None:
         _check_choice("architecture", self.arch, ARCHS)
@@ -192,6 +237,7 @@ class TransformerConfig:
         _check_choice("output", self.output, OUTPUTS)
         _check_choice("sinusoidal layout", self.sinusoidal_layout, SINUSOIDAL_LAYOUTS)
         _check_choice("RoPE scaling", self.rope_scaling, ROPE_SCALINGS)
+        _check_choice("query/key norm", self.qk_norm, QK_NORMS)
         if isinstance(self.attention, dict):  # from JSON
             try:
                 object.__setattr__(self, "attention", MaskSpec(**self.attention))
@@ -206,21 +252,44 @@ class TransformerConfig:
         for name in ("vocab_size", "d_model", "n_layers", "n_heads", "d_ff", "max_len", "relative_buckets",
                      "relative_max_distance"):
             _whole(self, name, 1)
-        for name in ("n_kv_heads", "d_head", "rope_dim", "rope_original_len"):
+        for name in ("n_kv_heads", "d_head", "rope_dim", "rope_original_len", "d_embed"):
             _whole(self, name, 1, optional=True)
         _whole(self, "pad_id", 0, optional=True)
         _whole(self, "n_token_types")
         _whole(self, "pos_offset", 0)
+        _whole(self, "local_window", 0)
+        for name in ("local_layers", "nope_layers"):
+            _layers(self, name)
+        for name in ("rope_short_factor", "rope_long_factor"):
+            _reals(self, name)
+        for name in ("rope_local_base", "rope_attn_factor", "attn_scale", "attn_softcap", "logit_softcap"):
+            if getattr(self, name) is not None and _real(self, name) <= 0:
+                raise ConfigError("positive", f"{name} must be a positive number (got {getattr(self, name)}).",
+                                  name=name, value=getattr(self, name))
+        if self.local_layers and self.local_window < 1:
+            raise ConfigError("local_window", "Sliding-window layers need a window of at least 1 token "
+                              f"(local_window is {self.local_window}).", value=self.local_window)
+        if self.d_embed is not None and self.output == "logits" and self.tie_embeddings:
+            raise ConfigError("d_embed_tied", "A model whose embeddings are narrower than its stream (d_embed) "
+                              "cannot tie them to the unembedding.")
         for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale", "norm_plus_one", "parallel_residual",
-                     "scale_attention", "unembed_scale", "logit_bias"):
+                     "scale_attention", "unembed_scale", "logit_bias", "unembed_bias", "norm_bias", "first_attn_norm",
+                     "shared_block_norm"):
             _flag(self, name)
         if self.qkv_bias is not None:
             _flag(self, "qkv_bias")
         if self.parallel_residual and (self.norm_position != "pre" or self.arch != "decoder"):
             raise ConfigError("parallel_residual", "A parallel residual (attention and MLP side by side) needs a "
                               "pre-norm decoder.")
+        if self.shared_block_norm and not self.parallel_residual:
+            raise ConfigError("shared_block_norm", "One norm for both branches (shared_block_norm) needs a parallel "
+                              "residual.")
+        if self.norm_position in ("sandwich", "output") and self.arch == "encoder-decoder":
+            raise ConfigError("norm_position_seq2seq", f"norm_position {self.norm_position!r} is for single-stack "
+                              "models.", value=self.norm_position)
         for name in ("dropout", "norm_eps", "dyt_alpha", "rope_base", "rope_factor", "sinusoidal_base",
-                     "alibi_slope_scale", "attn_temperature"):
+                     "alibi_slope_scale", "attn_temperature", "rope_low_freq_factor", "rope_high_freq_factor",
+                     "embed_multiplier", "residual_multiplier", "logit_divisor"):
             _real(self, name)
         if self.d_head is None and self.d_model % self.n_heads != 0:
             raise ConfigError(
@@ -246,10 +315,16 @@ class TransformerConfig:
         if self.n_token_types < 0:
             raise ConfigError("at_least", f"n_token_types cannot be negative (got {self.n_token_types}).",
                               name="n_token_types", low=0, value=self.n_token_types)
+        for name in ("local_layers", "nope_layers"):
+            bad = [i for i in getattr(self, name) if not 0 <= i < self.n_layers]
+            if bad:
+                raise ConfigError("layer_index", f"{name} names layer {bad[0]}, but the model has layers 0 to "
+                                  f"{self.n_layers - 1}.", name=name, value=bad[0], n=self.n_layers)
         if self.rope_factor < 1.0:
             raise ConfigError("at_least", f"rope_factor must be at least 1 (got {self.rope_factor}).",
                               name="rope_factor", low=1, value=self.rope_factor)
-        for name in ("norm_eps", "rope_base", "sinusoidal_base", "alibi_slope_scale", "attn_temperature"):
+        for name in ("norm_eps", "rope_base", "sinusoidal_base", "alibi_slope_scale", "attn_temperature",
+                     "embed_multiplier", "residual_multiplier", "logit_divisor"):
             if getattr(self, name) > 0:
                 continue
             raise ConfigError("positive", f"{name} must be a positive number (got {getattr(self, name)}).",
@@ -276,6 +351,24 @@ class TransformerConfig:
         return self.rope_dim if self.rope_dim is not None else self.head_dim
 
     @property
+    def embed_dim(self) -> int:
+        """Width of the token (and position, segment) embeddings: d_embed, else d_model."""
+        return self.d_embed if self.d_embed is not None else self.d_model
+
+    @property
+    def final_norm(self) -> bool:
+        """A norm after the last block (every placement but post-norm, whose blocks end in one)."""
+        return self.norm_position != "post"
+
+    def layer_is_local(self, layer: int) -> bool:
+        """Layer `layer` attends through the sliding window (cfg.local_layers)."""
+        return layer in self.local_layers
+
+    def layer_has_rope(self, layer: int) -> bool:
+        """Layer `layer` rotates its queries and keys (RoPE, and not a NoPE layer)."""
+        return self.positional == "rope" and layer not in self.nope_layers
+
+    @property
     def gated(self) -> bool:
         """The feed-forward network has a gate (SwiGLU, GeGLU): three matrices, not two."""
         return self.activation in GATED
@@ -291,6 +384,8 @@ class TransformerConfig:
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["attention"] = self.attention.to_dict()
+        for name in ("local_layers", "nope_layers", "rope_short_factor", "rope_long_factor"):
+            d[name] = list(d[name])
         return d
 
     def to_json(self, **kw: Any) -> str:

@@ -22,6 +22,7 @@ ACTIVATION_FNS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {
     "silu": F.silu,                                           # x·σ(x), "swish" (Marian)
     "swiglu": F.silu,                                         # the gate of SwiGLU
     "geglu": lambda x: F.gelu(x, approximate="tanh"),         # the gate of GeGLU (Gemma, T5 v1.1)
+    "geglu_exact": F.gelu,                                    # GeGLU with the exact GELU (ModernBERT)
 }
 
 
@@ -53,17 +54,33 @@ class MLP(nn.Module):
 
 
 class Unembed(nn.Linear):
-    """W_U of a seq2seq checkpoint: logits = W_U (x · d_model^-0.5) + b. unembed_scale: T5
-    (tied) scales the decoder output first; logit_bias: Marian/BART's `final_logits_bias`
-    (a buffer: loaded, never trained). `model.unembed(x)` applies both."""
+    """W_U with what some checkpoints add around it: logits = W_U (x · d_model^-0.5) + b,
+    then ÷ a divisor and a soft cap. unembed_scale: T5 (tied) scales the decoder output
+    first; logit_bias: Marian/BART's `final_logits_bias` (a buffer: loaded, never trained);
+    unembed_bias: a learned bias (Phi-2); logit_divisor: Granite's logits_scaling;
+    logit_softcap: c · tanh(logits / c) (Gemma 2). `model.unembed(x)` applies them all."""
 
     def __init__(self, cfg: TransformerConfig) -> None:
-        super().__init__(cfg.d_model, cfg.vocab_size, bias=False)
+        super().__init__(cfg.d_model, cfg.vocab_size, bias=cfg.unembed_bias)
         self.in_scale = cfg.d_model ** -0.5 if cfg.unembed_scale else None
         self.register_buffer("logit_bias", torch.zeros(1, cfg.vocab_size) if cfg.logit_bias else None)  # [1, vocab]
+        self.divisor = cfg.logit_divisor
+        self.softcap = cfg.logit_softcap
+
+    @staticmethod
+    def needed(cfg: TransformerConfig) -> bool:
+        """Whether a plain bias-free nn.Linear would not do."""
+        return bool(cfg.unembed_scale or cfg.logit_bias or cfg.unembed_bias or cfg.logit_divisor != 1.0
+                    or cfg.logit_softcap is not None)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if self.in_scale is not None:
             x = x * self.in_scale
         out = super().forward(x)
-        return out if self.logit_bias is None else out + self.logit_bias[0]    # [vocab]: any input shape
+        if self.logit_bias is not None:
+            out = out + self.logit_bias[0]                                    # [vocab]: any input shape
+        if self.divisor != 1.0:
+            out = out / self.divisor
+        if self.softcap is not None:
+            out = torch.tanh(out / self.softcap) * self.softcap
+        return out

@@ -17,11 +17,11 @@ class LayerNorm(nn.Module):
     match Hugging Face bitwise; `hook_scale` records sqrt(var + eps) beside it for
     reading (replacing it does not change the output)."""
 
-    def __init__(self, d: int, eps: float) -> None:
+    def __init__(self, d: int, eps: float, bias: bool = True) -> None:
         super().__init__()
         self.eps = eps
         self.weight = nn.Parameter(torch.ones(d))
-        self.bias = nn.Parameter(torch.zeros(d))
+        self.bias = nn.Parameter(torch.zeros(d)) if bias else None    # ModernBERT: no bias (cfg.norm_bias)
         self.hook_scale = HookPoint()       # [b, pos, 1]
         self.hook_normalized = HookPoint()  # [b, pos, d]
 
@@ -85,9 +85,12 @@ class DyT(nn.Module):
         return self.hook_normalized(torch.tanh(self.alpha * x) * self.weight + self.bias)
 
 
-def make_norm(cfg: TransformerConfig) -> nn.Module:
+def make_norm(cfg: TransformerConfig, width: int | None = None) -> nn.Module:
+    """The config's norm over `width` dims (default d_model; the embeddings' width for an
+    embedding norm, d_head or a projection's width for a query/key norm)."""
+    d = cfg.d_model if width is None else width
     if cfg.norm == "layernorm":
-        return LayerNorm(cfg.d_model, cfg.norm_eps)
+        return LayerNorm(d, cfg.norm_eps, bias=cfg.norm_bias)
     if cfg.norm == "rmsnorm":
-        return RMSNorm(cfg.d_model, cfg.norm_eps, plus_one=cfg.norm_plus_one)
-    return DyT(cfg.d_model, cfg.dyt_alpha)
+        return RMSNorm(d, cfg.norm_eps, plus_one=cfg.norm_plus_one)
+    return DyT(d, cfg.dyt_alpha)

@@ -18,7 +18,7 @@ from torch import nn
 
 from . import masks as M
 from . import positional as P
-from .config import TransformerConfig
+from .config import MaskSpec, TransformerConfig
 from .device import pick_device
 from .attention import identity, scaled_dot_product_attention
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording
@@ -42,27 +42,44 @@ class Attention(nn.Module):
     Cross-attention takes its keys and values from the encoder output.
     """
 
-    def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
+    def __init__(self, cfg: TransformerConfig, cross: bool = False, layer: int = 0) -> None:
         super().__init__()
         self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
-        self.scale = None if cfg.scale_attention else 1.0   # None: 1/√d_head; T5: q·k unscaled
+        # what q·k is multiplied by: None = 1/√d_head; T5: 1 (unscaled); Gemma 2/3, Granite: their own (cfg.attn_scale)
+        self.scale = cfg.attn_scale if cfg.attn_scale is not None else None if cfg.scale_attention else 1.0
         self.temperature = cfg.attn_temperature              # softmax((q·k·scale + bias) / T)
+        self.softcap = cfg.attn_softcap                      # Gemma 2: c · tanh(scores / c)
         qkv_bias = cfg.has_qkv_bias          # Qwen2: biases on Q, K, V but none on W_O (cfg.qkv_bias)
         self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=qkv_bias)
         self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
         self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
         self.W_O = nn.Linear(self.n_heads * self.dh, cfg.d_model, bias=cfg.bias)
+        self.qk_norm = "none" if cross else cfg.qk_norm
+        if self.qk_norm != "none":   # head: over each head's d_head (Qwen3, Gemma 3); full: over all heads (OLMo 2)
+            full = self.qk_norm == "full"
+            self.q_norm = make_norm(cfg, self.n_heads * self.dh if full else self.dh)
+            self.k_norm = make_norm(cfg, self.n_kv * self.dh if full else self.dh)
         self.drop = _dropout(cfg)
-        self.hook_q = HookPoint()          # [b, pos, head, dh]
+        self.hook_q = HookPoint()          # [b, pos, head, dh] (after the q norm, if any)
         self.hook_k = HookPoint()          # [b, pos, kv_head, dh]
         self.hook_v = HookPoint()          # [b, pos, kv_head, dh]
-        if cfg.positional == "rope" and not cross:
+        if cfg.layer_has_rope(layer) and not cross:
             self.hook_rot_q = HookPoint()  # [b, pos, head, dh]
             self.hook_rot_k = HookPoint()  # [b, pos, kv_head, dh]
-        self.hook_scores = HookPoint()     # [b, head, q, k], scaled (unless scale_attention=False), + position bias, before the mask
+        self.hook_scores = HookPoint()     # [b, head, q, k], scaled (unless scale_attention=False), + position bias, soft-capped, before the mask
         self.hook_mask = HookPoint()       # [b or 1, 1, q, k] bool, True = may attend
         self.hook_pattern = HookPoint()    # [b, head, q, k], softmax
         self.hook_z = HookPoint()          # [b, pos, head, dh], pattern · V
+
+    def _project(self, W: nn.Linear, x: torch.Tensor, heads: int, norm: str) -> torch.Tensor:
+        """W x as [b, pos, heads, dh], through the q or k norm when the config has one."""
+        y = W(x)
+        if self.qk_norm == "full" and norm:
+            y = getattr(self, norm)(y)
+        y = y.view(x.shape[0], x.shape[1], heads, self.dh)
+        if self.qk_norm == "head" and norm:
+            y = getattr(self, norm)(y)
+        return y
 
     def forward(
         self,
@@ -77,9 +94,9 @@ class Attention(nn.Module):
         kv_in = x if memory is None else memory
         n_k = kv_in.shape[1]
         reuse = cache is not None and memory is not None and cache.k is not None   # encoder K/V: once
-        q = self.hook_q(self.W_Q(x).view(b, n_q, self.n_heads, self.dh))
+        q = self.hook_q(self._project(self.W_Q, x, self.n_heads, "q_norm"))
         if not reuse:
-            k = self.hook_k(self.W_K(kv_in).view(b, n_k, self.n_kv, self.dh))
+            k = self.hook_k(self._project(self.W_K, kv_in, self.n_kv, "k_norm"))
             v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
         if rope is not None:                                      # with a cache: the new positions only
             q = self.hook_rot_q(P.apply_rope(q, *rope))
@@ -97,7 +114,7 @@ class Attention(nn.Module):
             q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
             None if bias is None else bias[None],
             on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
-            scale=scale,
+            scale=scale, softcap=self.softcap,
         )
         z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
         return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
@@ -105,38 +122,65 @@ class Attention(nn.Module):
 
 class Block(nn.Module):
     """One layer: self-attention, (cross-attention), feed-forward, each with a residual
-    connection. Pre-LN: x + f(norm(x)). Post-LN (Vaswani, BERT): norm(x + f(x)), so in
-    post-LN every resid hook after an addition holds the normalised stream.
+    connection. Where each sub-layer's norm sits (cfg.norm_position):
 
-    Parallel residual (cfg.parallel_residual, GPT-NeoX/Pythia, GPT-J): attention and MLP
-    both read the block's input, x + attn(ln1 x) + mlp(ln2 x); the MLP never sees the
-    attention output of its own layer."""
+    - pre (GPT-2, LLaMA):       x + f(ln(x))
+    - post (Vaswani, BERT):     ln(x + f(x)), so every resid hook after an addition holds
+                                the normalised stream;
+    - sandwich (Gemma 2/3):     x + ln_out(f(ln(x))), a norm before and after the sub-layer;
+    - output (OLMo 2):          x + ln_out(f(x)), the norm on the sub-layer's output only.
 
-    def __init__(self, cfg: TransformerConfig, cross: bool = False) -> None:
+    `ln1`/`ln2` are the norms a sub-layer reads (pre, sandwich) or that follow its
+    addition (post); `ln1_out`/`ln2_out` the norms on its output (sandwich, output). The
+    hook_attn_out / hook_mlp_out record what is added to the stream (after ln*_out), so
+    embedding + Σ contributions = the final stream in every placement but post.
+    cfg.residual_multiplier scales what is added (Granite).
+
+    Parallel residual (cfg.parallel_residual, GPT-NeoX/Pythia, GPT-J, Phi-2): attention and
+    MLP both read the block's input, x + attn(ln1 x) + mlp(ln2 x); the MLP never sees the
+    attention output of its own layer. With cfg.shared_block_norm both read ln1 (Phi-2)."""
+
+    def __init__(self, cfg: TransformerConfig, cross: bool = False, layer: int = 0) -> None:
         super().__init__()
         self.pre = cfg.norm_position == "pre"
+        self.placement = cfg.norm_position
         self.parallel = cfg.parallel_residual
+        self.shared_norm = cfg.shared_block_norm
+        self.multiplier = cfg.residual_multiplier
         self.drop = _dropout(cfg)
+        reads_norm = cfg.norm_position in ("pre", "sandwich", "post")   # a norm named ln1/ln2 exists
+        out_norm = cfg.norm_position in ("sandwich", "output")
         self.hook_resid_pre = HookPoint()            # [b, pos, d]
-        self.ln1 = make_norm(cfg)
-        self.attn = Attention(cfg)
+        if reads_norm and (layer > 0 or cfg.first_attn_norm):
+            self.ln1 = make_norm(cfg)
+        if out_norm:
+            self.ln1_out = make_norm(cfg)
+        self.attn = Attention(cfg, layer=layer)
         self.hook_attn_out = HookPoint()             # [b, pos, d]
         self.hook_resid_mid = HookPoint()            # [b, pos, d]
         if cross:
             self.ln_cross = make_norm(cfg)
-            self.cross_attn = Attention(cfg, cross=True)
+            self.cross_attn = Attention(cfg, cross=True, layer=layer)
             self.hook_cross_attn_out = HookPoint()   # [b, pos, d]
             self.hook_resid_mid_cross = HookPoint()  # [b, pos, d]
-        self.ln2 = make_norm(cfg)
+        if reads_norm and not self.shared_norm:
+            self.ln2 = make_norm(cfg)
+        if out_norm:
+            self.ln2_out = make_norm(cfg)
         self.mlp = MLP(cfg)
         self.hook_mlp_out = HookPoint()              # [b, pos, d]
         self.hook_resid_post = HookPoint()           # [b, pos, d]
 
-    def _sublayer(self, x: torch.Tensor, norm: nn.Module, f: Callable, out_hook: HookPoint,
+    def _norm(self, name: str) -> Callable[[torch.Tensor], torch.Tensor]:
+        return getattr(self, name, identity)
+
+    def _sublayer(self, x: torch.Tensor, norm: str, f: Callable, out_hook: HookPoint,
                   resid_hook: HookPoint) -> torch.Tensor:
-        if self.pre:
-            return resid_hook(x + out_hook(self.drop(f(norm(x)))))
-        return resid_hook(norm(x + out_hook(self.drop(f(x)))))
+        if self.placement == "post":
+            return resid_hook(self._norm(norm)(x + out_hook(self.drop(f(x)))))
+        h = f(self._norm(norm)(x)) if self.placement != "output" else f(x)
+        h = self._norm(norm + "_out")(h)
+        return resid_hook(x + out_hook(self.drop(h * self.multiplier if self.multiplier != 1.0 else h)))
 
     def forward(self, x: torch.Tensor, mask: torch.Tensor, bias: torch.Tensor | None = None,
                 rope: tuple[torch.Tensor, torch.Tensor] | None = None,
@@ -148,16 +192,17 @@ class Block(nn.Module):
             # both branches read x = resid_pre. hook_resid_mid holds x + attn_out: the stream as
             # if the MLP were absent (the MLP did not read it), so resid_post = resid_mid + mlp_out
             # still holds and the residual decomposition (embed + Σ attn_out + Σ mlp_out) is unchanged.
-            attn_out = self.hook_attn_out(self.drop(self.attn(self.ln1(x), mask, bias, rope, cache=self_kv)))
-            mlp_out = self.hook_mlp_out(self.drop(self.mlp(self.ln2(x))))
+            h = self.ln1(x)
+            attn_out = self.hook_attn_out(self.drop(self.attn(h, mask, bias, rope, cache=self_kv)))
+            mlp_out = self.hook_mlp_out(self.drop(self.mlp(h if self.shared_norm else self.ln2(x))))
             return self.hook_resid_post(self.hook_resid_mid(x + attn_out) + mlp_out)
-        x = self._sublayer(x, self.ln1, lambda h: self.attn(h, mask, bias, rope, cache=self_kv),
+        x = self._sublayer(x, "ln1", lambda h: self.attn(h, mask, bias, rope, cache=self_kv),
                            self.hook_attn_out, self.hook_resid_mid)
         if memory is not None:
-            x = self._sublayer(x, self.ln_cross,
+            x = self._sublayer(x, "ln_cross",
                                lambda h: self.cross_attn(h, memory_mask, memory=memory, cache=cross_kv),
                                self.hook_cross_attn_out, self.hook_resid_mid_cross)
-        return self._sublayer(x, self.ln2, self.mlp, self.hook_mlp_out, self.hook_resid_post)
+        return self._sublayer(x, "ln2", self.mlp, self.hook_mlp_out, self.hook_resid_post)
 
 
 # ---- stacks ----------------------------------------------------------------------------
@@ -168,12 +213,13 @@ class _StackMixin:
 
     def _build_stack(self, cfg: TransformerConfig, decoder: bool) -> None:
         self.is_decoder = decoder
-        self.hook_embed = HookPoint()                    # [b, pos, d] token embeddings
+        e = cfg.embed_dim                                # d_model, or ELECTRA's narrower embeddings
+        self.hook_embed = HookPoint()                    # [b, pos, e] token embeddings
         if cfg.n_token_types:
-            self.type_embed = nn.Embedding(cfg.n_token_types, cfg.d_model)
-            self.hook_type_embed = HookPoint()           # [b, pos, d]
+            self.type_embed = nn.Embedding(cfg.n_token_types, e)
+            self.hook_type_embed = HookPoint()           # [b, pos, e]
         if cfg.positional == "learned":      # BART: pos_offset unused rows first (position p reads row p + 2)
-            self.pos_embed = nn.Embedding(cfg.max_len + cfg.pos_offset, cfg.d_model)
+            self.pos_embed = nn.Embedding(cfg.max_len + cfg.pos_offset, e)
         for name, value in self.computed_buffers(cfg).items():
             self.register_buffer(name, value, persistent=False)
         if cfg.positional in ("learned", "sinusoidal"):
@@ -181,11 +227,14 @@ class _StackMixin:
         if cfg.positional == "relative":
             self.rel_bias = nn.Embedding(cfg.relative_buckets, cfg.n_heads)
         if cfg.embed_norm:
-            self.ln_embed = make_norm(cfg)
+            self.ln_embed = make_norm(cfg, e)
+        if cfg.d_embed is not None:                      # ELECTRA: embeddings [e] -> the stream [d]
+            self.embed_proj = nn.Linear(e, cfg.d_model)
+            self.hook_embed_proj = HookPoint()           # [b, pos, d]
         self.drop_embed = _dropout(cfg)
-        self.blocks = nn.ModuleList(Block(cfg, cross=decoder and cfg.arch == "encoder-decoder")
-                                    for _ in range(cfg.n_layers))
-        if cfg.norm_position == "pre":
+        self.blocks = nn.ModuleList(Block(cfg, cross=decoder and cfg.arch == "encoder-decoder", layer=i)
+                                    for i in range(cfg.n_layers))
+        if cfg.final_norm:
             self.ln_final = make_norm(cfg)
 
     @staticmethod
@@ -200,10 +249,11 @@ class _StackMixin:
             out["alibi_slopes"] = slopes * cfg.alibi_slope_scale if cfg.alibi_slope_scale != 1.0 else slopes
         return out
 
-    def positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0):
+    def positions(self, cfg: TransformerConfig, n: int, like: torch.Tensor, offset: int = 0, local: bool = False):
         """(additive PE [n, d] or None, score bias [head, n, offset + n] or None, rope
         cos/sin or None) for the positions offset..offset+n-1 (offset > 0: a decoding step
-        with `offset` tokens already in the KV cache)."""
+        with `offset` tokens already in the KV cache). local: RoPE of the sliding-window
+        layers (cfg.rope_local_base, never scaled)."""
         pe = bias = rope = None
         end = offset + n
         if cfg.positional == "learned":
@@ -217,8 +267,11 @@ class _StackMixin:
             bias = P.relative_bias(self.rel_bias.weight, n, end, bidirectional=not self.is_decoder,
                                    max_distance=cfg.relative_max_distance, q_offset=offset)
         elif cfg.positional == "rope":
-            cos, sin = P.rope_cos_sin(torch.arange(offset, end, device=like.device), cfg.rotary_dim, cfg.rope_base,
-                                      P.rope_scaling_of(cfg))
+            positions = torch.arange(offset, end, device=like.device)
+            if local:
+                cos, sin = P.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_local_base)
+            else:
+                cos, sin = P.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_base, P.rope_scaling_of(cfg))
             rope = (cos.to(like.dtype), sin.to(like.dtype))
         return pe, bias, rope
 
@@ -227,7 +280,11 @@ class _StackMixin:
                    memory_valid: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
         b, n, _ = tok_emb.shape
         offset = 0 if cache is None else cache.length
-        x = self.hook_embed(tok_emb * cfg.d_model ** 0.5 if cfg.embed_scale else tok_emb)
+        if cfg.embed_scale:
+            tok_emb = tok_emb * cfg.d_model ** 0.5
+        if cfg.embed_multiplier != 1.0:                  # Granite
+            tok_emb = tok_emb * cfg.embed_multiplier
+        x = self.hook_embed(tok_emb)
         if cfg.n_token_types:
             types = torch.zeros_like(tok_emb[..., 0], dtype=torch.long) if token_type_ids is None else token_type_ids
             x = x + self.hook_type_embed(self.type_embed(types))
@@ -236,17 +293,31 @@ class _StackMixin:
             x = x + self.hook_pos_embed(pe[None].expand(b, -1, -1))
         if cfg.embed_norm:
             x = self.ln_embed(x)
+        if cfg.d_embed is not None:
+            x = self.hook_embed_proj(self.embed_proj(x))
         x = self.drop_embed(x)
-        if cache is None:
-            mask = M.stack_mask(cfg.attention, n, self.is_decoder, valid, x.device)
-        else:   # the new rows of the mask over every position so far: [1, 1, n, offset + n]
-            mask = M.self_attention_mask(cfg.attention, offset + n, self.is_decoder, x.device)[offset:][None, None]
+        specs = {False: cfg.attention}
+        if cfg.local_layers:       # sliding-window layers (Gemma 2/3, ModernBERT): |q - k| <= local_window
+            specs[True] = MaskSpec("local", window=cfg.local_window)
+        masks = {}
+        for local, spec in specs.items():
+            if cache is None:
+                masks[local] = M.stack_mask(spec, n, self.is_decoder, valid, x.device)
+            else:   # the new rows of the mask over every position so far: [1, 1, n, offset + n]
+                masks[local] = M.self_attention_mask(spec, offset + n, self.is_decoder, x.device)[offset:][None, None]
+        local_rope = None
+        if rope is not None and cfg.local_layers and cfg.rope_local_base is not None:
+            local_rope = self.positions(cfg, n, x, offset, local=True)[2]
         memory_mask = None
         if memory is not None:
             memory_mask = M.cross_mask(n, memory.shape[1], memory_valid, x.device)
         for i, block in enumerate(self.blocks):
-            x = block(x, mask, bias, rope, memory, memory_mask, None if cache is None else cache.layers[i])
-        if cfg.norm_position == "pre":
+            local = cfg.layer_is_local(i)
+            layer_rope = None if not cfg.layer_has_rope(i) else local_rope if local and local_rope is not None \
+                else rope
+            x = block(x, masks[local], bias, layer_rope, memory, memory_mask,
+                      None if cache is None else cache.layers[i])
+        if cfg.final_norm:
             x = self.ln_final(x)
         return x
 
@@ -269,15 +340,14 @@ class Transformer(_StackMixin, nn.Module):
     def __init__(self, cfg: TransformerConfig, device: str | torch.device | None = "auto") -> None:
         super().__init__()
         self.cfg = cfg
-        self.embed = nn.Embedding(cfg.vocab_size, cfg.d_model)       # W_E [vocab, d]
+        self.embed = nn.Embedding(cfg.vocab_size, cfg.embed_dim)     # W_E [vocab, d] (ELECTRA: [vocab, d_embed])
         if cfg.arch == "encoder-decoder":
             self.encoder = TransformerStack(cfg, decoder=False)
             self.decoder = TransformerStack(cfg, decoder=True)
         else:
             self._build_stack(cfg, decoder=cfg.arch == "decoder")
         if cfg.output == "logits":   # W_U; T5/Marian/BART: scaled input or a fixed logit bias (Unembed)
-            self.unembed = Unembed(cfg) if cfg.unembed_scale or cfg.logit_bias \
-                else nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
+            self.unembed = Unembed(cfg) if Unembed.needed(cfg) else nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)
         if device != "meta":           # a skeleton's values are never read: no initialisation to compute
             self.apply(_init_weights)
         if cfg.output == "logits" and cfg.tie_embeddings:

@@ -56,6 +56,7 @@ class Copy:
     part: tuple[int, int] | None = None         # (index, n_parts): a slice of a fused matrix (GPT-2 c_attn)
     rows: PerHead | None = None                 # rows of a per-head fused matrix (GPT-NeoX query_key_value)
     alt: str | None = None                      # another name of the same tensor (GPT-NeoX: embed_out / lm_head)
+    span: tuple[int, int] | None = None         # rows start..stop of a fused matrix of unequal parts (Phi-3 qkv_proj)
 
 
 @dataclass(frozen=True)

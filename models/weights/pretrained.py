@@ -209,6 +209,12 @@ def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[
                 raise CheckpointError("weights_split", f"{c.theirs!r} has shape {shape}, which cannot be split into "
                                       f"{n} equal parts.", tensor=c.theirs, shape=str(shape), n=n)
             t = (t[0] // n, *t[1:])
+        if c.span is not None:
+            start, stop = c.span
+            if not t or stop > t[0]:
+                raise CheckpointError("weights_split", f"{c.theirs!r} has shape {shape}, which has no rows "
+                                      f"{start} to {stop}.", tensor=c.theirs, shape=str(shape), n=stop)
+            t = (stop - start, *t[1:])
         if c.rows is not None:
             if not t or not c.rows.fits(t[0]):
                 n = c.rows.n_parts * c.rows.n_heads
@@ -241,6 +247,8 @@ def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str
         if c.part is not None:
             j, n = c.part
             t = t.chunk(n, dim=0)[j]
+        if c.span is not None:
+            t = t[c.span[0]:c.span[1]]
         if c.rows is not None:
             t = c.rows.take(t)
         out[c.ours] = t.contiguous()
