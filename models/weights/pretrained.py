@@ -29,12 +29,11 @@ from ..config import TransformerConfig
 from ..errors import Refused
 from ..tokenizer import HFTokenizer, Tokenizer
 from ..transformer import Transformer
-from . import decoders, safety
+from . import decoders, encoders, gemma, phi, safety
 from . import seq2seq as S
 from .keytable import CheckpointError, Copy, Family, hf_get, rope_settings, unsupported
 from .safety import Header
 
-SUPPORTED = ("bert", "gpt2", "llama", "mistral", "qwen2", "gemma", "gpt_neox", "t5", "marian", "bart")
 
 
 # ---- configs: HF config dict -> TransformerConfig ----------------------------------------
@@ -145,12 +144,18 @@ FAMILIES: dict[str, Family] = {
     "bert": Family(bert_config, bert_keys, "embeddings.word_embeddings.weight", ("", "bert.")),
     "gpt2": Family(gpt2_config, gpt2_keys, "wte.weight", ("transformer.", "")),
     "llama": Family(llama_config, decoders.llama_like_keys, "embed_tokens.weight", ("model.", "")),
-    **decoders.FAMILIES,                     # qwen2, mistral (sliding window), gemma, gpt_neox
+    **decoders.FAMILIES,                     # qwen2, mistral (sliding window), gemma, gpt_neox, qwen3, olmo2, smollm3, granite
+    **gemma.FAMILIES,                        # gemma2, gemma3_text
+    **phi.FAMILIES,                          # phi3, phi, stablelm, opt
+    **encoders.FAMILIES,                     # roberta, xlm-roberta, distilbert, electra, modernbert
     # encoder-decoders (models/weights/seq2seq.py)
     "t5": Family(S.t5_config, S.t5_keys, "shared.weight", ("", "model.")),
     "marian": Family(S.marian_config, S.bart_keys, "shared.weight", ("model.", "")),
     "bart": Family(S.bart_config, S.bart_keys, "shared.weight", ("model.", "")),
 }
+
+
+SUPPORTED = tuple(FAMILIES)     # every model_type the loader reads, in the order above
 
 
 def family_of(hf_config: Mapping[str, Any]) -> str:

@@ -78,6 +78,10 @@ TINY: dict[str, Tiny] = {
                                                                     decoder_attention_heads=4, encoder_ffn_dim=128,
                                                                     decoder_ffn_dim=128, max_position_embeddings=64),
                  seq2seq=True),
+    # -- issue 32 decoders (decoders.py): llama3 rope, qwen3, olmo2, smollm3, granite --
+    # -- issue 32 gemma (gemma.py): gemma2, gemma3_text --
+    # -- issue 32 phi (phi.py): phi3, phi, stablelm, opt --
+    # -- issue 32 encoders (encoders.py, seq2seq.py): roberta, xlm-roberta, distilbert, electra, modernbert, mt5 --
 }
 
 
