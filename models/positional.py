@@ -59,47 +59,101 @@ def rope_inv_freq(dim: int, base: float = 10000.0) -> torch.Tensor:
 @dataclass(frozen=True)
 class RopeScaling:
     """How a RoPE model is stretched to a longer context than it was trained on, by a
-    factor s (cfg.rope_scaling, rope_factor, rope_original_len):
+    factor s (cfg.rope_scaling, rope_factor, rope_original_len and the fields below); each
+    kind is computed exactly as transformers' `modeling_rope_utils` computes it:
 
     - "linear": position interpolation (Chen et al. 2023): position m is read as m / s, so
       s·L positions take the angles L positions had in training; every frequency slows down.
     - "ntk": NTK-aware scaling (bloc97, 2023): the base becomes base · s^(d/(d-2)). The
       fastest pair keeps its speed, the slowest is slowed by s: high frequencies (local
       order) are kept, low ones interpolated.
+    - "dynamic": dynamic NTK (emozilla, 2023): the NTK base grows with the text. Up to the
+      original context L nothing changes; at n > L tokens the base is
+      base · (s·n/L − (s − 1))^(d/(d-2)), recomputed for every length (so the angles of a
+      position depend on how long the text is).
     - "yarn": YaRN (Peng et al. 2023): pairs that turn more than β_fast = 32 times within the
       original context keep their frequency, pairs that turn less than β_slow = 1 time are
       interpolated by s, a linear ramp in between; cos and sin are multiplied by
-      0.1·ln s + 1, which sharpens the softmax (Eq. 19-22; as in transformers' `yarn`).
+      0.1·ln s + 1, which sharpens the softmax (Eq. 19-22; as in transformers' `yarn`), or by
+      attn_factor when the checkpoint gives one (attention_factor, DeepSeek's mscale ratio).
+    - "llama3": Llama 3.1's frequency-dependent interpolation: pairs whose wavelength is
+      longer than L / low_freq_factor are interpolated by s, pairs shorter than
+      L / high_freq_factor keep their frequency, a smooth blend in between.
+    - "longrope": LongRoPE (Ding et al. 2024; Phi-3, Phi-4-mini): each pair's frequency is
+      divided by its own factor, `short_factor` while the text fits the original context L,
+      `long_factor` once it is longer; cos and sin are multiplied by
+      √(1 + ln s / ln L) (or attn_factor).
     """
 
     kind: str = "none"
     factor: float = 1.0
     original_len: int = 2048
+    low_freq_factor: float = 1.0                # llama3
+    high_freq_factor: float = 4.0               # llama3
+    short_factor: tuple[float, ...] = ()        # longrope: one divisor per pair (() = all 1)
+    long_factor: tuple[float, ...] = ()         # longrope, beyond original_len
+    attn_factor: float | None = None            # yarn, longrope: cos and sin × this; None = the kind's default
 
     @property
     def active(self) -> bool:
+        """Whether the rotation differs from the stock one. llama3, dynamic and longrope
+        always compute their own frequencies (even at factor 1, as transformers does)."""
+        if self.kind in ("llama3", "dynamic", "longrope"):
+            return True
+        if self.kind == "yarn" and self.attn_factor is not None:
+            return True
         return self.kind != "none" and self.factor != 1.0
+
+    @property
+    def length_dependent(self) -> bool:
+        """The frequencies depend on the length of the text (dynamic NTK, LongRoPE)."""
+        return self.kind in ("dynamic", "longrope")
 
 
 YARN_BETA_FAST, YARN_BETA_SLOW = 32.0, 1.0
 
 
 def rope_scaling_of(cfg) -> RopeScaling | None:
-    """A config's RoPE scaling (cfg.rope_scaling, rope_factor, rope_original_len), or None
-    for the stock rotation (then the angles are computed exactly as before)."""
-    scaling = RopeScaling(cfg.rope_scaling, cfg.rope_factor, cfg.rope_original_len or cfg.max_len)
+    """A config's RoPE scaling (cfg.rope_scaling, rope_factor, rope_original_len and the
+    llama3/longrope fields), or None for the stock rotation (then the angles are computed
+    exactly as before)."""
+    scaling = RopeScaling(cfg.rope_scaling, cfg.rope_factor, cfg.rope_original_len or cfg.max_len,
+                          cfg.rope_low_freq_factor, cfg.rope_high_freq_factor, tuple(cfg.rope_short_factor),
+                          tuple(cfg.rope_long_factor), cfg.rope_attn_factor)
     return scaling if scaling.active else None
 
 
-def rope_scaled_inv_freq(dim: int, base: float, scaling: RopeScaling) -> tuple[torch.Tensor, float, float]:
-    """(inverse frequencies [dim/2], position divisor, attention factor) of a scaled RoPE."""
+def _pair_shape(dim: int) -> torch.Tensor:
+    """2i/dim for every pair [dim/2] (float32, as transformers computes it)."""
+    return torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
+
+
+def rope_scaled_inv_freq(dim: int, base: float, scaling: RopeScaling,
+                         seq_len: int | None = None) -> tuple[torch.Tensor, float, float]:
+    """(inverse frequencies [dim/2], position divisor, attention factor) of a scaled RoPE.
+    seq_len: the length of the text (max position + 1), read by the length-dependent kinds
+    (dynamic, longrope); None = within the original context."""
     s = scaling.factor
+    if dim % 2 != 0:
+        raise ValueError(f"RoPE rotates pairs of dimensions, so it needs an even number of dims (got {dim}).")
     if not scaling.active or scaling.kind == "linear":
         return rope_inv_freq(dim, base), (s if scaling.active else 1.0), 1.0
     if scaling.kind == "ntk":
         return rope_inv_freq(dim, base * s ** (dim / (dim - 2))), 1.0, 1.0
-    if scaling.kind != "yarn":
-        raise ValueError(f"Unknown RoPE scaling {scaling.kind!r}: use none, linear, ntk or yarn.")
+    if scaling.kind == "yarn":
+        return _yarn_inv_freq(dim, base, scaling)
+    if scaling.kind == "llama3":
+        return _llama3_inv_freq(dim, base, scaling), 1.0, 1.0
+    if scaling.kind == "dynamic":
+        return _dynamic_inv_freq(dim, base, scaling, seq_len), 1.0, 1.0
+    if scaling.kind == "longrope":
+        return _longrope_inv_freq(dim, base, scaling, seq_len)
+    raise ValueError(f"Unknown RoPE scaling {scaling.kind!r}: use none, linear, ntk, yarn, llama3, dynamic or "
+                     "longrope.")
+
+
+def _yarn_inv_freq(dim: int, base: float, scaling: RopeScaling) -> tuple[torch.Tensor, float, float]:
+    s = scaling.factor
     extra = rope_inv_freq(dim, base)                       # the trained frequencies (extrapolation)
     inter = extra / s                                      # position interpolation
 
@@ -110,39 +164,115 @@ def rope_scaled_inv_freq(dim: int, base: float, scaling: RopeScaling) -> tuple[t
     high = min(math.ceil(pair_of(YARN_BETA_SLOW)), dim - 1)
     ramp = (torch.arange(dim // 2, dtype=torch.float32) - low) / ((high - low) or 0.001)
     keep = 1 - ramp.clamp(0, 1)                            # 1: keep the trained frequency, 0: interpolate
-    return inter * (1 - keep) + extra * keep, 1.0, 0.1 * math.log(s) + 1.0
+    attn = scaling.attn_factor if scaling.attn_factor is not None else (0.1 * math.log(s) + 1.0 if s > 1 else 1.0)
+    return inter * (1 - keep) + extra * keep, 1.0, attn
+
+
+def _llama3_inv_freq(dim: int, base: float, scaling: RopeScaling) -> torch.Tensor:
+    """transformers' `_compute_llama3_parameters`, operation for operation."""
+    inv_freq = rope_inv_freq(dim, base)
+    factor, low, high = scaling.factor, scaling.low_freq_factor, scaling.high_freq_factor
+    old_len = scaling.original_len
+    low_freq_wavelen, high_freq_wavelen = old_len / low, old_len / high
+    wavelen = 2 * math.pi / inv_freq
+    # longer than low_freq_wavelen: interpolated by the factor; shorter than high_freq_wavelen: kept
+    scaled = torch.where(wavelen > low_freq_wavelen, inv_freq / factor, inv_freq)
+    smooth = (old_len / wavelen - low) / (high - low)        # 0 at low_freq_wavelen .. 1 at high_freq_wavelen
+    smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+    medium = ~(wavelen < high_freq_wavelen) * ~(wavelen > low_freq_wavelen)
+    return torch.where(medium, smoothed, scaled)
+
+
+def _dynamic_inv_freq(dim: int, base: float, scaling: RopeScaling, seq_len: int | None) -> torch.Tensor:
+    """transformers' `_compute_dynamic_ntk_parameters` as its rotary embedding calls it: once
+    for the original context (Python floats), then again for every longer text (its length
+    a tensor, so the new base is computed in float32)."""
+    s, L = scaling.factor, scaling.original_len
+    if seq_len is None or seq_len <= L:
+        grown = base * ((s * L / L) - (s - 1)) ** (dim / (dim - 2))
+    else:
+        n = torch.tensor(int(seq_len), dtype=torch.int64)
+        grown = base * ((s * n / L) - (s - 1)) ** (dim / (dim - 2))      # a float32 scalar tensor
+    return 1.0 / (grown ** _pair_shape(dim))
+
+
+def _longrope_inv_freq(dim: int, base: float, scaling: RopeScaling,
+                       seq_len: int | None) -> tuple[torch.Tensor, float, float]:
+    """transformers' `_compute_longrope_parameters`: short factors up to original_len, long
+    factors beyond."""
+    long = seq_len is not None and seq_len > scaling.original_len
+    factors = scaling.long_factor if long else scaling.short_factor
+    if not factors:
+        factors = (1.0,) * (dim // 2)
+    if len(factors) != dim // 2:
+        which = "long_factor" if long else "short_factor"
+        raise ValueError(f"LongRoPE needs one {which} per rotating pair ({dim // 2}), got {len(factors)}.")
+    ext = torch.tensor(factors, dtype=torch.float32)
+    inv_freq = 1.0 / (ext * base ** _pair_shape(dim))
+    s, L = scaling.factor, scaling.original_len
+    if scaling.attn_factor is not None:
+        attn = scaling.attn_factor
+    else:
+        attn = 1.0 if s <= 1.0 else math.sqrt(1 + math.log(s) / math.log(L))
+    return inv_freq, 1.0, attn
+
+
+def _seq_len(positions: torch.Tensor, seq_len: int | None) -> int:
+    """The text's length as transformers' dynamic RoPE reads it: the last position + 1."""
+    if seq_len is not None:
+        return int(seq_len)
+    return int(positions.max()) + 1 if positions.numel() else 0
+
+
+def _scaled_angles(positions: torch.Tensor, dim: int, base: float, scaling: RopeScaling,
+                   seq_len: int | None) -> tuple[torch.Tensor, float]:
+    """(angles [pos, dim/2], attention factor) of a scaled RoPE."""
+    n = _seq_len(positions, seq_len) if scaling.length_dependent else None
+    inv_freq, divisor, attn = rope_scaled_inv_freq(dim, base, scaling, n)
+    pos = positions.float() / divisor if divisor != 1.0 else positions.float()
+    return pos[:, None] * inv_freq.to(positions.device)[None, :], attn
 
 
 def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
-                scaling: RopeScaling | None = None) -> torch.Tensor:
-    """Rotation angles m·θ_i [pos, dim/2] (radians) for positions m (an int n means 0..n-1)."""
+                scaling: RopeScaling | None = None, seq_len: int | None = None) -> torch.Tensor:
+    """Rotation angles m·θ_i [pos, dim/2] (radians) for positions m (an int n means 0..n-1).
+    seq_len (dynamic, longrope): the length of the text the positions belong to; None =
+    the last position + 1 (a forward pass over positions offset..end-1, as the model runs)."""
     if isinstance(positions, int):
         positions = torch.arange(positions)
     if scaling is None or not scaling.active:
         inv_freq = rope_inv_freq(dim, base).to(positions.device)
         return positions.float()[:, None] * inv_freq[None, :]
-    inv_freq, divisor, _ = rope_scaled_inv_freq(dim, base, scaling)
-    pos = positions.float() / divisor if divisor != 1.0 else positions.float()
-    return pos[:, None] * inv_freq.to(positions.device)[None, :]
+    return _scaled_angles(positions, dim, base, scaling, seq_len)[0]
 
 
 def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
-                 scaling: RopeScaling | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """cos and sin of the angles, each [pos, dim], duplicated for the two halves (× YaRN's
-    attention factor when it applies)."""
-    ang = rope_angles(positions, dim, base, scaling)
+                 scaling: RopeScaling | None = None, seq_len: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin of the angles, each [pos, dim], duplicated for the two halves (× the
+    attention factor of YaRN and LongRoPE). For dynamic NTK and LongRoPE they depend on the
+    length of the text, seq_len (None = the last position + 1: the model passes positions
+    offset..end-1, so a cached decoding step uses the length so far, as transformers does)."""
+    if isinstance(positions, int):
+        positions = torch.arange(positions)
+    if scaling is None or not scaling.active:
+        ang = rope_angles(positions, dim, base)
+        emb = torch.cat((ang, ang), dim=-1)
+        return emb.cos(), emb.sin()
+    ang, factor = _scaled_angles(positions, dim, base, scaling, seq_len)
     emb = torch.cat((ang, ang), dim=-1)
-    if scaling is not None and scaling.active and scaling.kind == "yarn":
-        factor = rope_scaled_inv_freq(dim, base, scaling)[2]
+    if factor != 1.0:
         return emb.cos() * factor, emb.sin() * factor
     return emb.cos(), emb.sin()
 
 
-def rope_wavelengths(dim: int, base: float = 10000.0, scaling: RopeScaling | None = None) -> torch.Tensor:
-    """Wavelength of every rotating pair [dim/2], in positions: 2π / θ_i (after scaling)."""
+def rope_wavelengths(dim: int, base: float = 10000.0, scaling: RopeScaling | None = None,
+                     seq_len: int | None = None) -> torch.Tensor:
+    """Wavelength of every rotating pair [dim/2], in positions: 2π / θ_i (after scaling).
+    seq_len: the text's length, for dynamic NTK and LongRoPE (None = within the original
+    context)."""
     if scaling is None or not scaling.active:
         return (2 * math.pi / rope_inv_freq(dim, base).double()).float()
-    inv_freq, divisor, _ = rope_scaled_inv_freq(dim, base, scaling)
+    inv_freq, divisor, _ = rope_scaled_inv_freq(dim, base, scaling, seq_len if scaling.length_dependent else None)
     return (2 * math.pi * divisor / inv_freq.double()).float()
 
 

@@ -15,13 +15,23 @@ STRINGS = {
     "pek_scaling": {"en": "RoPE context extension", "zh": "RoPE 上下文扩展"},
     "pek_scaling_help": {"en": "Position interpolation reads position m as m/s; NTK-aware raises the base so slow pairs "
                                "are interpolated and fast ones kept; YaRN keeps fast pairs, interpolates slow ones with "
-                               "a ramp between, and sharpens the softmax by 0.1·ln s + 1.",
+                               "a ramp between, and sharpens the softmax by 0.1·ln s + 1; llama3 (Llama 3.1) keeps "
+                               "pairs faster than a quarter of the training length, interpolates those slower than it, "
+                               "blends between; dynamic NTK raises the base only once the text is longer than the "
+                               "training length; LongRoPE divides each pair by its own factor (none here: a checkpoint "
+                               "brings them) and scales cos and sin by √(1 + ln s / ln L).",
                          "zh": "位置插值把位置 m 读作 m/s；NTK 感知缩放增大基数，慢速维度对被插值、快速维度对保持不变；"
-                               "YaRN 保留快速维度对、对慢速维度对插值，中间线性过渡，并把 softmax 锐化 0.1·ln s + 1 倍。"},
+                               "YaRN 保留快速维度对、对慢速维度对插值，中间线性过渡，并把 softmax 锐化 0.1·ln s + 1 倍；"
+                               "llama3（Llama 3.1）保留比训练长度四分之一更快的维度对，对比训练长度更慢的插值，中间平滑过渡；"
+                               "动态 NTK 只在文本超过训练长度后才增大基数；LongRoPE 给每一对维度除以各自的因子"
+                               "（这里没有：由检查点提供），并把 cos 和 sin 乘以 √(1 + ln s / ln L)。"},
     "pek_scaling_none": {"en": "none", "zh": "不扩展"},
     "pek_scaling_linear": {"en": "position interpolation", "zh": "位置插值（PI）"},
     "pek_scaling_ntk": {"en": "NTK-aware", "zh": "NTK 感知缩放"},
     "pek_scaling_yarn": {"en": "YaRN", "zh": "YaRN"},
+    "pek_scaling_llama3": {"en": "llama3 (Llama 3.1)", "zh": "llama3（Llama 3.1）"},
+    "pek_scaling_dynamic": {"en": "dynamic NTK", "zh": "动态 NTK"},
+    "pek_scaling_longrope": {"en": "LongRoPE", "zh": "LongRoPE"},
     "pek_factor": {"en": "Scale factor s", "zh": "缩放因子 s"},
     "pek_factor_help": {"en": "How many times longer than the training length the extended context is meant to be "
                               "(4 for 4× length).",
