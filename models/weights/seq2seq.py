@@ -14,6 +14,10 @@ hidden state, attention probability and logit against transformers):
   one-directional, cross-attention has none); with tied embeddings the decoder output is
   multiplied by d_model^-0.5 before lm_head (unembed_scale). v1.1 ("gated-gelu"): GeGLU
   with wi_0 the gate and wi_1 the linear branch, untied lm_head, no output scaling.
+  transformers 5 writes tie_word_embeddings=true for every T5 but keeps a checkpoint's own
+  lm_head (Flan-T5's): a config with scale_decoder_outputs=false is loaded untied, its head
+  lm_head.weight, or shared.weight when the checkpoint has none.
+- mT5 (model_type "mt5"): T5 v1.1's layout, untied, never scaled (registered in encoders.py).
 - Marian: post-LN, static sinusoidal positions from 0 with [sin | cos] halves (not
   saved in the checkpoint: computed), embeddings × √d_model when scale_embedding,
   final_logits_bias added to the logits.
@@ -25,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..config import TransformerConfig
-from .keytable import Copy, hf_get, unsupported
+from .keytable import CheckpointError, Copy, hf_get, unsupported
 
 
 def _same(hf: Mapping[str, Any], family: str, pairs: tuple[tuple[str, str], ...]) -> None:
@@ -53,6 +57,11 @@ def t5_config(hf: Mapping[str, Any]) -> TransformerConfig:
     tie = bool(hf_get(hf, "tie_word_embeddings", True))
     # transformers >= 5 writes scale_decoder_outputs; older configs: scaled exactly when tied (v1.0)
     scale_out = bool(hf_get(hf, "scale_decoder_outputs", tie))
+    if hf_get(hf, "scale_decoder_outputs") is False:
+        # transformers >= 5 writes tie_word_embeddings=true for every T5 but keeps the checkpoint's own lm_head when it
+        # has one that differs (Flan-T5, v1.1): scale_decoder_outputs=false marks such a config. Untied here: t5_keys
+        # reads lm_head.weight, or shared.weight where the checkpoint has none (then it was tied: the same values)
+        tie = False
     return TransformerConfig(
         arch="encoder-decoder", vocab_size=hf["vocab_size"], d_model=hf["d_model"], n_layers=hf["num_layers"],
         n_heads=hf["num_heads"], d_head=hf["d_kv"], d_ff=hf["d_ff"], max_len=hf_get(hf, "n_positions", 512),
@@ -82,9 +91,31 @@ def t5_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
             mlp = {"W_gate": "wi_0", "W_in": "wi_1", "W_out": "wo"} if cfg.gated else {"W_in": "wi", "W_out": "wo"}
             ks += [Copy(f"{o}mlp.{ours}.weight", f"{ff}DenseReluDense.{theirs}.weight") for ours, theirs in mlp.items()]
             ks.append(Copy(f"{o}ln2.weight", f"{ff}layer_norm.weight"))
-    if not cfg.tie_embeddings:
-        ks.append(Copy("unembed.weight", "lm_head.weight"))
+    if not cfg.tie_embeddings:      # a checkpoint saved tied by transformers 5 has no lm_head: shared is the head
+        ks.append(Copy("unembed.weight", "lm_head.weight", alt=p + "shared.weight"))
     return ks
+
+
+# ---- mT5 (model_type "mt5"): T5 v1.1's layout ----------------------------------------------------
+def mt5_config(hf: Mapping[str, Any]) -> TransformerConfig:
+    """mT5: T5 v1.1 (gated-gelu by default, MT5Config's default) with an untied lm_head that
+    scales nothing (MT5ForConditionalGeneration never multiplies by d_model^-0.5). transformers
+    5 forces tie_word_embeddings=true in MT5Config yet keeps a checkpoint's own lm_head (every
+    hub mT5 has one): the head is lm_head.weight when the checkpoint has it, else shared.weight
+    (a model transformers 5 saved tied)."""
+    try:
+        cfg = t5_config({**hf, "feed_forward_proj": hf_get(hf, "feed_forward_proj", "gated-gelu")})
+    except CheckpointError as e:
+        if e.reason != "unsupported_variant":
+            raise
+        feature = str(e.values.get("feature", ""))
+        setting = feature.split("=")[0]
+        message = str(e).replace("T5", "mT5", 1)
+        raise unsupported("mT5", feature, message if setting in message else f"{message} ({feature})") from None
+    return cfg.replace(tie_embeddings=False, unembed_scale=False)
+
+
+mt5_keys = t5_keys      # the same tensors; untied: lm_head.weight (or shared.weight)
 
 
 # ---- Marian and BART (the same layer layout) ---------------------------------------------------
