@@ -23,10 +23,10 @@ from models.weights import pretrained, tiny_hf  # noqa: E402
 
 def _hidden(trace, cfg, stack: Stack, i: int, n: int) -> torch.Tensor:
     """Our value matching HF's hidden_states[i] of a stack with n layers: the stream
-    entering block i; the last one is after the final norm in a pre-norm model."""
+    entering block i; the last one is after the final norm (every placement but post-norm)."""
     if i < n:
         return trace[act_name("resid_pre", i, stack)]
-    return trace[act_name("ln_final.normalized", None, stack)] if cfg.norm_position == "pre" \
+    return trace[act_name("ln_final.normalized", None, stack)] if cfg.final_norm \
         else trace[act_name("resid_post", n - 1, stack)]
 
 

@@ -260,7 +260,7 @@ class _Runner:
         if cfg.arch == "encoder-decoder" and not source:
             raise ValueError("An encoder-decoder model needs a source text to generate from.")
         self.model, self.source, self.names = model, source, names
-        self.use_cache = use_cache and cache_is_exact(cfg.attention)
+        self.use_cache = use_cache and cache_is_exact(cfg)
         self.cache: KVCache | None = None
 
     def _forward(self, ids: torch.Tensor, cache: KVCache | None) -> torch.Tensor:

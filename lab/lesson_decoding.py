@@ -80,4 +80,4 @@ def cache_check(model: Transformer, prompt: Sequence[int], n_new: int) -> CacheC
         nbytes.append(sum(layer.self_attn.nbytes for layer in cache.layers))
         new.append(nxt)
         seq = torch.cat([seq, torch.tensor([[nxt]], device=model.device)], dim=1)
-    return CacheCheck(new, np.asarray(diffs, dtype=np.float64), same, rows, nbytes, cache_is_exact(cfg.attention))
+    return CacheCheck(new, np.asarray(diffs, dtype=np.float64), same, rows, nbytes, cache_is_exact(cfg))

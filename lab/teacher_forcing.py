@@ -61,7 +61,7 @@ def check(model: Transformer) -> None:
     if cfg.arch == "encoder" or cfg.output != "logits":
         raise ValueError("Teacher forcing trains a decoder to predict the next token; this model is an encoder "
                          "(no next-token head).")
-    if not cache_is_exact(cfg.attention):
+    if not cache_is_exact(cfg):
         raise ValueError(f"The {cfg.attention.kind!r} pattern changes earlier rows as the text grows, so "
                          "token-by-token decoding cannot reuse a cache here.")
 

@@ -227,6 +227,7 @@ class TransformerConfig:
     d_embed: int | None = None         # width of the embeddings when it differs from d_model: a projection follows (ELECTRA)
     first_attn_norm: bool = True       # False: block 0's attention reads the (normalised) embeddings without a norm (ModernBERT)
     shared_block_norm: bool = False    # parallel residual with one norm read by both branches (Phi-2, StableLM): ln2 is ln1
+    embed_scale_rounded: bool = False  # embed_scale's √d_model rounded to the weights' dtype first (Gemma; Marian: exact)
 
     def __post_init__(self) -> None:
         _check_choice("architecture", self.arch, ARCHS)
@@ -274,7 +275,7 @@ class TransformerConfig:
                               "cannot tie them to the unembedding.")
         for name in ("bias", "tie_embeddings", "embed_norm", "embed_scale", "norm_plus_one", "parallel_residual",
                      "scale_attention", "unembed_scale", "logit_bias", "unembed_bias", "norm_bias", "first_attn_norm",
-                     "shared_block_norm"):
+                     "shared_block_norm", "embed_scale_rounded"):
             _flag(self, name)
         if self.qkv_bias is not None:
             _flag(self, "qkv_bias")

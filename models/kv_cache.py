@@ -66,10 +66,21 @@ class KVCache:
             self.memory_valid = self.memory_valid.index_select(0, index)
 
 
-def cache_is_exact(spec: MaskSpec) -> bool:
+LENGTH_DEPENDENT_ROPE = ("dynamic", "longrope")   # the rotation of every position depends on the text's length
+
+
+def cache_is_exact(spec: MaskSpec | TransformerConfig) -> bool:
     """Whether extending a cache equals recomputing: the mask of n+1 tokens must contain
     the mask of n tokens (earlier rows never change). BigBird's random keys are drawn for
-    the whole length, and a global token counted from the end (-1) moves as text grows."""
+    the whole length, and a global token counted from the end (-1) moves as text grows.
+    Given a whole config, also its positions: dynamic NTK and LongRoPE rotate every
+    position by frequencies chosen for the current length, so keys cached at a shorter
+    length keep an older rotation (transformers' own cached decoding does the same, and
+    its `generate` re-reads a LongRoPE text once it outgrows the original context)."""
+    if isinstance(spec, TransformerConfig):
+        if spec.positional == "rope" and spec.rope_scaling in LENGTH_DEPENDENT_ROPE:
+            return False
+        spec = spec.attention
     if spec.kind == "bigbird":
         return False
     if spec.kind == "longformer":

@@ -280,8 +280,9 @@ class _StackMixin:
                    memory_valid: torch.Tensor | None = None, cache: KVCache | None = None) -> torch.Tensor:
         b, n, _ = tok_emb.shape
         offset = 0 if cache is None else cache.length
-        if cfg.embed_scale:
-            tok_emb = tok_emb * cfg.d_model ** 0.5
+        if cfg.embed_scale:   # Gemma rounds √d to the weights' dtype first (bfloat16: √640 = 25.25)
+            tok_emb = tok_emb * (torch.tensor(cfg.d_model ** 0.5, dtype=tok_emb.dtype) if cfg.embed_scale_rounded
+                                 else cfg.d_model ** 0.5)
         if cfg.embed_multiplier != 1.0:                  # Granite
             tok_emb = tok_emb * cfg.embed_multiplier
         x = self.hook_embed(tok_emb)
@@ -481,6 +482,8 @@ class Transformer(_StackMixin, nn.Module):
         if not cache_is_exact(cfg.attention):
             raise ValueError(f"The {cfg.attention.kind!r} attention pattern changes earlier rows as the text "
                              "grows, so cached keys and values would be stale: recompute instead.")
+        # dynamic NTK / LongRoPE (cache_is_exact(cfg) is False): a cached step is what transformers'
+        # cached decoding computes, not a recomputation; lab/generation.py recomputes for them
         new = self._as_ids(tgt_ids if cfg.arch == "encoder-decoder" else ids, "new tokens")
         if cfg.positional == "learned" and cache.length + new.shape[1] > cfg.max_len:
             raise ValueError(f"This model has learned positions for only {cfg.max_len} tokens; "
