@@ -20,104 +20,12 @@ from . import masks as M
 from . import positional as P
 from .config import MaskSpec, TransformerConfig
 from .device import pick_device
-from .attention import identity, scaled_dot_product_attention
+from .attention import Attention, dropout_of as _dropout, identity
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording
-from .kv_cache import KV, KVCache, LayerCache, cache_is_exact
+from .kv_cache import KVCache, LayerCache, cache_is_exact
 from .feedforward import MLP, Unembed
 from .norms import make_norm
 from .trace import Stack, Trace
-
-
-def _dropout(cfg: TransformerConfig) -> Callable[[torch.Tensor], torch.Tensor]:
-    """nn.Dropout when the config asks for it; without dropout a plain identity (one
-    module call less at every site: ~20 per pass)."""
-    return nn.Dropout(cfg.dropout) if cfg.dropout > 0 else identity
-
-
-# ---- attention and feed-forward ----------------------------------------------------------
-class Attention(nn.Module):
-    """Multi-head attention with grouped key/value heads (MHA, GQA, MQA).
-
-    Query head h reads key/value head h // (n_heads / n_kv_heads) (Ainslie et al. 2023).
-    Cross-attention takes its keys and values from the encoder output.
-    """
-
-    def __init__(self, cfg: TransformerConfig, cross: bool = False, layer: int = 0) -> None:
-        super().__init__()
-        self.n_heads, self.n_kv, self.dh = cfg.n_heads, cfg.kv_heads, cfg.head_dim
-        # what q·k is multiplied by: None = 1/√d_head; T5: 1 (unscaled); Gemma 2/3, Granite: their own (cfg.attn_scale)
-        self.scale = cfg.attn_scale if cfg.attn_scale is not None else None if cfg.scale_attention else 1.0
-        self.temperature = cfg.attn_temperature              # softmax((q·k·scale + bias) / T)
-        self.softcap = cfg.attn_softcap                      # Gemma 2: c · tanh(scores / c)
-        qkv_bias = cfg.has_qkv_bias          # Qwen2: biases on Q, K, V but none on W_O (cfg.qkv_bias)
-        self.W_Q = nn.Linear(cfg.d_model, self.n_heads * self.dh, bias=qkv_bias)
-        self.W_K = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
-        self.W_V = nn.Linear(cfg.d_model, self.n_kv * self.dh, bias=qkv_bias)
-        self.W_O = nn.Linear(self.n_heads * self.dh, cfg.d_model, bias=cfg.bias)
-        self.qk_norm = "none" if cross else cfg.qk_norm
-        if self.qk_norm != "none":   # head: over each head's d_head (Qwen3, Gemma 3); full: over all heads (OLMo 2)
-            full = self.qk_norm == "full"
-            self.q_norm = make_norm(cfg, self.n_heads * self.dh if full else self.dh)
-            self.k_norm = make_norm(cfg, self.n_kv * self.dh if full else self.dh)
-        self.drop = _dropout(cfg)
-        self.hook_q = HookPoint()          # [b, pos, head, dh] (after the q norm, if any)
-        self.hook_k = HookPoint()          # [b, pos, kv_head, dh]
-        self.hook_v = HookPoint()          # [b, pos, kv_head, dh]
-        if cfg.layer_has_rope(layer) and not cross:
-            self.hook_rot_q = HookPoint()  # [b, pos, head, dh]
-            self.hook_rot_k = HookPoint()  # [b, pos, kv_head, dh]
-        self.hook_scores = HookPoint()     # [b, head, q, k], scaled (unless scale_attention=False), + position bias, soft-capped, before the mask
-        self.hook_mask = HookPoint()       # [b or 1, 1, q, k] bool, True = may attend
-        self.hook_pattern = HookPoint()    # [b, head, q, k], softmax
-        self.hook_z = HookPoint()          # [b, pos, head, dh], pattern · V
-
-    def _project(self, W: nn.Linear, x: torch.Tensor, heads: int, norm: str) -> torch.Tensor:
-        """W x as [b, pos, heads, dh], through the q or k norm when the config has one."""
-        y = W(x)
-        if self.qk_norm == "full" and norm:
-            y = getattr(self, norm)(y)
-        y = y.view(x.shape[0], x.shape[1], heads, self.dh)
-        if self.qk_norm == "head" and norm:
-            y = getattr(self, norm)(y)
-        return y
-
-    def forward(
-        self,
-        x: torch.Tensor,                           # [b, q, d]
-        mask: torch.Tensor,                        # [b or 1, 1, q, k]
-        bias: torch.Tensor | None = None,          # [head, q, k]
-        rope: tuple[torch.Tensor, torch.Tensor] | None = None,
-        memory: torch.Tensor | None = None,        # [b, k, d] (cross-attention)
-        cache: KV | None = None,                   # incremental decoding: past K/V, extended here
-    ) -> torch.Tensor:
-        b, n_q, _ = x.shape
-        kv_in = x if memory is None else memory
-        n_k = kv_in.shape[1]
-        reuse = cache is not None and memory is not None and cache.k is not None   # encoder K/V: once
-        q = self.hook_q(self._project(self.W_Q, x, self.n_heads, "q_norm"))
-        if not reuse:
-            k = self.hook_k(self._project(self.W_K, kv_in, self.n_kv, "k_norm"))
-            v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
-        if rope is not None:                                      # with a cache: the new positions only
-            q = self.hook_rot_q(P.apply_rope(q, *rope))
-            k = self.hook_rot_k(P.apply_rope(k, *rope))
-        if cache is not None:
-            k, v = (cache.k, cache.v) if reuse else cache.extend(k, v)   # [b, past + new, kv_head, dh]
-        group = self.n_heads // self.n_kv                         # query heads per kv head
-        k = k.repeat_interleave(group, dim=2) if group > 1 else k   # [b, k, head, dh]
-        v = v.repeat_interleave(group, dim=2) if group > 1 else v
-        scale = self.scale
-        if self.temperature != 1.0:                               # scores ÷ T, the position bias included
-            scale = (self.dh ** -0.5 if scale is None else scale) / self.temperature
-            bias = None if bias is None else bias / self.temperature
-        z, _ = scaled_dot_product_attention(
-            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
-            None if bias is None else bias[None],
-            on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
-            scale=scale, softcap=self.softcap,
-        )
-        z = self.hook_z(z.transpose(1, 2))                        # [b, q, head, dh]
-        return self.W_O(z.reshape(b, n_q, self.n_heads * self.dh))
 
 
 class Block(nn.Module):
