@@ -36,6 +36,19 @@ class ModelTooBig(Refused):
         self.need, self.budget = need, budget
 
 
+class LoadedBudgetFull(Refused):
+    """A model that would take the models loaded on this server, all sessions together, over
+    their budget even after the copies no session holds were dropped (ui/serving/loaded.py)."""
+
+    def __init__(self, need: int, used: int, budget: int) -> None:
+        need_mb, used_mb, budget_mb = megabytes(need), megabytes(used), megabytes(budget)
+        super().__init__("loaded_budget", f"This model needs about {need_mb} MB; with the {used_mb} MB of loaded "
+                         "models that open sessions are using, that is over this server's budget of "
+                         f"{budget_mb} MB for loaded models (GLASSBOX_LOADED_BUDGET_MB).",
+                         need=need_mb, used=used_mb, budget=budget_mb)
+        self.need, self.used, self.budget = need, used, budget
+
+
 def megabytes(n: int) -> str:
     """n bytes in MB as a sentence shows them ("1,234"); a count too large for a float
     (a hostile config's product of 300-digit numbers) as a power of ten ("10^312")."""

@@ -8,13 +8,69 @@ user sees when they reach it (`ui/strings/`). The README's "Limits" table is thi
 table; `tests/unit/test_limits.py` checks that they agree.
 
 Defaults are sized for one server with 2-16 cores and 24 GB of memory shared by a class
-of ~30: six cached models of at most 2,000 MB and thirty 256 MB passes still leave room.
+of ~30: a few cached models and thirty 256 MB passes still leave room. The model budget is
+the one default read from the machine (`machine_model_budget_mb`): half of the memory
+still available, less a reserve for the server itself; 2,000 MB where that cannot be read.
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+
+RESERVE_MB = 1024         # the server itself: Python, PyTorch, Streamlit, MiniLM, the passes in flight
+MIN_MODEL_MB = 256        # a nearly full machine still takes the toy and trained models
+MEMINFO = Path("/proc/meminfo")
+CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),           # cgroup v2
+                ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+
+
+def _read_int(path: str | Path) -> int | None:
+    try:
+        raw = Path(path).read_text().strip()
+    except OSError:
+        return None
+    return int(raw) if raw.isdigit() else None             # cgroup v2 writes "max" when unlimited
+
+
+def available_memory_bytes() -> int | None:
+    """Memory this process could still take, in bytes: /proc/meminfo's MemAvailable (Linux),
+    bounded by its container's room (cgroup limit less usage: a container sees the host's
+    /proc/meminfo); psutil's `available` where there is no /proc (macOS, Windows) and psutil
+    is installed; None when neither can be read."""
+    avail = None
+    try:
+        for line in MEMINFO.read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                avail = int(line.split()[1]) * 1024            # "MemAvailable:  24252476 kB"
+                break
+    except (OSError, ValueError, IndexError):
+        avail = None
+    if avail is None:
+        try:
+            import psutil
+        except ImportError:
+            return None
+        avail = int(psutil.virtual_memory().available)
+    for limit_file, usage_file in CGROUP_FILES:
+        limit, usage = _read_int(limit_file), _read_int(usage_file)
+        if limit is not None and usage is not None and limit < 1 << 60:    # v1 writes ~2^63 when unlimited
+            avail = min(avail, max(0, limit - usage))
+            break
+    return avail
+
+
+def machine_model_budget_mb() -> float | None:
+    """The model budget this machine affords now, in MB: half of (available memory − RESERVE_MB),
+    at least MIN_MODEL_MB; None when the available memory cannot be read. Half, because a
+    load can hold part of the file's tensors beside the model it builds (a float32 file
+    loaded as bfloat16 is twice the model), and the parity badge builds transformers' copy
+    beside ours."""
+    avail = available_memory_bytes()
+    if avail is None:
+        return None
+    return max(MIN_MODEL_MB, (avail / 1e6 - RESERVE_MB) / 2)
 
 
 @dataclass(frozen=True)
@@ -25,26 +81,42 @@ class Limit:
     what: str             # what it bounds, and why the default
     message: str          # the string key of what a user sees at the limit
     strict: bool = False  # an unreadable value stops the server (True) or falls back to the default
+    machine: Callable[[], float | None] | None = None   # a default read from the machine (None: `default`)
 
     def value(self) -> float:
         """The limit in force: the environment's value, else the default."""
         return self.value_in(os.environ)
 
+    def fallback(self) -> float:
+        """The value when the environment sets none: the machine's, else `default`."""
+        got = self.machine() if self.machine is not None else None
+        return self.default if got is None else got
+
+    def is_set(self, env: Mapping[str, str] | None = None) -> bool:
+        """Whether the environment (an operator) sets this limit to a value it keeps."""
+        env = os.environ if env is None else env
+        raw = env.get(self.env, "").strip()
+        try:
+            v = float(raw)
+        except ValueError:
+            return False
+        return v == v and v > 0
+
     def value_in(self, env: Mapping[str, str]) -> float:
         """The limit `env` (an environment) sets: its value, else the default."""
         raw = env.get(self.env, "").strip()
         if not raw:
-            return self.default
+            return self.fallback()
         try:
             v = float(raw)
         except ValueError:
             if self.strict:
                 raise ValueError(f"{self.env} must be a number, not {raw!r}.") from None
-            return self.default
+            return self.fallback()
         if v != v or v <= 0:                          # NaN, zero or negative: not a limit
             if self.strict:
                 raise ValueError(f"{self.env} must be a positive number, not {raw!r}.")
-            return self.default
+            return self.fallback()
         return v
 
 
@@ -52,8 +124,11 @@ LIMITS: dict[str, Limit] = {
     "model_mb": Limit(
         "GLASSBOX_MODEL_BUDGET_MB", 2000, "MB",
         "parameters and buffers of one model built from a file (checkpoint zip, model folder, hub download) or "
-        "trained in a session, checked from the config and the weights' header before anything is allocated",
-        "refused_model_too_big"),
+        "trained in a session, in the dtype it is loaded in (float32: 4 bytes a value, bfloat16 and float16: 2), "
+        "checked from the config and the weights' header before anything is allocated. Unset, it comes from the "
+        "machine at each check: half of (available memory, or the container's room, less 1,024 MB), at least "
+        "256 MB; the 2,000 MB default where the memory cannot be read",
+        "refused_model_too_big", machine=machine_model_budget_mb),
     "layers": Limit(
         "GLASSBOX_MAX_LAYERS", 256, "layers",
         "blocks per stack of a model built from a file (the largest public models have ~100; a config asking "
@@ -77,6 +152,14 @@ LIMITS: dict[str, Limit] = {
         "GLASSBOX_SESSION_MODELS", 8, "models",
         "models one browser session has trained or uploaded (each stays in memory for the session)",
         "refused_session_models"),
+    "loaded_mb": Limit(
+        "GLASSBOX_LOADED_BUDGET_MB", 6000, "MB",
+        "models loaded from a folder or the hub, all sessions together: sessions loading the same folder in the "
+        "same dtype on the same device share one copy, and copies no session holds are dropped first. Unset, it "
+        "comes from the machine at each load: what the loaded copies take plus three quarters of (available "
+        "memory, or the container's room, less 1,024 MB); the 6,000 MB default where the memory cannot be read",
+        "refused_loaded_budget",
+        machine=lambda: None if (avail := available_memory_bytes()) is None else avail / 1e6 - RESERVE_MB),
     "training_runs": Limit(
         "GLASSBOX_TRAINING_RUNS", 2, "runs",
         "training runs at once in the whole server; further runs wait for a free slot", "tr_waiting", strict=True),

