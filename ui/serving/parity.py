@@ -2,9 +2,13 @@
 Face folder (the bundled MiniLM, a "folder:<path>" entry, a model this session loaded),
 computed by models/weights/parity.py and cached per (model key, text, target).
 
-The reference transformers model of the last folder compared is kept (one at a time), so a
-new text costs one forward pass, not a reload. Importing transformers takes seconds the
-first time, so pages ask for a badge after they have drawn everything else."""
+The reference transformers models of the last few folders compared are kept (MAX_REFERENCES,
+per folder contents, Auto class and dtype), so a new text costs one forward pass, not a
+reload. A reference holds no copy of the weights: its parameters are views of the
+checkpoint's memory-mapped files, cast on read where the compared dtype differs
+(models/weights/parity.py, `shared_reference`), so keeping one costs the server little.
+Importing transformers takes seconds the first time, so pages ask for a badge after they
+have drawn everything else."""
 from __future__ import annotations
 
 import threading
@@ -17,8 +21,9 @@ from models.weights import parity as P
 from . import trained
 
 MAX_RESULTS = 256
+MAX_REFERENCES = 4
 _results: "OrderedDict[tuple[str, str, str], P.Parity]" = OrderedDict()
-_reference: dict[str, Any] = {}           # {"source": folder, "class": Auto class, "model": transformers model}
+_references: "OrderedDict[tuple[Any, ...], Any]" = OrderedDict()   # (folder fingerprint, class, dtype) -> model
 _guard = threading.Lock()
 
 
@@ -56,15 +61,20 @@ def remember(key: str, text: str, target: str, result: P.Parity) -> None:
 
 
 def _reference_for(source: str, model: Any) -> Any:
-    """The transformers model of `source`, built once while it is the one compared."""
-    cls = P.reference_class(model)
+    """The transformers model of `source` for `model`'s class and dtype, built once while it
+    is among the last MAX_REFERENCES compared (a folder rewritten since is built again)."""
+    from .loaded import fingerprint
+
+    key = (fingerprint(source), P.reference_class(model), str(P.dtype_of(model)))
     with _guard:
-        if _reference.get("source") == source and _reference.get("class") == cls:
-            return _reference["model"]
+        if key in _references:
+            _references.move_to_end(key)
+            return _references[key]
     ref = P.build_reference(source, model)
     with _guard:
-        _reference.clear()
-        _reference.update(source=source, model=ref, **{"class": cls})
+        _references[key] = ref
+        while len(_references) > MAX_REFERENCES:
+            _references.popitem(last=False)
     return ref
 
 

@@ -6,6 +6,10 @@ state (so it goes away with the session, and another session cannot list it); a
 process-wide weak map lets the cached loaders find it by key, so every page (attention,
 PE, FFN, …) inspects it exactly like a catalogue model. The id is random, so a link with
 one session's key shows a notice in another session, never that session's model.
+
+A model loaded from a Hugging Face folder (kind "loaded") is the server's one copy of that
+folder in that dtype on that device (ui/serving/loaded.py): the holder keeps the session's
+handle on it, so the copy is held while the model is in the picker and let go with the session.
 """
 from __future__ import annotations
 
@@ -42,6 +46,8 @@ class Holder:
     card: dict[str, Any]
     copies: dict[str, Transformer] = field(default_factory=dict)
     kind: str = "trained"                        # "loaded": from a Hugging Face folder (card["source"])
+    handles: dict[str, Any] = field(default_factory=dict)   # "loaded": device -> this session's hold on the
+    #                                              server's shared copy (ui/serving/loaded.py), dropped with the session
 
     @property
     def config(self) -> TransformerConfig:
@@ -65,20 +71,29 @@ class Holder:
         if str(self.model.device) == dev:
             return self.model
         if dev not in self.copies:
-            import copy
+            if self.handles:                     # a loaded model: the server's one copy on that device
+                from .loaded import REGISTRY
 
-            self.copies[dev] = copy.deepcopy(self.model).to(dev).eval()
+                self.handles[dev] = REGISTRY.on_device(next(iter(self.handles.values())), dev)
+                self.copies[dev] = self.handles[dev].model
+            else:
+                import copy
+
+                self.copies[dev] = copy.deepcopy(self.model).to(dev).eval()
         return self.copies[dev]
 
 
-def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, Any], kind: str = "trained") -> str:
+def add(model: Transformer, tokenizer: Tokenizer, label: str, card: dict[str, Any], kind: str = "trained",
+        handle: Any = None) -> str:
     """Put a model in this session's picker; returns its key. `kind` "loaded": a model
     loaded from a Hugging Face folder (ui/widgets/model_loader.py), its folder in
-    card["source"]."""
+    card["source"], and `handle` this session's hold on the server's shared copy
+    (ui/serving/loaded.py), kept as long as the model stays in the picker."""
     key = f"trained:{secrets.token_hex(6)}"
     holders: list[Holder] = st.session_state.setdefault(_STATE, [])
     n = len(holders) + 1
-    holder = Holder(key, f"{label} (#{n})", model.eval(), tokenizer, card, kind=kind)
+    handles = {str(handle.key.device): handle} if handle is not None else {}
+    holder = Holder(key, f"{label} (#{n})", model.eval(), tokenizer, card, kind=kind, handles=handles)
     holders.append(holder)
     with _guard:
         _registry[key] = holder

@@ -13,6 +13,14 @@ STRINGS = {
               "GLASSBOX_MODEL_BUDGET_MB).",
         "zh": "该模型的参数约需 {need} MB，超过了本服务器每个模型 {budget} MB 的预算，因此没有加载任何内容。"
               "请换用更小的模型（或请服务器管理员调高 GLASSBOX_MODEL_BUDGET_MB）。"},
+    "refused_loaded_budget": {
+        "en": "This model needs about {need} MB; with the {used} MB of loaded models that open sessions are using, "
+              "that is over this server's budget of {budget} MB for loaded models. Choose a model that is already "
+              "loaded or a smaller one, or try again when other sessions have closed (the server's owner can raise "
+              "GLASSBOX_LOADED_BUDGET_MB).",
+        "zh": "该模型约需 {need} MB；加上各会话正在使用的 {used} MB 已加载模型，将超过本服务器为已加载模型设定的 "
+              "{budget} MB 总预算。请选择已加载的模型或更小的模型，或等其他会话关闭后再试（服务器管理员可调高 "
+              "GLASSBOX_LOADED_BUDGET_MB）。"},
     "refused_server_busy": {
         "en": "The server is busy with other long texts (waited {wait} s). Please try again in a moment, or use a "
               "shorter text.",
@@ -132,6 +140,9 @@ STRINGS = {
     "refused_what_activation": {"en": "activation", "zh": "激活函数"},
     "refused_what_output": {"en": "output", "zh": "输出"},
     "refused_what_attention pattern": {"en": "attention pattern", "zh": "注意力模式"},
+    "refused_what_sinusoidal layout": {"en": "sinusoidal layout", "zh": "正弦编码排列方式"},
+    "refused_what_RoPE scaling": {"en": "RoPE scaling", "zh": "RoPE 缩放方式"},
+    "refused_what_query/key norm": {"en": "query/key norm", "zh": "查询/键归一化"},
     "refused_whole": {"en": "{name} must be a whole number (got {value}).", "zh": "{name} 必须是整数（实际为 {value}）。"},
     "refused_positive": {"en": "{name} must be a positive number (got {value}).",
                          "zh": "{name} 必须是正数（实际为 {value}）。"},
@@ -170,4 +181,25 @@ STRINGS = {
                             "zh": "前缀长度不能为负（实际为 {value}）。"},
     "refused_mask_global": {"en": "global_tokens must be a list of token positions (whole numbers).",
                             "zh": "global_tokens 必须是由词元位置（整数）组成的列表。"},
+    # the 2024-26 families (issue 32)
+    "refused_layer_list": {"en": "{name} must be a list of layer numbers (got {value}).",
+                           "zh": "{name} 必须是由层编号组成的列表（实际为 {value}）。"},
+    "refused_real_list": {"en": "{name} must be a list of positive numbers (got {value}).",
+                          "zh": "{name} 必须是由正数组成的列表（实际为 {value}）。"},
+    "refused_layer_index": {"en": "{name} names layer {value}, but the model has only {n} layers (numbered from 0).",
+                            "zh": "{name} 指定了第 {value} 层，但模型只有 {n} 层（从 0 开始编号）。"},
+    "refused_local_window": {
+        "en": "Sliding-window layers need a window of at least 1 token (local_window is {value}).",
+        "zh": "滑动窗口层的窗口至少为 1 个词元（local_window 为 {value}）。"},
+    "refused_d_embed_tied": {
+        "en": "A model whose embeddings are narrower than its residual stream (d_embed) cannot share them with the "
+              "unembedding (tie_embeddings).",
+        "zh": "嵌入宽度（d_embed）小于残差流宽度的模型，不能让反嵌入与嵌入共享权重（tie_embeddings）。"},
+    "refused_shared_block_norm": {
+        "en": "One norm for both branches (shared_block_norm) needs a parallel residual (parallel_residual).",
+        "zh": "两个分支共用一个归一化（shared_block_norm）需要并行残差（parallel_residual）。"},
+    "refused_norm_position_seq2seq": {
+        "en": "The norm placement {value} is for models with one stack (an encoder or a decoder), not for an "
+              "encoder-decoder.",
+        "zh": "归一化位置 {value} 只适用于只有编码器或只有解码器的模型，不适用于编码器-解码器模型。"},
 }

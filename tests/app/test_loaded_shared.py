@@ -1,0 +1,54 @@
+"""Sessions loading the same folder through the "Load a model" panel share the server's one
+copy (ui/serving/loaded.py); a load over the server-wide budget for loaded models gets its
+sentence and leaves every session as it was."""
+from __future__ import annotations
+
+import pytest
+
+from models.weights import tiny_hf
+from ui.serving import loaded, trained
+
+from .helpers import assert_no_exception, open_app
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory):
+    root = tmp_path_factory.mktemp("shared")
+    return tiny_hf.save("qwen2", root / "shared-qwen2"), tiny_hf.save("llama", root / "other-llama")
+
+
+def load(at, source: str):
+    at.text_input(key="_ml_source").input(source)
+    at.button(key="_ml_load").click()
+    at.run()
+    assert_no_exception(at)
+    return trained.find(at.selectbox(key="model").value)
+
+
+def test_two_sessions_loading_one_folder_share_one_copy(folders):
+    good, _ = folders
+    first, second = open_app(page=None), open_app(page=None)
+    a, b = load(first, str(good)), load(second, str(good))
+    assert a is not None and b is not None and a.key != b.key          # each session its own picker entry
+    assert a.model is b.model                                            # the same weights in memory
+    copies = [c for c in loaded.REGISTRY.copies() if c.source == str(good.resolve())]
+    assert len(copies) == 1 and copies[0].holders == 2
+    badges = [c.value for c in second.sidebar.caption if "transformers" in c.value]
+    assert badges and badges[0].startswith(":green[✓] matches transformers"), badges
+
+
+def test_a_load_over_the_budget_for_loaded_models_is_refused_in_the_users_language(folders, monkeypatch):
+    good, other = folders
+    at = open_app({"lang": "中文"}, page=None)
+    load(at, str(good))
+    kept = at.selectbox(key="model").value
+    n_options = len(at.selectbox(key="model").options)
+    loaded.REGISTRY.drop_unheld()
+    held = loaded.REGISTRY.held_bytes()
+    monkeypatch.setenv("GLASSBOX_LOADED_BUDGET_MB", f"{(held + 1000) / 1e6}")   # no room beside what is held
+    load(at, str(other))
+    said = [w.value for w in at.warning if "未加载任何模型" in w.value]
+    assert said and "已加载模型" in said[0] and "GLASSBOX_LOADED_BUDGET_MB" in said[0], said
+    assert at.selectbox(key="model").value == kept and len(at.selectbox(key="model").options) == n_options
+    load(at, str(good))                        # the folder already in memory still loads: it costs nothing more
+    assert at.selectbox(key="model").value != kept
