@@ -13,7 +13,13 @@ exact share of the logit, and the shares plus the norms' bias terms add up to th
 the model computed (tested within 1e-4). A post-LN model renormalises after every
 sub-layer: a piece then passes through every later norm, each with its own frozen
 divisor; the same bookkeeping applies (`readout_path`). DyT (tanh) has no divisor to
-freeze, so no exact share exists: `Refused("no_frozen_scale")`.
+freeze, so no exact share exists: `Refused("no_frozen_scale")`. The sandwich (Gemma 2/3)
+and output (OLMo 2) placements put a norm on each sub-layer's output before the addition:
+a head's output goes through that norm (frozen too) and × the residual multiplier
+(Granite) before it joins the stream. ELECTRA's narrower embeddings go through their
+projection (a linear map: exact). Logits ÷ the divisor (Granite) stay linear; a soft-cap
+(Gemma 2) does not, so the shares add up to the logit before the cap (`Attribution.capped`
+holds the model's capped one).
 
 What a head writes: its output at a position, z_h W_O^h (d_model), pushed through the
 same frozen norms and the unembedding, is its direct effect on every token's logit: the
@@ -37,11 +43,11 @@ from models.transformer import Transformer
 
 from .ffn import VocabProjection, project_to_vocab
 from .kv import kv_groups
-from .residual import LENS_UNAVAILABLE, has_unembedding, stack_of
+from .residual import LENS_UNAVAILABLE, has_unembedding, out_norms, stack_of
 
 # what the functions here read (record these: act_name kinds)
 KINDS = ("embed", "pos_embed", "type_embed", "z", "v", "pattern", "mlp_out", "resid_post",
-         "ln_embed.scale", "ln1.scale", "ln2.scale", "ln_final.scale", "ln_final.normalized")
+         "ln_embed.scale", "ln1.scale", "ln2.scale", "ln_final.scale", "ln_final.normalized", "ln1_out.scale")
 
 
 def record_kinds(model: Transformer) -> list[str]:
@@ -60,10 +66,12 @@ def no_lm_head() -> Refused:
 @dataclass(frozen=True)
 class Step:
     """One step of the stream at a position, in execution order: a piece is added
-    ("add": embed | attn | cross | mlp) or a norm rescales the stream ("norm")."""
+    ("add": embed | attn | cross | mlp), a norm rescales the stream ("norm"), or the
+    embeddings are projected to the stream's width ("proj": embed_proj, ELECTRA)."""
 
-    op: str                      # add | norm
-    kind: str                    # add: embed | attn | cross | mlp; norm: ln_embed | ln1 | ln2 | ln_final
+    op: str                      # add | norm | proj
+    kind: str                    # add: embed | attn | cross | mlp; norm: ln_embed | ln1 | ln2 | ln_final;
+    #                              proj: embed_proj
     layer: int | None
     stack: Stack                 # where its hooks live (CROSS for the cross-attention sub-layer)
 
@@ -76,7 +84,8 @@ class Step:
 
 def readout_path(model: Transformer, stack: Stack | str | None = None) -> list[Step]:
     """The steps of one stack's stream, from the embedding to what the unembedding reads.
-    Pre-LN: pieces are added, then ln_final; post-LN: each addition is followed by its norm."""
+    Pre-LN, sandwich, output: pieces are added (their own output norms are not on the
+    stream), then ln_final; post-LN: each addition is followed by its norm."""
     s = stack_of(model, stack)
     cfg = model.cfg
     post = cfg.norm_position == "post"
@@ -84,13 +93,15 @@ def readout_path(model: Transformer, stack: Stack | str | None = None) -> list[S
     steps = [Step("add", "embed", None, s)]
     if cfg.embed_norm:
         steps.append(Step("norm", "ln_embed", None, s))
+    if cfg.d_embed is not None:
+        steps.append(Step("proj", "embed_proj", None, s))
     for i in range(cfg.n_layers):
         subs = [("attn", "ln1", s)] + ([("cross", "ln1", Stack.CROSS)] if cross else []) + [("mlp", "ln2", s)]
         for piece, norm, where in subs:
             steps.append(Step("add", piece, i, where))
             if post:
                 steps.append(Step("norm", norm, i, where))
-    if not post:
+    if cfg.final_norm:
         steps.append(Step("norm", "ln_final", None, s))
     return steps
 
@@ -144,22 +155,35 @@ def _w_o(model: Transformer, step: Step) -> torch.nn.Linear:
 
 
 def final_stream(model: Transformer, trace: Trace, stack: Stack | str | None = None) -> torch.Tensor:
-    """What the unembedding reads [pos, d] (batch row 0): ln_final's output (pre-LN) or
-    the last block's output (post-LN)."""
+    """What the unembedding reads [pos, d] (batch row 0): ln_final's output (every placement
+    but post-LN) or the last block's output (post-LN)."""
     s = stack_of(model, stack)
-    if model.cfg.norm_position == "pre":
+    if model.cfg.final_norm:
         return trace.get("ln_final.normalized", None, s, batch=0)
     return trace.get("resid_post", model.cfg.n_layers - 1, s, batch=0)
 
 
 @torch.no_grad()
-def output_logits(model: Transformer, trace: Trace, position: int, stack: Stack | str | None = None) -> np.ndarray:
+def output_logits(model: Transformer, trace: Trace, position: int, stack: Stack | str | None = None,
+                  capped: bool = True) -> np.ndarray:
     """The model's logits [vocab] at `position`, from the recorded final stream through
-    its own unembedding (what the forward pass returned there)."""
+    its own unembedding (what the forward pass returned there). capped=False: before the
+    soft-cap (Gemma 2's c · tanh(logits / c)), the sum the shares add up to."""
     if not has_unembedding(model):
         raise no_lm_head()
-    x = final_stream(model, trace, stack)[position]
-    return model.unembed(x.to(model.device)).float().cpu().numpy()
+    x = final_stream(model, trace, stack)[position].to(model.device)
+    un = model.unembed
+    if capped or getattr(un, "softcap", None) is None:
+        return un(x).float().cpu().numpy()
+    # models/feedforward.py Unembed.forward without its last step (the module is shared: never changed here)
+    if getattr(un, "in_scale", None) is not None:
+        x = x * un.in_scale
+    out = torch.nn.functional.linear(x, un.weight, un.bias)
+    if getattr(un, "logit_bias", None) is not None:
+        out = out + un.logit_bias[0]
+    if getattr(un, "divisor", 1.0) != 1.0:
+        out = out / un.divisor
+    return out.float().cpu().numpy()
 
 
 # ---- direct logit attribution ------------------------------------------------------------
@@ -167,8 +191,8 @@ def output_logits(model: Transformer, trace: Trace, position: int, stack: Stack 
 class Piece:
     """One piece of the final stream and its share of the logit."""
 
-    kind: str                    # embed | pos_embed | type_embed | head | cross_head | attn_bias | cross_bias
-    #                              | mlp | norm_bias
+    kind: str                    # embed | pos_embed | type_embed | embed_proj (its bias) | head | cross_head
+    #                              | attn_bias | cross_bias | mlp | norm_bias
     value: float
     layer: int | None = None
     head: int | None = None
@@ -191,15 +215,16 @@ class Attribution:
     position: int
     target: int                  # token id
     other: int | None            # None: the logit of target; else logit(target) − logit(other)
-    logit: float                 # what the model computed (the shares add up to it)
+    logit: float                 # what the model computed (the shares add up to it); before a soft-cap
     heads: np.ndarray            # [L, H] each head's share (self-attention)
     cross_heads: np.ndarray | None  # [L, H] the decoder's cross-attention heads (encoder-decoder)
     mlps: np.ndarray             # [L]
     attn_bias: np.ndarray        # [L] the bias of W_O (cross-attention's included)
-    embeddings: dict[str, float]  # embed | pos_embed | type_embed -> share
+    embeddings: dict[str, float]  # embed | pos_embed | type_embed (| embed_proj: the projection's bias) -> share
     norm_bias: dict[str, float]  # norm label -> the share of its bias b (frozen norms only)
     scales: dict[str, float]     # norm label -> the divisor frozen at this position
     parts: list[Piece] = field(default_factory=list)   # every piece, in execution order
+    capped: float | None = None  # with a logit soft-cap (Gemma 2): the model's logit after it (≠ logit)
 
     @property
     def total(self) -> float:
@@ -226,7 +251,8 @@ def direction(model: Transformer, target: int, other: int | None = None) -> torc
     u = _f64(w_u[target])
     u = u if other is None else u - _f64(w_u[other])
     scale = getattr(model.unembed, "in_scale", None)         # T5 (tied): the output × d_model^-0.5 first
-    return u if scale is None else u * scale
+    u = u if scale is None else u * scale
+    return u / model.cfg.logit_divisor if model.cfg.logit_divisor != 1.0 else u     # Granite: logits ÷ this
 
 
 @torch.no_grad()
@@ -240,8 +266,12 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
     if not 0 <= position < n:
         raise ValueError(f"Position {position} does not exist: the text has positions 0..{n - 1}.")
     v = direction(model, target, other)                                    # [d], after the last step
-    logits = output_logits(model, trace, position, s)
+    logits = output_logits(model, trace, position, s, capped=False)
     logit = float(logits[target] - (logits[other] if other is not None else 0.0))
+    capped = None
+    if cfg.logit_softcap is not None:
+        out = output_logits(model, trace, position, s)
+        capped = float(out[target] - (out[other] if other is not None else 0.0))
     L, H, dh = cfg.n_layers, cfg.n_heads, cfg.head_dim
     heads, mlps, bias = np.zeros((L, H)), np.zeros(L), np.zeros(L)
     cross = np.zeros((L, H)) if cfg.arch == "encoder-decoder" else None
@@ -249,9 +279,12 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
     norm_bias: dict[str, float] = {}
     scales: dict[str, float] = {}
     parts: list[Piece] = []
-    logit_bias = getattr(model.unembed, "logit_bias", None)               # Marian/BART final_logits_bias
-    if logit_bias is not None:
-        norm_bias["unembedding"] = float(logit_bias[0, target] - (logit_bias[0, other] if other is not None else 0.0))
+    # Marian/BART final_logits_bias, Phi-2's learned unembedding bias (÷ Granite's divisor, like the rest)
+    out_bias = [b.reshape(-1) for b in (getattr(model.unembed, "logit_bias", None), model.unembed.bias)
+                if b is not None]
+    if out_bias:
+        total_bias = sum(_f64(b) for b in out_bias) / cfg.logit_divisor
+        norm_bias["unembedding"] = float(total_bias[target] - (total_bias[other] if other is not None else 0.0))
         parts.append(Piece("norm_bias", norm_bias["unembedding"], norm="unembedding"))
     for step in reversed(readout_path(model, s)):                         # walk back from the output
         if step.op == "norm":
@@ -260,27 +293,50 @@ def direct_logit_attribution(model: Transformer, trace: Trace, position: int, ta
             scales[step.label] = norm.scale
             parts.append(Piece("norm_bias", norm_bias[step.label], norm=step.label))
             v = norm.back(v)
+        elif step.op == "proj":                                            # ELECTRA: [e] -> the stream [d]
+            proj = model.stack_module(s).embed_proj
+            if proj.bias is not None:
+                embeddings["embed_proj"] = float(_f64(proj.bias) @ v)
+                parts.append(Piece("embed_proj", embeddings["embed_proj"]))
+            v = _f64(proj.weight).T @ v                                    # [e]
         elif step.kind == "embed":
             for kind in ("embed", "type_embed", "pos_embed"):
                 if trace.has(kind, None, s):
                     embeddings[kind] = float(_f64(trace.get(kind, None, s, batch=0)[position]) @ v)
-            parts += [Piece(kind, value) for kind, value in reversed(embeddings.items())]
+            parts += [Piece(kind, value) for kind, value in reversed(embeddings.items()) if kind != "embed_proj"]
         elif step.kind == "mlp":
             mlps[step.layer] = float(_f64(trace.get("mlp_out", step.layer, s, batch=0)[position]) @ v)
             parts.append(Piece("mlp", float(mlps[step.layer]), step.layer))
         else:                                                              # attn | cross
             w_o = _w_o(model, step)
-            per_head = (_f64(w_o.weight).T @ v).view(H, dh)                # W_O^h T v for every head [H, dh]
+            u, out_bias_share = _through_out_norm(model, trace, step, position, v)
+            if out_bias_share is not None:
+                norm_bias[f"L{step.layer} ln1_out"] = out_bias_share
+                parts.append(Piece("norm_bias", out_bias_share, norm=f"L{step.layer} ln1_out"))
+            per_head = (_f64(w_o.weight).T @ u).view(H, dh)                # W_O^h T u for every head [H, dh]
             z = _f64(trace.get("z", step.layer, step.stack, batch=0)[position])   # [H, dh]
             shares = (z * per_head).sum(-1).numpy()
             (cross if step.kind == "cross" else heads)[step.layer] = shares
-            b = float(_f64(w_o.bias) @ v) if w_o.bias is not None else 0.0
+            b = float(_f64(w_o.bias) @ u) if w_o.bias is not None else 0.0
             bias[step.layer] += b
             head_kind, bias_kind = ("cross_head", "cross_bias") if step.kind == "cross" else ("head", "attn_bias")
             parts += [Piece(bias_kind, b, step.layer)] + [Piece(head_kind, float(x), step.layer, h)
                                                           for h, x in reversed(list(enumerate(shares)))]
     return Attribution(position, target, other, logit, heads, cross, mlps, bias, embeddings, norm_bias, scales,
-                       parts[::-1])
+                       parts[::-1], capped)
+
+
+def _through_out_norm(model: Transformer, trace: Trace, step: Step, position: int,
+                      v: torch.Tensor) -> tuple[torch.Tensor, float | None]:
+    """The direction an attention sub-layer's own output (W_O z + b) is read along, when
+    what the block adds is multiplier × ln1_out(that output) (sandwich, output placements;
+    Granite's multiplier): (u [d], the share of ln1_out's bias, or None without one)."""
+    cfg = model.cfg
+    u = v * cfg.residual_multiplier if cfg.residual_multiplier != 1.0 else v
+    if not out_norms(cfg) or step.stack is Stack.CROSS:
+        return u, None
+    norm = frozen_norm(model, trace, Step("norm", "ln1_out", step.layer, step.stack), position)
+    return norm.back(u), float(norm.bias @ u)
 
 
 # ---- what a head writes ----------------------------------------------------------------------
@@ -295,6 +351,10 @@ def to_output(model: Transformer, trace: Trace, vector: np.ndarray | torch.Tenso
     steps = readout_path(model, stack)
     kind = "cross" if cross else "attn"
     start = next(i for i, st in enumerate(steps) if st.op == "add" and st.kind == kind and st.layer == layer)
+    if out_norms(model.cfg) and not cross:      # sandwich / output: the attention's own output norm first
+        x = frozen_norm(model, trace, Step("norm", "ln1_out", layer, steps[start].stack), position).forward(x)
+    if model.cfg.residual_multiplier != 1.0:
+        x = x * model.cfg.residual_multiplier
     for step in steps[start + 1:]:
         if step.op == "norm":
             x = frozen_norm(model, trace, step, position).forward(x)

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models.trace import Stack, Trace, act_name, as_numpy
+from models.trace import Stack, Trace, as_numpy
 from models.feedforward import ACTIVATION_FNS
 from models.transformer import Transformer
 
-from .residual import stack_of
+from .residual import stack_of, sublayer_input
 
 
 # what activations() reads (record these: act_name kinds)
@@ -157,9 +157,9 @@ def mixing(model: Transformer, ids, layer: int = 0, position: int = 0, seed: int
 
     cfg = model.cfg
     s = stack_of(model)
-    # what the FFN reads: ln2's output (pre-LN), or the stream after the attention sub-layer(s)
-    ffn_in = act_name("ln2.normalized", layer, s) if cfg.norm_position == "pre" else \
-        act_name("resid_mid", layer, Stack.CROSS if s is Stack.DECODER else s)
+    # what the FFN reads: ln2's output (pre-LN, sandwich; ln1's with one shared norm), or the stream after
+    # the attention sub-layer(s) (post-LN, output placement)
+    ffn_in = sublayer_input(cfg, layer, "ffn", s)
     tgt = (tgt_ids or ids) if cfg.arch == "encoder-decoder" else None
     call, tr = attention_call(model, ids, layer, s, tgt, [ffn_in])
     n = call.x.shape[1]

@@ -3,9 +3,13 @@ shape flows out of each for a text of n tokens, and what one recorded pass measu
 each of them.
 
 `model_map(cfg, n_src, n_tgt)` reads a `TransformerConfig` only (no weights): the
-embeddings, the positional scheme (added to the embedding, or inside attention), one
-block's sub-layers with the norms where `norm_position` puts them, the final norm and
-the head. `map_data(model, trace)` reads a `Trace` recorded with `KINDS`: the norm of
+embeddings (and their projection to the stream's width, ELECTRA), the positional scheme
+(added to the embedding, or inside attention), one block's sub-layers with the norms where
+`norm_position` puts them (pre: in the branch before the sub-layer; post: on the stream
+after the ⊕; sandwich: before and after the sub-layer; output: after it, before the ⊕),
+what differs between layers (sliding-window and NoPE layers, block 0 without its
+attention norm), the final norm and the head, with every scale, soft-cap and multiplier
+the config sets in the parts' `info`. `map_data(model, trace)` reads a `Trace` recorded with `KINDS`: the norm of
 every token's vector after every part ("follow one token"), the attention entropy per
 layer and head, and the head's top prediction. `compare(cfg_a, cfg_b)` lists what two
 configurations do differently and which parts that touches.
@@ -23,25 +27,27 @@ import torch
 
 from lab import attention as LA
 from lab.kv import kv_groups
-from lab.residual import has_unembedding, lens_logits
+from lab.residual import has_unembedding, input_norm, lens_logits, out_norms, sublayer_output
 from models.config import TransformerConfig
 from models.trace import Stack, Trace
 from models.transformer import Transformer
 
 # what map_data reads (record these: `record_names(cfg, KINDS)`, every stack)
 KINDS = ("embed", "pos_embed", "type_embed", "resid_pre", "resid_mid", "resid_post", "attn_out", "mlp_out",
-         "pattern", "mask", "ln1.normalized", "ln2.normalized", "ln_final.normalized")
+         "pattern", "mask", "ln1.normalized", "ln2.normalized", "ln_final.normalized",
+         # sandwich / output placements (the attention's own output: W_O z), ELECTRA's projection
+         "z", "ln1_out.normalized", "ln2_out.normalized", "ln_embed.normalized", "embed_proj")
 ADDITIVE_PE = ("learned", "sinusoidal")           # a position vector is added to the token embedding
 INSIDE_ATTENTION = ("rope", "alibi", "relative")  # positions enter inside self-attention
-NORM_IDS = ("ln_embed", "ln1", "ln_cross", "ln2", "ln_final")
+NORM_IDS = ("ln_embed", "ln1", "ln1_out", "ln_cross", "ln2", "ln2_out", "ln_final")
 SECTIONS = ("input", "attn", "cross", "ffn", "output")   # rows that line up across stacks and maps
 
 
 @dataclass(frozen=True)
 class Part:
-    """One box of the map. `id` names the module where one exists (ln1, ln2, ln_cross,
-    ln_final, ln_embed), else the role (tokens, embed, type, pos, attn, cross, add1,
-    add_cross, add2, ffn, head, output, hidden)."""
+    """One box of the map. `id` names the module where one exists (ln1, ln2, ln1_out,
+    ln2_out, ln_cross, ln_final, ln_embed, embed_proj), else the role (tokens, embed, type,
+    pos, attn, cross, add1, add_cross, add2, ffn, head, output, hidden)."""
 
     id: str
     kind: str                      # tokens|embed|pos|norm|attn|ffn|add|head|output
@@ -83,7 +89,7 @@ class ModelMap:
     vocab_size: int
     positional: str
     norm: str                      # layernorm | rmsnorm | dyt
-    norm_position: str             # pre | post
+    norm_position: str             # pre | post | sandwich | output
     activation: str
     attention_kind: str            # MHA | GQA | MQA
     mask: str                      # the self-attention pattern (MaskSpec.kind)
@@ -110,59 +116,87 @@ def _attention(cfg: TransformerConfig, stack: Stack, n_q: int, n_k: int, cross: 
     mask = "cross" if cross else ("causal" if stack is Stack.DECODER or cfg.arch == "decoder" else "full")
     if not cross and cfg.attention.kind != "full":
         mask = cfg.attention.kind
+    rope = cfg.positional == "rope" and not cross
     info = {"heads": cfg.n_heads, "kv_heads": cfg.kv_heads, "d_head": cfg.head_dim, "kind": cfg.attention_kind,
             "pattern": (cfg.n_heads, n_q, n_k), "q": (n_q, cfg.n_heads, cfg.head_dim),
             "kv": (n_k, cfg.kv_heads, cfg.head_dim), "positional": inside, "mask": mask,
             "groups": kv_groups(cfg.n_heads, cfg.kv_heads), "scaled": cfg.scale_attention,
             # a sliding window (Mistral): |q - k| <= window; biases on Q, K, V only (Qwen2)
             "window": cfg.attention.window if not cross and cfg.attention.kind == "local" else None,
-            "qkv_bias": cfg.has_qkv_bias and not cfg.bias}
+            "qkv_bias": cfg.has_qkv_bias and not cfg.bias,
+            "n_layers": cfg.n_layers,
+            # q/k norm: none | head (Qwen3, Gemma 3) | full (OLMo 2); scores × this (None: 1/√d_head);
+            # scores = c · tanh(scores / c) (Gemma 2)
+            "qk_norm": "none" if cross else cfg.qk_norm, "scale": cfg.attn_scale, "softcap": cfg.attn_softcap,
+            # layers whose self-attention is a sliding window |q - k| <= local_window (Gemma 2/3, ModernBERT),
+            # with their own RoPE base; layers without RoPE (SmolLM3)
+            "local_layers": () if cross else cfg.local_layers, "local_window": cfg.local_window,
+            "rope_local_base": cfg.rope_local_base if rope and cfg.local_layers else None,
+            "rope_base": cfg.rope_base if rope else None,
+            "nope_layers": cfg.nope_layers if rope else ()}
     return Part("cross" if cross else "attn", "attn", stack.value, "cross" if cross else "attn", True,
                 (n_q, cfg.d_model), False, info)
 
 
 def _stack_parts(cfg: TransformerConfig, stack: Stack, n: int, n_src: int, output: bool) -> tuple[Part, ...]:
-    d, s, pre = cfg.d_model, stack.value, cfg.norm_position == "pre"
-    norm = {"norm": cfg.norm, "plus_one": cfg.norm_plus_one}      # plus_one: RMSNorm × (1 + w) (Gemma)
+    d, e, s, place = cfg.d_model, cfg.embed_dim, stack.value, cfg.norm_position
+    norm = {"norm": cfg.norm, "plus_one": cfg.norm_plus_one,      # plus_one: RMSNorm × (1 + w) (Gemma)
+            "bias": cfg.norm_bias or cfg.norm != "layernorm"}     # False: LayerNorm without its bias (ModernBERT)
 
-    def ln(pid: str, section: str, in_block: bool = True, on_stream: bool | None = None) -> Part:
+    def ln(pid: str, section: str, in_block: bool = True, on_stream: bool | None = None, width: int = d,
+           **extra: Any) -> Part:
         # parallel residual (GPT-NeoX): ln2 reads the block's input, not the stream after attention
         parallel = cfg.parallel_residual and pid == "ln2"
-        return Part(pid, "norm", s, section, in_block, (n, d), (not pre) if on_stream is None else on_stream,
-                    {**norm, "position": cfg.norm_position, "parallel": parallel})
+        stream = (place == "post") if on_stream is None else on_stream
+        return Part(pid, "norm", s, section, in_block, (n, width), stream,
+                    {**norm, "position": place, "parallel": parallel, **extra})
 
     def add(pid: str, section: str) -> Part:
-        return Part(pid, "add", s, section, True, (n, d))
+        return Part(pid, "add", s, section, True, (n, d), info={"multiplier": cfg.residual_multiplier})
 
     parts = [Part("tokens", "tokens", s, "input", False, (n,), info={"vocab": cfg.vocab_size}),
-             Part("embed", "embed", s, "input", False, (n, d), info={"vocab": cfg.vocab_size})]
+             Part("embed", "embed", s, "input", False, (n, e),
+                  info={"vocab": cfg.vocab_size, "multiplier": cfg.embed_multiplier, "sqrt_d": cfg.embed_scale})]
     if cfg.n_token_types:
-        parts.append(Part("type", "embed", s, "input", False, (n, d), info={"types": cfg.n_token_types}))
+        parts.append(Part("type", "embed", s, "input", False, (n, e), info={"types": cfg.n_token_types}))
     added = cfg.positional in ADDITIVE_PE      # else a note: positions live inside attention (or nowhere)
-    parts.append(Part("pos", "pos", s, "input", False, (n, d), added,
+    parts.append(Part("pos", "pos", s, "input", False, (n, e), added,
                       {"positional": cfg.positional, "added": added, "max_len": cfg.max_len,
                        "layout": cfg.sinusoidal_layout if cfg.positional == "sinusoidal" else None,
                        "offset": cfg.pos_offset if cfg.positional == "learned" else 0}))
     if cfg.embed_norm:
-        parts.append(ln("ln_embed", "input", in_block=False, on_stream=True))
+        parts.append(ln("ln_embed", "input", in_block=False, on_stream=True, width=e))
+    if cfg.d_embed is not None:                # ELECTRA: the embeddings are narrower than the stream
+        parts.append(Part("embed_proj", "embed", s, "input", False, (n, d), info={"d_embed": e, "d_model": d}))
     sub = [("attn", "ln1", _attention(cfg, stack, n, n, False), "add1")]
     if stack is Stack.DECODER and cfg.arch == "encoder-decoder":
         sub.append(("cross", "ln_cross", _attention(cfg, stack, n, n_src, True), "add_cross"))
     gated = cfg.gated
+    shared = cfg.shared_block_norm
     ffn = Part("ffn", "ffn", s, "ffn", True, (n, d), False,
                {"d_ff": cfg.d_ff, "activation": cfg.activation, "gated": gated, "hidden": (n, cfg.d_ff),
-                "parallel": cfg.parallel_residual})
+                "parallel": cfg.parallel_residual, "shared_norm": shared})
     sub.append(("ffn", "ln2", ffn, "add2"))
     for section, norm_id, body, add_id in sub:
-        parts += [ln(norm_id, section), body, add(add_id, section)] if pre else \
-                 [body, add(add_id, section), ln(norm_id, section)]
-    if pre:
+        # ModernBERT: block 0's attention reads the embeddings without a norm
+        absent = (0,) if norm_id == "ln1" and not cfg.first_attn_norm else ()
+        if place == "post":
+            parts += [body, add(add_id, section), ln(norm_id, section, absent=absent)]
+            continue
+        if place in ("pre", "sandwich") and not (norm_id == "ln2" and shared):   # Phi-2: the FFN reads ln1
+            parts.append(ln(norm_id, section, absent=absent, shared=norm_id == "ln1" and shared))
+        parts.append(body)
+        if place in ("sandwich", "output") and section != "cross":
+            parts.append(ln(f"{norm_id}_out", section, out=True))
+        parts.append(add(add_id, section))
+    if cfg.final_norm:
         parts.append(ln("ln_final", "output", in_block=False, on_stream=True))
     if output:
         if cfg.output == "logits":
             parts.append(Part("head", "head", s, "output", False, (n, cfg.vocab_size),
                               info={"vocab": cfg.vocab_size, "tied": cfg.tie_embeddings,
-                                    "scaled": cfg.unembed_scale, "bias": cfg.logit_bias}))
+                                    "scaled": cfg.unembed_scale, "bias": cfg.logit_bias or cfg.unembed_bias,
+                                    "divisor": cfg.logit_divisor, "softcap": cfg.logit_softcap}))
             parts.append(Part("output", "output", s, "output", False, (n,), info={"vocab": cfg.vocab_size}))
         else:
             parts.append(Part("hidden", "output", s, "output", False, (n, d)))
@@ -246,7 +280,7 @@ def _norm(x: torch.Tensor) -> torch.Tensor:
 
 def _stack_data(model: Transformer, trace: Trace, stack: StackMap, output: bool) -> StackData:
     cfg, s = model.cfg, Stack(stack.stack)
-    pre = cfg.norm_position == "pre"
+    place = cfg.norm_position
     tokens = (trace.tgt_tokens if s is Stack.DECODER else trace.tokens) or []
     stops: list[Stop] = []
     rows: list[torch.Tensor] = []
@@ -262,27 +296,38 @@ def _stack_data(model: Transformer, trace: Trace, stack: StackMap, output: bool)
             x = x + trace.get(kind, None, s, batch=0)
             stop(pid, -1, x)
     if stack.part("ln_embed") is not None:
-        stop("ln_embed", -1, trace.get("resid_pre", 0, s, batch=0))
+        stop("ln_embed", -1, trace.get("ln_embed.normalized", None, s, batch=0) if trace.has("ln_embed.normalized",
+                                                                                           None, s)
+             else trace.get("resid_pre", 0, s, batch=0))
+    if stack.part("embed_proj") is not None:
+        stop("embed_proj", -1, trace.get("resid_pre", 0, s, batch=0))
     for i in range(cfg.n_layers):
         x = trace.get("resid_pre", i, s, batch=0)
         for sec in ("attn", "cross", "ffn") if stack.part("cross") is not None else ("attn", "ffn"):
             where = Stack.CROSS if sec == "cross" else s
             out_kind = "mlp_out" if sec == "ffn" else "attn_out"
             resid_kind = "resid_post" if sec == "ffn" else "resid_mid"
-            ln_kind = "ln2.normalized" if sec == "ffn" else "ln1.normalized"
             ln_id, add_id = {"attn": ("ln1", "add1"), "cross": ("ln_cross", "add_cross"), "ffn": ("ln2", "add2")}[sec]
             out = trace.get(out_kind, i, where, batch=0)
             after = trace.get(resid_kind, i, s if sec == "ffn" else where, batch=0)
-            if pre:
-                stop(ln_id, i, trace.get(ln_kind, i, where, batch=0))
-                stop(sec, i, out)
-                stop(add_id, i, after)
-            else:
+            if place == "post":
                 stop(sec, i, out)
                 stop(add_id, i, x + out)
-                stop(ln_id, i, after)
+                if trace.has(f"{'ln1' if sec == 'cross' else ln_id}.normalized", i, where):   # not block 0 without ln1
+                    stop(ln_id, i, after)
+                x = after
+                continue
+            norm = input_norm(cfg, i, sec)
+            if norm is not None and norm == ln_id:                   # its own norm (not shared, not missing)
+                stop(ln_id, i, trace.get(f"{'ln1' if sec == 'cross' else ln_id}.normalized", i, where, batch=0))
+            if out_norms(cfg) and sec != "cross":                    # the sub-layer's own output, then its norm
+                stop(sec, i, sublayer_output(model, trace, i, sec, s))
+                stop(f"{ln_id}_out", i, trace.get(f"{ln_id}_out.normalized", i, s, batch=0))
+            else:
+                stop(sec, i, out)
+            stop(add_id, i, after)
             x = after
-    if pre:
+    if cfg.final_norm:
         x = trace.get("ln_final.normalized", None, s, batch=0)
         stop("ln_final", -1, x)
     top_ids = top_probs = None
@@ -302,7 +347,8 @@ def _stack_data(model: Transformer, trace: Trace, stack: StackMap, output: bool)
 def _entropies(trace: Trace, stack: Stack, n_layers: int) -> tuple[np.ndarray, np.ndarray]:
     """([L, H] mean entropy per head, [L, pos] per query averaged over heads)."""
     patterns = trace.patterns(stack=stack).float().cpu().numpy()            # [L, H, q, k]
-    mask = trace.mask(stack).cpu().numpy()                                  # [q, k]
+    # each layer its own mask (sliding-window layers beside global ones)
+    mask = np.stack([trace.mask(stack, layer=i).cpu().numpy() for i in range(n_layers)])[:, None]   # [L, 1, q, k]
     rows = LA.entropy(patterns, mask=mask)                                  # [L, H, q]
     return rows.mean(-1).astype(np.float32), rows.mean(1).astype(np.float32)
 
@@ -350,17 +396,51 @@ _COMPARED: dict[str, tuple[Any, tuple[str, ...]]] = {
     "pos_offset": (lambda c: c.pos_offset if c.positional == "learned" else 0, ("pos",)),
     "unembed_scale": (lambda c: c.unembed_scale, ("head",)),
     "logit_bias": (lambda c: c.logit_bias, ("head",)),
+    # the 2024-26 families (issue 32)
+    "parallel_residual": (lambda c: c.parallel_residual, ("ln2", "ffn")),
+    "shared_block_norm": (lambda c: c.shared_block_norm, ("ln2", "ffn")),
+    "first_attn_norm": (lambda c: c.first_attn_norm, ("ln1",)),
+    "norm_bias": (lambda c: c.norm_bias if c.norm == "layernorm" else "-", NORM_IDS),
+    "norm_plus_one": (lambda c: c.norm_plus_one if c.norm == "rmsnorm" else "-", NORM_IDS),
+    "qk_norm": (lambda c: c.qk_norm, ("attn",)),
+    "local_layers": (lambda c: _layers(c.local_layers), ("attn",)),
+    "local_window": (lambda c: c.local_window if c.local_layers else "-", ("attn",)),
+    "rope_local_base": (lambda c: _number(c.rope_local_base) if c.local_layers and c.positional == "rope" else "-",
+                        ("attn", "pos")),
+    "nope_layers": (lambda c: _layers(c.nope_layers) if c.positional == "rope" else "-", ("attn", "pos")),
+    "rope_scaling": (lambda c: (c.rope_scaling if c.rope_scaling == "none" else f"{c.rope_scaling} ×{c.rope_factor:g}")
+                     if c.positional == "rope" else "-", ("pos", "attn")),
+    "attn_scale": (lambda c: _number(c.attn_scale), ("attn", "cross")),
+    "attn_softcap": (lambda c: _number(c.attn_softcap), ("attn",)),
+    "logit_softcap": (lambda c: _number(c.logit_softcap) if c.output == "logits" else "-", ("head",)),
+    "embed_multiplier": (lambda c: _number(c.embed_multiplier), ("embed",)),
+    "residual_multiplier": (lambda c: _number(c.residual_multiplier), ("add1", "add_cross", "add2")),
+    "logit_divisor": (lambda c: _number(c.logit_divisor) if c.output == "logits" else "-", ("head",)),
+    "unembed_bias": (lambda c: c.unembed_bias if c.output == "logits" else "-", ("head",)),
+    "d_embed": (lambda c: "-" if c.d_embed is None else c.d_embed, ("embed", "embed_proj")),
 }
+
+
+def _layers(layers: tuple[int, ...]) -> str:
+    """Layer numbers as a table shows them: '0, 2, 4' ('-' for none)."""
+    return ", ".join(map(str, layers)) if layers else "-"
+
+
+def _number(x: float | None) -> str:
+    """A setting's number ('-' where unset): 50, 0.0625, 1000000."""
+    return "-" if x is None else f"{x:g}" if abs(x) < 1e6 else f"{int(x)}" if float(x).is_integer() else f"{x:g}"
 
 
 def compare(a: TransformerConfig, b: TransformerConfig) -> list[Difference]:
     """The settings in which two configurations differ (the map's highlights), in a
     fixed order: architecture, depth, widths, attention, positions, norms, FFN, output."""
     out = []
+    default = TransformerConfig()
     for name, (read, parts) in _COMPARED.items():
-        va, vb = read(a), read(b)
-        if va != vb:
-            out.append(Difference(name, str(va), str(vb), parts))
+        va, vb = str(read(a)), str(read(b))
+        # "-": the setting does not apply to that model (no logits, no RoPE, ...); beside the default: no difference
+        if va != vb and not {va, vb} <= {"-", str(read(default))}:
+            out.append(Difference(name, va, vb, parts))
     return out
 
 

@@ -33,7 +33,7 @@ EXTRA_PADDING = (0, 2, 4, 8, 16)
 
 @dataclass
 class BatchNorms:
-    """The statistics each norm would use on one padded batch (ln1's input of a layer)."""
+    """The statistics each norm would use on one padded batch (the input of a layer's first norm)."""
 
     tokens: list[list[str]]      # per row, padding included
     lengths: list[int]           # real tokens per row
@@ -59,17 +59,27 @@ class BatchNorms:
 
 
 def norm_input_names(model: Transformer, layer: int) -> list[str]:
-    """What ln1 of `layer` reads: the stream (pre-LN), or stream + attention output (post-LN)."""
+    """What the first norm of `layer` reads: the stream (pre-LN, sandwich), stream +
+    attention output (post-LN), or the attention's own output (output placement, OLMo 2:
+    rebuilt from z). Block 0 without ln1 (ModernBERT): its stream all the same."""
+    cfg = model.cfg
+    if cfg.norm_position == "output":
+        return [act_name("z", layer)]
     names = [act_name("resid_pre", layer)]
-    return names if model.cfg.norm_position == "pre" else names + [act_name("attn_out", layer)]
+    return names + [act_name("attn_out", layer)] if cfg.norm_position == "post" else names
 
 
 @torch.no_grad()
 def norm_input(model: Transformer, ids: list[list[int]], valid: list[list[int]] | None, layer: int) -> np.ndarray:
-    """[B, n, d] the input of ln1 in `layer` for a batch (float64)."""
+    """[B, n, d] the input of the first norm in `layer` for a batch (float64)."""
     _, tr = model.run_with_cache(ids, attention_mask=valid, names=norm_input_names(model, layer))
+    if model.cfg.norm_position == "output":                        # ln1_out reads W_O z
+        z = tr.get("z", layer)                                     # [B, n, head, dh]
+        w_o = model.blocks[layer].attn.W_O
+        x = w_o(z.reshape(*z.shape[:2], -1).to(w_o.weight))
+        return as_numpy(x).astype(np.float64)
     x = tr.get("resid_pre", layer)
-    if model.cfg.norm_position != "pre":
+    if model.cfg.norm_position == "post":
         x = x + tr.get("attn_out", layer)
     return as_numpy(x).astype(np.float64)
 

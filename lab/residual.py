@@ -10,7 +10,10 @@ Circuits"): in a pre-LN block every sub-layer *adds* its output to the stream,
 x_{l+1} = x_l + Attn(LN(x_l)) + MLP(LN(...)), so the final stream is exactly the
 embedding plus the sum of all sub-layer outputs. In a post-LN block (Vaswani et al.,
 BERT) x_{l+1} = LN(x_l + f(x_l)): every addition is followed by a rescaling, and the
-stream is no longer such a sum.
+stream is no longer such a sum. The sandwich (Gemma 2/3: x + LN_out(f(LN x))) and output
+(OLMo 2: x + LN_out(f x)) placements normalise what a sub-layer adds, not the stream:
+their hook_attn_out / hook_mlp_out record what is added, so the sum holds again.
+`input_norm` / `sublayer_input` say which norm each sub-layer reads, for every placement.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from models.config import TransformerConfig
 from models.trace import Stack, Trace, act_name, record_names
 from models.transformer import Transformer
 
@@ -26,7 +30,54 @@ from models.transformer import Transformer
 # what decomposition, norm_stats and logit_lens read (record these: act_name kinds)
 KINDS = ("embed", "pos_embed", "type_embed", "resid_pre", "resid_mid", "resid_post", "attn_out", "mlp_out",
          "ln1.normalized", "ln1.scale", "ln2.normalized", "ln2.scale", "ln_embed.normalized", "ln_embed.scale",
-         "ln_final.normalized", "ln_final.scale")
+         "ln_final.normalized", "ln_final.scale", "ln1_out.normalized", "ln1_out.scale", "ln2_out.normalized",
+         "ln2_out.scale", "z")     # z: the attention output before ln1_out (sandwich, output placements)
+
+
+# ---- where the norms sit (cfg.norm_position) ------------------------------------------------
+def adds_up(cfg: TransformerConfig) -> bool:
+    """Whether the stream after the last block is the embedding plus every sub-layer's
+    recorded output: every placement but post-norm, whose norms rescale the stream."""
+    return cfg.norm_position != "post"
+
+
+def out_norms(cfg: TransformerConfig) -> bool:
+    """Whether each sub-layer's output passes through its own norm before the addition
+    (ln1_out / ln2_out: sandwich, Gemma 2/3; output, OLMo 2)."""
+    return cfg.norm_position in ("sandwich", "output")
+
+
+def input_norm(cfg: TransformerConfig, layer: int, sub: str) -> str | None:
+    """The norm module a sub-layer ("attn", "cross" or "ffn") of `layer` reads its input
+    through: "ln1", "ln_cross", "ln2", or None where it reads the stream itself (post- and
+    output-norm; block 0's attention without a norm, ModernBERT). A shared block norm
+    (Phi-2) feeds the FFN from ln1."""
+    if cfg.norm_position not in ("pre", "sandwich"):
+        return None
+    if sub == "attn":
+        return "ln1" if layer > 0 or cfg.first_attn_norm else None
+    if sub == "cross":
+        return "ln_cross"
+    return "ln1" if cfg.shared_block_norm else "ln2"
+
+
+def sublayer_input(cfg: TransformerConfig, layer: int, sub: str, stack: Stack | str = Stack.SELF) -> str:
+    """The hook name holding what a sub-layer ("attn", "cross", "ffn") of `layer` in
+    `stack` reads: its input norm's output, else the stream there (the block's input for
+    attention and for a parallel FFN, the stream after the attention sub-layer(s) otherwise)."""
+    s = Stack(stack)
+    if s is Stack.CROSS:
+        s, sub = Stack.DECODER, "cross"
+    norm = input_norm(cfg, layer, sub)
+    if norm is not None:
+        return act_name(f"{'ln1' if norm == 'ln_cross' else norm}.normalized", layer,
+                        Stack.CROSS if sub == "cross" else s)
+    if sub == "attn" or (sub == "ffn" and cfg.parallel_residual):
+        return act_name("resid_pre", layer, s)
+    if sub == "cross":
+        return act_name("resid_mid", layer, s)
+    cross = s is Stack.DECODER and cfg.arch == "encoder-decoder"
+    return act_name("resid_mid", layer, Stack.CROSS if cross else s)
 
 
 def stack_of(model: Transformer, stack: Stack | str | None = None) -> Stack:
@@ -50,12 +101,13 @@ class Decomposition:
     components[0] is the embedding (the input of block 0: token + position (+ type)
     embeddings, after the embedding norm if the model has one); then every sub-layer's
     output in execution order. stream[i] is the stream right after component i was
-    added (post-LN: after the norm that follows the addition)."""
+    added (post-LN: after the norm that follows the addition). d_embed (ELECTRA): the
+    embedding is the projected one, as wide as the stream."""
 
     labels: list[str]            # "embed", "L0 attn", ("L0 cross",) "L0 mlp", ...
     components: np.ndarray       # [n, pos, d]
     stream: np.ndarray           # [n, pos, d]
-    additive: bool               # pre-LN: stream[i] == stream[i-1] + components[i]
+    additive: bool               # all but post-LN: stream[i] == stream[i-1] + components[i]
 
     @property
     def final(self) -> np.ndarray:
@@ -79,8 +131,7 @@ def decomposition(model: Transformer, trace: Trace, stack: Stack | str | None = 
             labels.append(f"L{i} {what}")
             comps.append(trace.get(out, i, where, batch=0))
             stream.append(trace.get(resid, i, where, batch=0))
-    return Decomposition(labels, _np(torch.stack(comps)), _np(torch.stack(stream)),
-                         model.cfg.norm_position == "pre")
+    return Decomposition(labels, _np(torch.stack(comps)), _np(torch.stack(stream)), adds_up(model.cfg))
 
 
 def _cos(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -117,7 +168,7 @@ class NormStats:
     scale: np.ndarray            # [n, pos] the divisor the norm used (hook_scale); NaN for DyT
     out_mean: np.ndarray         # [n, pos]
     out_var: np.ndarray          # [n, pos]
-    inputs: np.ndarray           # [n, pos, d]
+    inputs: np.ndarray           # [n, pos, d] (a narrower norm, ELECTRA's ln_embed: NaN-padded)
     outputs: np.ndarray          # [n, pos, d]
     alpha: np.ndarray            # [n] DyT's learned alpha in tanh(alpha x); NaN for the other norms
 
@@ -138,13 +189,29 @@ def _module_of(hook: str) -> str:
     return hook.rsplit(".", 1)[0]
 
 
+def sublayer_output(model: Transformer, trace: Trace, layer: int, sub: str, stack: Stack) -> torch.Tensor:
+    """What a sub-layer ("attn" or "ffn") of `layer` computed before its output norm
+    (sandwich, output placements) [pos, d], batch row 0: W_O applied to the recorded z, or
+    the FFN applied again to its recorded input (it works on each position alone)."""
+    block = model.stack_module(stack).blocks[layer]
+    like = block.attn.W_O.weight                                               # the model's device and dtype
+    with torch.no_grad():
+        if sub == "attn":
+            z = trace.get("z", layer, stack, batch=0)                          # [pos, head, dh]
+            return block.attn.W_O(z.reshape(z.shape[0], -1).to(like)).to(z)     # as the trace holds it
+        x = trace[sublayer_input(model.cfg, layer, "ffn", stack)][0]
+        return block.mlp(x.to(like)).to(x)
+
+
 def norm_inputs(model: Transformer, trace: Trace, stack: Stack | str | None = None) -> list[NormSite]:
     """Every norm of one stack, in execution order, with its input and output (batch row
-    0). Inputs are rebuilt from the resid hooks: pre-LN norms read the stream itself;
-    post-LN norms read stream + sub-layer output."""
+    0). Inputs are rebuilt from the resid hooks: pre-LN norms (and the first norm of a
+    sandwich) read the stream itself; post-LN norms read stream + sub-layer output; the
+    output norms of the sandwich and output placements read the sub-layer's own output
+    (`sublayer_output`, so record `z` too)."""
     s = stack_of(model, stack)
     cfg = model.cfg
-    pre = cfg.norm_position == "pre"
+    post = not adds_up(cfg)
     tag = {Stack.SELF: "", Stack.ENCODER: "enc ", Stack.DECODER: "dec "}[s]
     out: list[NormSite] = []
 
@@ -162,18 +229,24 @@ def norm_inputs(model: Transformer, trace: Trace, stack: Stack | str | None = No
         site("ln_embed", None, s, "ln_embed", x)
     cross = s is Stack.DECODER and cfg.arch == "encoder-decoder"
     for i in range(cfg.n_layers):
-        steps = [("ln1", "resid_pre", s, "attn_out", s, "ln1")]
-        if cross:
-            steps.append(("ln1", "resid_mid", s, "attn_out", Stack.CROSS, "ln_cross"))
-        # parallel residual (GPT-NeoX): ln2 reads the block's input, like ln1
-        ln2_reads = "resid_pre" if cfg.parallel_residual else "resid_mid"
-        steps.append(("ln2", ln2_reads, Stack.CROSS if cross else s, "mlp_out", s, "ln2"))
-        for ln, resid, r_stack, sub, where, name in steps:
-            x = trace.get(resid, i, r_stack, batch=0)
-            if not pre:
-                x = x + trace.get(sub, i, where, batch=0)
-            site(ln, i, where, f"L{i} {name}", x)
-    if pre:
+        subs = [("attn", "ln1", "attn_out", s)] + ([("cross", "ln1", "attn_out", Stack.CROSS)] if cross else []) + \
+               [("ffn", "ln2", "mlp_out", s)]
+        for sub, ln, sub_out, where in subs:
+            name = "ln_cross" if sub == "cross" else ln
+            if post:                     # ln(x + f(x)): the stream the sub-layer read, plus what it added
+                if not trace.has(f"{ln}.normalized", i, where):                # block 0 without ln1
+                    continue
+                x = trace[sublayer_input(cfg, i, sub, where)][0] + trace.get(sub_out, i, where, batch=0)
+                site(ln, i, where, f"L{i} {name}", x)
+                continue
+            norm = input_norm(cfg, i, sub)
+            if norm is not None and norm == name:          # a norm of its own (not block 0's missing ln1, not shared)
+                reads = "resid_pre" if sub == "attn" or (sub == "ffn" and cfg.parallel_residual) else "resid_mid"
+                r_stack = Stack.CROSS if sub == "ffn" and cross else s
+                site(ln, i, where, f"L{i} {name}", trace.get(reads, i, r_stack, batch=0))
+            if out_norms(cfg):
+                site(f"{ln}_out", i, where, f"L{i} {ln}_out", sublayer_output(model, trace, i, sub, s))
+    if cfg.final_norm:
         site("ln_final", None, s, "ln_final", trace.get("resid_post", cfg.n_layers - 1, s, batch=0))
     return out
 
@@ -189,15 +262,26 @@ def norm_stats(model: Transformer, trace: Trace, stack: Stack | str | None = Non
     DyT has no statistics (an element-wise tanh), so its scale is NaN."""
     items = norm_inputs(model, trace, stack)
     names = [site.module for site in items]
-    x = torch.stack([site.input for site in items]).float()            # [n, pos, d]
-    y = torch.stack([site.output for site in items]).float()
-    scale = [trace[site.scale][0, :, 0].float() if site.scale is not None
+    x = [site.input.float().cpu() for site in items]                   # n × [pos, d] (ln_embed: [pos, d_embed])
+    y = [site.output.float().cpu() for site in items]
+    scale = [trace[site.scale][0, :, 0].float().cpu() if site.scale is not None
              else torch.full(site.input.shape[:1], float("nan")) for site in items]
+
+    def each(f, vs: list[torch.Tensor]) -> np.ndarray:
+        return _np(torch.stack([f(v) for v in vs]))                     # [n, pos]
+
+    def padded(vs: list[torch.Tensor]) -> np.ndarray:
+        """[n, pos, d]; a narrower norm (ELECTRA's ln_embed over d_embed) padded with NaN."""
+        width = max(v.shape[-1] for v in vs)
+        return _np(torch.stack([torch.nn.functional.pad(v, (0, width - v.shape[-1]), value=float("nan"))
+                                for v in vs]))
+
     return NormStats(
         names=names, labels=[site.label for site in items], kind=model.cfg.norm,
-        in_mean=_np(x.mean(-1)), in_var=_np(x.var(-1, unbiased=False)), in_rms=_np(x.pow(2).mean(-1).sqrt()),
-        scale=_np(torch.stack(scale)), out_mean=_np(y.mean(-1)), out_var=_np(y.var(-1, unbiased=False)),
-        inputs=_np(x), outputs=_np(y),
+        in_mean=each(lambda v: v.mean(-1), x), in_var=each(lambda v: v.var(-1, unbiased=False), x),
+        in_rms=each(lambda v: v.pow(2).mean(-1).sqrt(), x), scale=_np(torch.stack(scale)),
+        out_mean=each(lambda v: v.mean(-1), y), out_var=each(lambda v: v.var(-1, unbiased=False), y),
+        inputs=padded(x), outputs=padded(y),
         alpha=np.array([_alpha(model.get_submodule(n)) for n in names], np.float32),
     )
 
@@ -226,13 +310,13 @@ def has_unembedding(model: Transformer) -> bool:
 @torch.no_grad()
 def lens_logits(model: Transformer, resid: torch.Tensor, stack: Stack | str | None = None) -> torch.Tensor:
     """Logits [..., vocab] of a stream [..., d] read through the model's own head:
-    pre-LN applies ln_final first (as the forward pass does); post-LN streams are
-    already normalised, so they go straight to the unembedding."""
+    every placement but post-LN applies ln_final first (as the forward pass does); post-LN
+    streams are already normalised, so they go straight to the unembedding."""
     if not has_unembedding(model):
         raise ValueError(LENS_UNAVAILABLE)
     mod = model.stack_module(stack_of(model, stack))
     x = resid.to(model.device)
-    if model.cfg.norm_position == "pre":
+    if model.cfg.final_norm:
         x = mod.ln_final(x)
     return model.unembed(x)
 
@@ -268,7 +352,7 @@ class StreamGrowth:
 
     steps: list[str]                 # "embed", "L0", "L1", ...: entering block 0, leaving each block
     per_token: np.ndarray            # [steps, pos] ‖x‖ per position
-    norm_position: str               # pre | post
+    norm_position: str               # pre | post | sandwich | output
     unnormed: np.ndarray | None      # post-LN: mean ‖x + f(x)‖ entering each block's ln2 [layers]
 
     @property

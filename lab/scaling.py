@@ -36,7 +36,7 @@ from models.transformer import Transformer
 
 from . import attention as LA
 from .ablation import output_change
-from .walkthrough import HeadWalk, attention_input_name, memory_name, record_and_walk, walk_stack
+from .walkthrough import HeadWalk, attention_input_name, layer_positions, memory_name, record_and_walk, walk_stack
 
 DIMS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 
@@ -197,7 +197,7 @@ def attention_call(model: Transformer, ids, layer: int, stack: Stack | str | Non
     module = model.stack_module(s)
     block = module.blocks[layer]
     attn = block.cross_attn if s.cross else block.attn
-    _, bias, rope = (None, None, None) if s.cross else module.positions(cfg, x.shape[1], x)
+    bias, rope = (None, None) if s.cross else layer_positions(model, s, layer, x.shape[1], x)
 
     def run(inp: torch.Tensor, memory: torch.Tensor | None) -> torch.Tensor:
         return attn(inp, mask, bias, rope, memory=memory)

@@ -2,8 +2,11 @@
 walk-through page.
 
 `walk_head` goes from the attention input x to the layer's output, every intermediate
-value kept: q = x W_Q, k, v, q·k, /√d_head, + position bias, mask, softmax, Σ p·v, the
-concatenation of all heads and W_O. It recomputes in float64 from the layer's weights
+value kept: q = x W_Q, k, v (through the q/k norms where the model has them), q·k,
+× the scale (1/√d_head unless the config sets it), + position bias, the soft-cap, mask,
+softmax, Σ p·v, the concatenation of all heads and W_O, then what the block adds (its
+output norm and residual multiplier, if any). Each layer's own positions: RoPE with the
+local base on sliding-window layers, none on NoPE layers. It recomputes in float64 from the layer's weights
 and the input the trace recorded, and its result equals the model's attention output
 (`attn_out`, tested to 1e-5 for BERT/MiniLM and a GQA decoder).
 """
@@ -19,6 +22,8 @@ from models.positional import apply_rope
 from models.trace import Stack, Trace, act_name
 from models.transformer import Transformer
 
+from .residual import out_norms, sublayer_input
+
 
 # ---- the walk-through ------------------------------------------------------------------------
 @dataclass
@@ -31,7 +36,7 @@ class HeadWalk:
     head: int
     query: int
     kv_head: int                    # the key/value head this query head reads (GQA/MQA)
-    x: np.ndarray                   # [n, d] the attention input (ln1 output, or the stream in post-LN)
+    x: np.ndarray                   # [n, d] the attention input (ln1 output, or the stream: post, output, no ln1)
     cross: bool                     # cross-attention: keys and values from the encoder output (m positions)
     W_q: np.ndarray                 # [d, dh] this head's slice of W_Q (b_q: [dh])
     b_q: np.ndarray
@@ -39,7 +44,7 @@ class HeadWalk:
     b_k: np.ndarray
     W_v: np.ndarray                 # [d, dh]
     b_v: np.ndarray
-    q_all: np.ndarray               # [n, dh] x W_q + b_q (before RoPE)
+    q_all: np.ndarray               # [n, dh] x W_q + b_q, through the q norm if any (before RoPE)
     k_all: np.ndarray               # [m, dh] (m = n in self-attention)
     v_all: np.ndarray               # [m, dh]
     rope: bool                      # whether q and k are rotated
@@ -48,10 +53,10 @@ class HeadWalk:
     q: np.ndarray                   # [dh] the chosen query vector (rotated if RoPE)
     keys: np.ndarray                # [m, dh] the keys it is compared with (rotated if RoPE)
     dots: np.ndarray                # [m] q · k_j
-    scale: float                    # 1 / √d_head (1 for T5, whose scores are not scaled)
-    scaled: np.ndarray              # [m] q · k_j / √d_head
+    scale: float                    # 1 / √d_head (1 for T5, whose scores are not scaled; cfg.attn_scale; ÷ temperature)
+    scaled: np.ndarray              # [m] q · k_j × scale
     bias: np.ndarray | None         # [m] position bias (ALiBi, T5) or None
-    scores: np.ndarray              # [m] scaled + bias (the model's hook_scores row)
+    scores: np.ndarray              # [m] scaled + bias, soft-capped if the model caps (the model's hook_scores row)
     mask: np.ndarray                # [m] bool, True = may attend
     masked: np.ndarray              # [m] scores with -inf where masked
     weights: np.ndarray             # [m] softmax(masked), sums to 1
@@ -62,10 +67,16 @@ class HeadWalk:
     b_o: np.ndarray                 # [d]
     head_out: np.ndarray            # [d] this head's share: z W_o[rows of this head]
     out: np.ndarray                 # [d] concat W_o + b_o
+    added: np.ndarray               # [d] what the block adds to the stream: out, through ln1_out (sandwich,
+    #                                 output placements) and × cfg.residual_multiplier
     model_out: np.ndarray           # [d] the model's hook_attn_out (hook_cross_attn_out) at this query
     model_pattern: np.ndarray       # [m] the model's hook_pattern row
     error: float = field(default=0.0)  # max |out - model_out|
     checked_against: str = ""       # the hook name of model_out (the layer's attention output)
+    qk_norm: str = "none"           # none | head | full: q and k went through the model's q/k norms
+    softcap: float | None = None    # scores = c · tanh(scores / c) (Gemma 2)
+    out_norm: bool = False          # `added` went through the norm on the attention's output (ln1_out)
+    multiplier: float = 1.0         # `added` is × this (Granite's residual multiplier)
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
@@ -74,19 +85,30 @@ def _np(t: torch.Tensor) -> np.ndarray:
 
 def attention_input_name(cfg: TransformerConfig, layer: int, stack: Stack) -> str:
     """The hook holding what the attention of `layer` reads (its queries): ln1's output
-    in pre-LN, the residual stream itself in post-LN; for cross-attention, ln_cross's
-    output or the stream after self-attention."""
-    if cfg.norm_position == "pre":
-        return act_name("ln1.normalized", layer, stack)
-    return act_name("resid_mid" if stack.cross else "resid_pre", layer,
-                    Stack.DECODER if stack.cross else stack)
+    in pre-LN and sandwich, the residual stream itself in post-LN, the output placement
+    and a block 0 without ln1; for cross-attention, ln_cross's output or the stream after
+    self-attention."""
+    return sublayer_input(cfg, layer, "cross" if stack.cross else "attn", stack)
 
 
 def memory_name(cfg: TransformerConfig) -> str:
     """The hook holding the encoder output that cross-attention reads its keys and values from."""
-    if cfg.norm_position == "pre":
+    if cfg.final_norm:
         return act_name("ln_final.normalized", None, Stack.ENCODER)
     return act_name("resid_post", cfg.n_layers - 1, Stack.ENCODER)
+
+
+def layer_positions(model: Transformer, stack: Stack, layer: int, n: int, like: torch.Tensor):
+    """(score bias [head, n, n] or None, RoPE (cos, sin) or None) of the self-attention of
+    `layer`: no rotation on a NoPE layer, the local base on a sliding-window layer."""
+    cfg = model.cfg
+    module = model.stack_module(stack)
+    _, bias, rope = module.positions(cfg, n, like)
+    if rope is not None and not cfg.layer_has_rope(layer):
+        rope = None
+    elif rope is not None and cfg.layer_is_local(layer) and cfg.rope_local_base is not None:
+        rope = module.positions(cfg, n, like, local=True)[2]
+    return bias, rope
 
 
 def walk_stack(cfg: TransformerConfig, stack: Stack | str | None, cross: bool = False) -> Stack:
@@ -143,10 +165,18 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     q_all = torch.einsum("nd,dhe->nhe", x, wq) + bq                              # [n, H, dh]
     k_all = torch.einsum("md,dhe->mhe", kv_in, wk) + bk                          # [m, G, dh]
     v_all = torch.einsum("md,dhe->mhe", kv_in, wv) + bv
-    # position bias and RoPE act in self-attention only (as in the model)
+    qk_norm = getattr(attn, "qk_norm", "none")
+    if qk_norm != "none":        # the model's own q/k norms: over each head (head) or all heads at once (full)
+        def normed(norm: torch.nn.Module, y: torch.Tensor) -> torch.Tensor:
+            w = norm.weight
+            shape = y.shape
+            y = y.reshape(shape[0], -1) if qk_norm == "full" else y
+            return norm(y.to(w)).double().reshape(shape)
+        q_all, k_all = normed(attn.q_norm, q_all), normed(attn.k_norm, k_all)
+    # position bias and RoPE act in self-attention only (as in the model), each layer its own
     bias = rope = None
     if not cross:
-        _, bias, rope = model.stack_module(s).positions(cfg, n, x)
+        bias, rope = layer_positions(model, s, layer, n, x)
     q_r, k_r = q_all, k_all
     if rope is not None:
         cos, sin = (r.double() for r in rope)
@@ -154,7 +184,11 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     mask_full = trace[act_name("mask", layer, s)]
     mask_full = mask_full[batch if mask_full.shape[0] > 1 else 0, 0]
     mask_row = torch.broadcast_to(mask_full, (n, m))[query].bool()                # [m]
-    scale = dh ** -0.5 if cfg.scale_attention else 1.0                            # T5: q·k unscaled
+    scale = attn.scale if attn.scale is not None else dh ** -0.5                  # T5: 1; Gemma 2/3, Granite: their own
+    if attn.temperature != 1.0:                                                   # softmax(scores / T), bias too
+        scale = scale / attn.temperature
+        bias = None if bias is None else bias / attn.temperature
+    softcap = attn.softcap
 
     z_heads = []
     steps = {}
@@ -165,6 +199,8 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
         scaled = dots * scale
         b_row = bias[h, query].double() if bias is not None else None
         scores = scaled + b_row if b_row is not None else scaled
+        if softcap is not None:
+            scores = torch.tanh(scores / softcap) * softcap
         masked = scores.masked_fill(~mask_row, float("-inf"))
         weights = masked.softmax(-1)
         z = weights @ v_all[:, g]                                                 # [dh]
@@ -178,6 +214,11 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
     b_o = attn.W_O.bias.double() if attn.W_O.bias is not None else torch.zeros(cfg.d_model, dtype=torch.float64,
                                                                                device=w_o.device)
     out = concat @ w_o + b_o
+    added = out
+    if out_norms(cfg) and not cross:           # sandwich / output placement: the norm on the attention's output
+        added = block.ln1_out(out[None].to(attn.W_O.weight)).double()[0]
+    if cfg.residual_multiplier != 1.0:
+        added = added * cfg.residual_multiplier
     model_out = trace[act_name("attn_out", layer, s)][batch, query].double()
     g = steps["g"]
     return HeadWalk(
@@ -193,9 +234,11 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
         scores=_np(steps["scores"]), mask=mask_row.cpu().numpy(), masked=_np(steps["masked"]),
         weights=_np(steps["weights"]), z=_np(steps["z"]), z_heads=_np(z_heads_t), concat=_np(concat),
         W_o=_np(w_o), b_o=_np(b_o), head_out=_np(steps["z"] @ w_o[head * dh:(head + 1) * dh]),
-        out=_np(out), model_out=_np(model_out),
+        out=_np(out), added=_np(added), model_out=_np(model_out),
         model_pattern=_np(trace[act_name("pattern", layer, s)][batch, head, query]),
-        error=float((out - model_out).abs().max()), checked_against=act_name("attn_out", layer, s),
+        error=float((added - model_out).abs().max()), checked_against=act_name("attn_out", layer, s),
+        qk_norm=qk_norm, softcap=softcap, out_norm=out_norms(cfg) and not cross,
+        multiplier=cfg.residual_multiplier,
     )
 
 

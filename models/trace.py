@@ -122,6 +122,9 @@ _KINDS: dict[str, tuple[str, str]] = {
     "mlp_pre_linear": ("mlp", "hook_pre_linear"),
     "mlp_post": ("mlp", "hook_post"),
     **{f"{ln}.{k}": (ln, f"hook_{k}") for ln in ("ln1", "ln2") for k in ("scale", "normalized")},
+    # sandwich / output placements: the norm on a sub-layer's output; ELECTRA's embedding projection
+    **{f"{ln}.{k}": (ln, f"hook_{k}") for ln in ("ln1_out", "ln2_out") for k in ("scale", "normalized")},
+    "embed_proj": ("stack", "hook_embed_proj"),
 }
 KINDS: tuple[str, ...] = tuple(_KINDS)
 ATTENTION_KINDS = tuple(k for k, (where, _) in _KINDS.items() if where == "attn")
@@ -148,7 +151,7 @@ def act_name(kind: str, layer: int | str | None = None, stack: Stack | str = Sta
             raise ValueError(f"{kind!r} belongs to a stack; cross-attention is part of the decoder.")
         return stack.prefix + hook
     if stack.cross:
-        if kind in ("resid_pre", "resid_post", "mlp_out") or where in ("mlp", "ln2"):
+        if kind in ("resid_pre", "resid_post", "mlp_out") or where in ("mlp", "ln2", "ln1_out", "ln2_out"):
             raise ValueError(f"{kind!r} is not part of the cross-attention sub-layer; use stack='decoder'.")
         where, hook = _CROSS.get(where, where), _CROSS.get(hook, hook)
     block = f"{stack.prefix}blocks.{'*' if layer is None else layer}."

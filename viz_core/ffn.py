@@ -153,14 +153,16 @@ def sparsity_chart(frac: np.ndarray, *, title: str = "", terms: Mapping[str, str
 
 
 def token_bars(values: np.ndarray, tokens: Sequence[str], *, title: str = "", value_name: str = "activation",
-               highlight: Sequence[int] = (), numbered: bool = True) -> go.Figure:
+               highlight: Sequence[int] = (), numbered: bool = True, red_positive: bool = False) -> go.Figure:
     """One value per token, values [pos], as vertical bars (e.g. one neuron's activation);
-    blue above 0, red below. numbered=False: the labels are names, not tokens, and are
+    blue above 0, red below (``red_positive``: red above, blue below, as the diverging
+    heat maps beside it). numbered=False: the labels are names, not tokens, and are
     shown without their position (e.g. each MLP's share of a logit, "L0 MLP")."""
     v = as_array(values, (1,), "token_bars", "[pos]", strict=False)
     check_labels(tokens, len(v), "token_bars", "tokens")
     labels = [f"{i}·{lab}" if numbered else lab for i, lab in enumerate(escape_labels(tokens))]
-    colors = [ORANGE if i in set(highlight) else (BLUE if x >= 0 else RED) for i, x in enumerate(v)]
+    up, down = (RED, BLUE) if red_positive else (BLUE, RED)
+    colors = [ORANGE if i in set(highlight) else (up if x >= 0 else down) for i, x in enumerate(v)]
     fig = go.Figure(go.Bar(x=np.arange(len(v)), y=v, marker_color=colors, customdata=labels,
                            hovertemplate="%{customdata}: %{y:.4g}<extra></extra>"))
     fig.update_layout(xaxis=axis_ticks(labels), yaxis=dict(title=dict(text=html.escape(value_name))),

@@ -18,6 +18,7 @@ SKIP = 0.9                   # the skip line's distance left of a box
 COLUMN_W = SKIP + BOX_W + 1.9 + 3.4 + 0.8      # skip, box, measured value, sparkline, margin
 SECTIONS = ("input", "attn", "cross", "ffn", "output")
 MAX_SQUARES = 24             # heads drawn as squares up to this many
+NOTE_LINE = 0.36             # one more line of notes under an attention box (sliding window, NoPE, q/k norm, ...)
 FILL = {"tokens": "#ece6f7", "embed": "#ece6f7", "pos": "#ece6f7", "norm": "#fff1bf", "attn": "#dbe9fb",
         "ffn": "#d9f2e1", "head": "#ececec", "output": "#ececec"}
 EDGE = {"tokens": "#4b2f8f", "embed": "#4b2f8f", "pos": "#4b2f8f", "norm": "#7a5b00", "attn": "#17457d",
@@ -56,7 +57,41 @@ MAP_TERMS: dict[str, str] = {
     # seq2seq checkpoints (T5, Marian, BART)
     "pos_halves": "[sin|cos]", "pos_offset": "positions +{k}", "unscaled": "q·k unscaled",
     "head_scaled": "÷√d first", "head_bias": "+ bias",
+    # the 2024-26 families (issue 32)
+    "norm_sandwich": "sandwich: before the sub-layer", "norm_out": "on its output, before ⊕",
+    "norm_absent": "none in block 0", "norm_shared": "read by attention and FFN", "norm_no_bias": "no bias",
+    "embed_proj": "Projection", "embed_proj_detail": "{e} → {d}: embeddings → stream",
+    "attn_local": "window {w}: {k} of {n} layers", "attn_local_list": "window {w}: layers {layers}",
+    "attn_local_base": "θ {local} there, {base} elsewhere",
+    "attn_nope": "no RoPE: {k} of {n} layers", "attn_nope_list": "no RoPE: layers {layers}",
+    "qk_norm_head": "q/k norm per head", "qk_norm_full": "q/k norm over all heads", "softcap": "soft-cap {c}",
+    "mark_local": "◆ window", "mark_nope": "○ no RoPE", "layer_local": "window", "layer_nope": "no RoPE",
+    "num_sep": ", ",
 }
+
+
+def attn_notes(part: Any) -> list[str]:
+    """The extra lines under an attention box, by kind (the same for every language, so two
+    maps' rows line up): local (sliding-window layers), base (their RoPE base), nope (layers
+    without RoPE), qk (q/k norm), scores (soft-cap, scale)."""
+    i = part.info if part.kind == "attn" else {}
+    notes = []
+    if i.get("local_layers"):
+        notes.append("local")
+        if i.get("rope_local_base") is not None:
+            notes.append("base")
+    if i.get("nope_layers"):
+        notes.append("nope")
+    if i.get("qk_norm", "none") != "none":
+        notes.append("qk")
+    if i.get("softcap") is not None or i.get("scale") is not None:
+        notes.append("scores")
+    return notes
+
+
+def height(part: Any) -> float:
+    """The height of a part's box: its kind's, and a line per note under an attention box."""
+    return HEIGHT[part.kind] + NOTE_LINE * len(attn_notes(part))
 
 
 @dataclass
@@ -81,7 +116,7 @@ def section_rows(*maps: Any) -> dict[str, float]:
     for m in maps:
         for stack in m.stacks:
             for sec in SECTIONS:
-                room = [GAP + HEIGHT[p.kind] if in_flow(p) else NOTE for p in stack.parts if p.section == sec]
+                room = [GAP + height(p) if in_flow(p) else NOTE for p in stack.parts if p.section == sec]
                 rows[sec] = max(rows[sec], sum(room))
     rows["output"] += GAP * 0.5
     return rows
@@ -110,8 +145,8 @@ def layout(m: Any, rows: Mapping[str, float] | None = None) -> tuple[list[Box], 
                     yy += NOTE
                 else:
                     yy += GAP
-                    boxes.append(Box(index, p, cx, yy, yy + HEIGHT[p.kind]))
-                    yy += HEIGHT[p.kind]
+                    boxes.append(Box(index, p, cx, yy, yy + height(p)))
+                    yy += height(p)
                 index += 1
     return boxes, tops, y + 0.3
 

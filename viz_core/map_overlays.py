@@ -59,7 +59,8 @@ def head_squares(boxes: list[Box], data: Any, layer: int, words: Mapping[str, st
 
 def sparklines(boxes: list[Box], data: Any, layer: int, words: Mapping[str, str], n_layers: int) -> list[dict]:
     """Per layer: the attention entropy beside each attention box and the stream's norm
-    beside the FFN; each point opens that layer."""
+    beside the FFN; each point opens that layer. Sliding-window layers are diamonds and
+    layers without RoPE open circles on the attention's curve (a legend under it)."""
     if data is None or n_layers < 2:
         return []
     out = []
@@ -82,13 +83,29 @@ def sparklines(boxes: list[Box], data: Any, layer: int, words: Mapping[str, str]
         lo, hi = float(np.min(values)), float(np.max(values))
         ys = y_bot - (values - lo) / (hi - lo if hi > lo else 1.0) * (y_bot - y_top)
         xs = np.linspace(x0, x1, len(values))
-        hover = [template_text(f"{words['layer']} {i}: {label.split(' /')[0]} {v:.3g}") for i, v in enumerate(values)]
+        local = set(p.info.get("local_layers", ())) if p.kind == "attn" else set()
+        nope = set(p.info.get("nope_layers", ())) if p.kind == "attn" else set()
+
+        def kind_of(i: int) -> str:
+            tags = [words[w] for w, on in (("layer_local", i in local), ("layer_nope", i in nope)) if on]
+            return f" ({', '.join(tags)})" if tags else ""
+
+        hover = [template_text(f"{words['layer']} {i}{kind_of(i)}: {label.split(' /')[0]} {v:.3g}")
+                 for i, v in enumerate(values)]
+        symbols = ["diamond-open" if i in local and i in nope else "diamond" if i in local else
+                   "circle-open" if i in nope else "circle" for i in range(len(values))]
         out.append(dict(type="scatter", x=xs, y=ys, mode="lines+markers", name="spark",
                         customdata=[[target, i, -1] for i in range(len(values))], hovertext=hover,
                         hovertemplate="%{hovertext}<extra></extra>", line=dict(color=VALUE_INK, width=2),
                         marker=dict(size=[13 if i == layer else 8 for i in range(len(values))], color=VALUE_INK,
-                                    line=dict(color="#ffffff", width=1)),
+                                    symbol=symbols,
+                                    line=dict(color=[VALUE_INK if m.endswith("open") else "#ffffff" for m in symbols],
+                                              width=[2 if m.endswith("open") else 1 for m in symbols])),
                         unselected=dict(marker=dict(opacity=1)), showlegend=False))
+        legend = " ".join(words[w] for w, on in (("mark_local", local), ("mark_nope", nope)) if on)
+        if legend:
+            out.append(dict(type="scatter", x=[(x0 + x1) / 2], y=[y_bot + 0.3], mode="text", text=[legend],
+                            textfont=dict(size=FONT - 4, color=VALUE_INK), hoverinfo="skip", showlegend=False))
         out.append(dict(type="scatter", x=[(x0 + x1) / 2], y=[b.y0 + 0.18], mode="text", text=[label],
                         textfont=dict(size=FONT - 3, color=VALUE_INK), hoverinfo="skip", showlegend=False))
     return out

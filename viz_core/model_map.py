@@ -11,8 +11,12 @@ optionally that pass's data (`lab.model_map.map_data`: ``.stacks[name]`` with
 
 One stack is one column: the sub-layers in execution order, the residual stream as the
 skip line on the left that rejoins at each ⊕, so a pre-norm sits inside the branch and
-a post-norm after the ⊕ (on the stream). An encoder-decoder has two columns and the
-encoder's output arrow into the decoder's cross-attention. Sections (input, attention,
+a post-norm after the ⊕ (on the stream); the sandwich (Gemma 2/3) and output (OLMo 2)
+placements draw a norm on the sub-layer's output, between it and the ⊕. What differs between
+layers (sliding-window layers, NoPE layers), the q/k norm, soft-caps and scales are lines of
+notes under the attention box; multipliers sit on the embedding and at each ⊕. An
+encoder-decoder has two columns and the encoder's output arrow into the decoder's
+cross-attention. Sections (input, attention,
 cross-attention, FFN, output) line up across columns and, through ``rows``, across two
 maps drawn side by side (`section_rows`).
 
@@ -30,15 +34,57 @@ from typing import Any
 import plotly.graph_objects as go
 
 from .figure import CLICK_TRACE, merge_terms, template_text, text_scale
-from .map_layout import (BOX_W, COLUMN_W, DIFF, EDGE, FILL, FONT, GAP, INK, NOTE_W, SHAPE_INK, SKIP, UNIT_PX,
-                         MAP_TERMS, VALUE_INK, Box, dims, in_flow, layout, scale_fonts, section_rows)
+from .map_layout import (BOX_W, COLUMN_W, DIFF, EDGE, FILL, FONT, GAP, HEIGHT, INK, NOTE_LINE, NOTE_W, SHAPE_INK,
+                         SKIP, UNIT_PX, MAP_TERMS, VALUE_INK, Box, attn_notes, dims, in_flow, layout, scale_fonts,
+                         section_rows)
 from .map_overlays import follow_token, head_squares, norm_path, sparklines
 
 __all__ = ["MAP_TERMS", "UNIT_PX", "COLUMN_W", "model_map", "section_rows", "follow_token", "norm_path", "layout",
            "unit_for"]
 
 ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
-               "geglu": "GeGLU"}
+               "geglu": "GeGLU", "geglu_exact": "GeGLU (erf)"}
+MAX_LISTED = 4               # layers named one by one up to this many (else "k of n layers")
+
+
+def number(x: float) -> str:
+    """A setting's number as the map writes it: 4,096; 1,000,000; 0.0625; 50."""
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
+
+
+def layer_list(layers: Sequence[int], sep: str = ", ") -> str:
+    """'0, 2, 4' or '0–3, 7' (runs of consecutive layers joined; `sep` between numbers)."""
+    runs: list[list[int]] = []
+    for i in sorted(layers):
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return sep.join(str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" if len(r) > 2 else f"{r[0]}{sep}{r[1]}"
+                    for r in runs)
+
+
+def _note_texts(p: Any, words: Mapping[str, str]) -> list[str]:
+    """The lines under an attention box, one per `attn_notes` kind, in the figure's words."""
+    i, out = p.info, []
+    for note in attn_notes(p):
+        if note in ("local", "nope"):
+            layers = i["local_layers" if note == "local" else "nope_layers"]
+            listed = len(layers) <= MAX_LISTED
+            key = ("attn_local" if note == "local" else "attn_nope") + ("_list" if listed else "")
+            out.append(words[key].format(w=number(i.get("local_window", 0)), k=len(layers), n=i.get("n_layers", "?"),
+                                         layers=layer_list(layers, words["num_sep"])))
+        elif note == "base":
+            out.append(words["attn_local_base"].format(local=number(i["rope_local_base"]),
+                                                       base=number(i["rope_base"])))
+        elif note == "qk":
+            out.append(words[f"qk_norm_{i['qk_norm']}"])
+        else:
+            bits = [words["softcap"].format(c=number(i["softcap"]))] if i.get("softcap") is not None else []
+            bits += [f"q·k × {number(i['scale'])}"] if i.get("scale") is not None else []
+            out.append(" · ".join(bits))
+    return out
 
 
 def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
@@ -47,7 +93,11 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
     if p.kind == "tokens":
         return words["tokens"], words["tokens_detail"].format(n=p.shape[0])
     if p.id == "embed":
-        return words["embed"], words["embed_detail"].format(vocab=i["vocab"], d=d)
+        times = (" · × √d" if i.get("sqrt_d") else "") + \
+            (f" · × {number(i['multiplier'])}" if i.get("multiplier", 1.0) != 1.0 else "")     # Gemma; Granite
+        return words["embed"], words["embed_detail"].format(vocab=i["vocab"], d=p.shape[-1]) + times
+    if p.id == "embed_proj":                                              # ELECTRA
+        return words["embed_proj"], words["embed_proj_detail"].format(e=i["d_embed"], d=i["d_model"])
     if p.id == "type":
         return words["type"], words["type_detail"].format(types=i["types"])
     if p.kind == "pos":
@@ -60,9 +110,13 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         return words[key], detail
     if p.kind == "norm":
         where = {"ln_embed": "norm_embed", "ln_final": "norm_final"}.get(p.id, f"norm_{i['position']}")
+        where = "norm_out" if i.get("out") else where                     # sandwich, OLMo 2: on the output
         where = "norm_parallel" if i.get("parallel") else where          # GPT-NeoX: ln2 reads the block input
+        where = "norm_shared" if i.get("shared") else where              # Phi-2: one norm for both branches
         title = words[i["norm"]] + (f" {words['norm_plus_one']}" if i.get("plus_one") else "")   # Gemma
-        return title, words[where]
+        title += f" · {words['norm_no_bias']}" if not i.get("bias", True) else ""               # ModernBERT
+        detail = words["norm_absent"] if i.get("absent") else words[where]   # ModernBERT: dotted in block 0
+        return title, detail
     if p.kind == "attn":
         title = words["cross"] if p.id == "cross" else words["attn_causal" if i["mask"] == "causal" else "attn"]
         if p.id != "cross" and i["mask"] not in ("full", "causal"):
@@ -77,6 +131,8 @@ def _texts(p: Any, m: Any, words: Mapping[str, str]) -> tuple[str, str]:
         tied = f" · {words['head_tied']}" if i["tied"] else ""
         tied += (f" · {words['head_scaled']}" if i.get("scaled") else "") + \
             (f" · {words['head_bias']}" if i.get("bias") else "")
+        tied += f" · ÷ {number(i['divisor'])}" if i.get("divisor", 1.0) != 1.0 else ""           # Granite
+        tied += f" · {words['softcap'].format(c=number(i['softcap']))}" if i.get("softcap") is not None else ""
         return words["head"], f"{d} → {i['vocab']} {words['logits']}{tied}"
     if p.id == "output":
         return words["output"], words["output_detail"]
@@ -180,18 +236,26 @@ def model_map(
         flow = [b for b in col if in_flow(b.part)]
         parallel = any(b.part.id == "ffn" and b.part.info.get("parallel") for b in flow)
         for prev, nxt in zip(flow, flow[1:]):          # arrows with the shape that flows along them
-            if parallel and nxt.part.id == "ln2":      # the stream after attention only goes on to the next ⊕
+            if parallel and nxt.part.section == "ffn" and prev.part.section == "attn":   # only on to the next ⊕
                 shapes.append(dict(type="path", path=f"M {prev.cx},{prev.y1} L {prev.cx},{nxt.y0 - GAP * 0.35}",
                                    line=dict(color="#444444", width=1.8)))
             else:
                 arrow(prev.cx, prev.y1, nxt.cx, nxt.y0)
             text(prev.cx + 0.18, (prev.y1 + nxt.y0) / 2, dims(prev.part.shape), FONT - 2, SHAPE_INK, "left")
         if parallel:   # parallel residual (GPT-NeoX): ln2 and the MLP read the block's input, beside attention
-            first, ln2 = next(b for b in flow if b.part.section == "attn"), next(b for b in flow if b.part.id == "ln2")
-            xp, yb = ln2.cx - BOX_W / 2 - SKIP * 0.85, first.y0 - GAP * 0.35
-            shapes.append(dict(type="path", path=f"M {ln2.cx},{yb} L {xp},{yb} L {xp},{ln2.yc}",
-                               line=dict(color=EDGE["ffn"], width=1.8, dash="dash")))
-            arrow(xp, ln2.yc, ln2.cx - BOX_W / 2, ln2.yc, EDGE["ffn"], dash=True)
+            first = next(b for b in flow if b.part.section == "attn")
+            ln2 = next((b for b in flow if b.part.id == "ln2"), None)
+            if ln2 is not None:
+                xp, yb = ln2.cx - BOX_W / 2 - SKIP * 0.85, first.y0 - GAP * 0.35
+                shapes.append(dict(type="path", path=f"M {ln2.cx},{yb} L {xp},{yb} L {xp},{ln2.yc}",
+                                   line=dict(color=EDGE["ffn"], width=1.8, dash="dash")))
+                arrow(xp, ln2.yc, ln2.cx - BOX_W / 2, ln2.yc, EDGE["ffn"], dash=True)
+            else:      # one norm for both branches (Phi-2): the FFN reads ln1's output
+                ln1, ffn = first, next(b for b in flow if b.part.id == "ffn")
+                xp = ln1.cx - BOX_W / 2 - SKIP * 0.85
+                shapes.append(dict(type="path", path=f"M {ln1.cx - BOX_W / 2},{ln1.yc} L {xp},{ln1.yc} L {xp},{ffn.yc}",
+                                   line=dict(color=EDGE["ffn"], width=1.8, dash="dash")))
+                arrow(xp, ffn.yc, ffn.cx - BOX_W / 2, ffn.yc, EDGE["ffn"], dash=True)
         for sec in ("attn", "cross", "ffn"):           # the residual stream around each sub-layer
             sub = [b for b in flow if b.part.section == sec]
             add = next((b for b in sub if b.part.kind == "add"), None)
@@ -208,7 +272,9 @@ def model_map(
         shape = dims(p.shape)
         value = "" if follow is not None else _measured(p, data, layer)
         layer_id = layer if p.in_block else -1
-        hover = _hover(t, detail + (_attn_extras(p, words) if kind == "attn" else ""), shape, value, words)
+        lines = _note_texts(p, words) if kind == "attn" else []
+        hover = _hover(t, "<br>".join([detail + (_attn_extras(p, words) if kind == "attn" else "")] + lines), shape,
+                       value, words)
         if kind == "add":
             notes.append(dict(x=b.cx, y=b.yc, text="<b>+</b>", showarrow=False, font=dict(size=FONT + 3, color=INK)))
             shapes.append(dict(type="circle", x0=b.cx - 0.28, x1=b.cx + 0.28, y0=b.y0, y1=b.y1, fillcolor="#ffffff",
@@ -216,12 +282,17 @@ def model_map(
             click(b.cx, b.yc, [b.index, layer_id, -1], hover)
             if value:
                 text(b.cx + 0.45, b.yc, value, FONT - 3, VALUE_INK, "left")
+            if p.info.get("multiplier", 1.0) != 1.0:     # Granite: the branch (the arrow from above) × m
+                text(b.cx - 0.12, b.y0 - 0.22, f"× {number(p.info['multiplier'])}", FONT - 3, DIFF if diff else INK,
+                     "right")
             continue
         w = BOX_W if in_flow(p) else NOTE_W
         x0, x1 = b.cx - w / 2, b.cx + w / 2
-        shapes.append(dict(type="rect", x0=x0, x1=x1, y0=b.y0, y1=b.y1, fillcolor=FILL[kind], layer="below",
+        gone = layer in p.info.get("absent", ()) and follow is None      # ModernBERT: no ln1 in block 0 (shown)
+        shapes.append(dict(type="rect", x0=x0, x1=x1, y0=b.y0, y1=b.y1,
+                           fillcolor="#f4f4f4" if gone else FILL[kind], layer="below",
                            line=dict(color=DIFF if diff else EDGE[kind], width=4 if diff else 2,
-                                     **({} if in_flow(p) else {"dash": "dot"}))))
+                                     **({} if in_flow(p) and not gone else {"dash": "dot"}))))
         small = kind == "norm"
         low = b.y1 - b.y0 < 1.0                           # a one-row box: two tight lines
         text(b.cx, b.y0 + (0.29 if low else 0.32), f"<b>{t}</b>" if not small else t,
@@ -231,8 +302,11 @@ def model_map(
         if value and in_flow(p):
             text(x1 + 0.15, b.yc, value, FONT - 3, VALUE_INK, "left")
         if kind == "attn":
-            text(b.cx, b.y1 - 0.25, f"{words['weights']} {dims(p.info['pattern'])}{_attn_extras(p, words)}", FONT - 3,
+            y_w = b.y0 + HEIGHT["attn"] - 0.25
+            text(b.cx, y_w, f"{words['weights']} {dims(p.info['pattern'])}{_attn_extras(p, words)}", FONT - 3,
                  SHAPE_INK)
+            for k, line in enumerate(lines):              # sliding window, NoPE, q/k norm, soft-cap, scale
+                text(b.cx, y_w + NOTE_LINE * (k + 1), line, FONT - 3, DIFF if diff else EDGE["attn"])
         if kind == "ffn":
             text(b.cx, b.y1 - 0.3, f"{words['hidden']} {dims(p.info['hidden'])}", FONT - 3, SHAPE_INK)
         for k in range(int(round(w / 0.6))):           # invisible click points across the box

@@ -209,7 +209,7 @@ def test_map_in_chinese():
     at = open_app({"text": TEXT, "lang": "中文"}, page=None)
     labels = texts_of(spec(at, "model_map"))
     assert any("词元嵌入" in t for t in labels) and any("前馈网络" in t for t in labels)
-    assert any("后置归一化" in t for t in labels)
+    assert any("Post-LN" in t for t in labels)
 
 
 def test_empty_text_draws_the_structure_alone():

@@ -47,6 +47,18 @@ CONFIGS = {
     "post-ln rmsnorm + embed norm": small(norm="rmsnorm", norm_position="post", embed_norm=True),
     "t5-like": small(arch="encoder-decoder", positional="relative", norm="rmsnorm", bias=False),
     "original transformer": small(arch="encoder-decoder", positional="sinusoidal", norm_position="post"),
+    # the 2024-26 families (issue 32)
+    "gemma2-like sandwich": small(positional="rope", norm="rmsnorm", norm_plus_one=True, norm_position="sandwich",
+                                  activation="geglu", qk_norm="head", local_layers=(0,), local_window=2,
+                                  attn_softcap=5.0, first_attn_norm=False),
+    "olmo2-like output norms": small(positional="rope", norm="rmsnorm", norm_position="output", qk_norm="full",
+                                     bias=False, tie_embeddings=False),
+    "granite-like multipliers": small(positional="rope", norm="rmsnorm", embed_multiplier=3.0,
+                                      residual_multiplier=0.5, logit_divisor=2.0, tie_embeddings=False),
+    "electra-like projection": small(positional="learned", d_embed=16, embed_norm=True, tie_embeddings=False),
+    "phi2-like shared norm": small(positional="rope", parallel_residual=True, shared_block_norm=True,
+                                   unembed_bias=True, tie_embeddings=False),
+    "sandwich layernorm": small(positional="learned", norm_position="sandwich", residual_multiplier=0.7),
 }
 
 
@@ -176,3 +188,22 @@ def test_pieces_in_execution_order():
     assert labels[-1] == "ln_final bias" and len(labels) == 2 + 2 * (4 + 2) + 1
     top = att.largest(3)
     assert [abs(p.value) for p in top] == sorted((abs(p.value) for p in att.parts), reverse=True)[:3]
+
+
+def test_a_soft_capped_logit_is_explained_before_its_cap():
+    """Gemma 2 caps its logits with c · tanh(logit / c): not linear, so the shares add up to
+    the logit before the cap, and `capped` holds the model's own output."""
+    model = trained_like(small(positional="rope", norm="rmsnorm", norm_position="sandwich", logit_softcap=3.0,
+                               logit_divisor=2.0))
+    out, trace = run(model)
+    top = int(out[4].argmax())
+    att = A.direct_logit_attribution(model, trace, 4, top)
+    assert abs(att.error) <= TOLERANCE
+    assert att.capped == pytest.approx(float(out[4, top]), abs=1e-5)
+    assert att.capped == pytest.approx(3.0 * np.tanh(att.logit / 3.0), abs=1e-5) and att.capped != att.logit
+    assert any(p.kind == "norm_bias" and p.norm.endswith("ln1_out") for p in att.parts)
+    # a head's write read through its output norm, the later norms and the unembedding is its share
+    hw = A.head_write(model, trace, 1, 2, 4)
+    read = A.to_output(model, trace, hw.output, 1, 4)
+    effect = float(model.unembed.weight[top].detach().double() @ torch.as_tensor(read).double()) / 2.0
+    assert effect == pytest.approx(att.heads[1, 2], abs=1e-4)

@@ -54,6 +54,24 @@ POST_LN = {
     "post-rms": dict(norm_position="post", norm="rmsnorm"),
 }
 
+# the 2024-26 families (issue 32): where their norms sit, what differs between their layers
+FAMILIES = {
+    "gemma2-sandwich": dict(norm="rmsnorm", norm_plus_one=True, norm_position="sandwich", positional="rope",
+                            activation="geglu", qk_norm="head", local_layers=(0, 2), local_window=2,
+                            rope_local_base=100.0, attn_softcap=5.0, attn_scale=0.2, first_attn_norm=False),
+    "olmo2-output": dict(norm="rmsnorm", norm_position="output", positional="rope", qk_norm="full", bias=False,
+                         nope_layers=(1,), tie_embeddings=False),
+    "granite": dict(norm="rmsnorm", positional="rope", embed_multiplier=3.0, residual_multiplier=0.5,
+                    logit_divisor=2.0, n_kv_heads=2),
+    "electra": dict(d_embed=16, positional="learned", embed_norm=True, tie_embeddings=False),
+    "phi2-shared": dict(parallel_residual=True, shared_block_norm=True, positional="rope", unembed_bias=True,
+                        tie_embeddings=False),
+    "modernbert": dict(arch="encoder", norm_bias=False, first_attn_norm=False, activation="geglu_exact",
+                       local_layers=(0, 1), local_window=2, positional="rope", embed_norm=True, output="hidden",
+                       tie_embeddings=False),
+    "sandwich-layernorm": dict(norm_position="sandwich", positional="learned", residual_multiplier=0.7),
+}
+
 
 # --------------------------------------------------------------------------- residual stream
 
@@ -422,3 +440,61 @@ def test_activation_function_histogram_counts_values_in_range():
     fig = vz.activation_function_figure(np.array([-1.0, 0.0, 0.5, 10.0]), x, x, name="id", bins=4)
     counts = fig.data[0].y
     assert int(np.sum(counts)) == 3                                   # 10.0 lies outside the drawn range
+
+
+# --------------------------------------------------------------------------- the 2024-26 families
+
+
+@pytest.mark.parametrize("kw", FAMILIES.values(), ids=FAMILIES.keys())
+def test_new_placements_add_up_and_every_norm_is_rebuilt(kw):
+    """Sandwich and output norms sit on what a sub-layer adds, so the stream is still the
+    embedding plus the recorded outputs; each norm's rebuilt input (its sub-layer's own
+    output for ln1_out / ln2_out) gives what the norm recorded; a missing or shared norm
+    is not listed."""
+    from lab import norms as N
+
+    model = make(scale=2.0, **kw)
+    cfg = model.cfg
+    _, trace = run(model)
+    dec = R.decomposition(model, trace)
+    assert dec.additive
+    np.testing.assert_allclose(dec.components.sum(0), dec.final, atol=1e-4, rtol=0)
+    items = R.norm_inputs(model, trace)
+    for site in items:
+        with torch.no_grad():
+            torch.testing.assert_close(model.get_submodule(site.module)(site.input), site.output, atol=1e-5, rtol=1e-5)
+    labels = [site.label for site in items]
+    assert ("L0 ln1" in labels) == (cfg.first_attn_norm and cfg.norm_position != "output")
+    assert ("L0 ln2" in labels) == (cfg.norm_position != "output" and not cfg.shared_block_norm)
+    assert ("L0 ln1_out" in labels) == (cfg.norm_position in ("sandwich", "output"))
+    assert (labels[-1] == "ln_final") and labels.count("ln_embed") == cfg.embed_norm
+    stats = R.norm_stats(model, trace)                   # ELECTRA: ln_embed is narrower than the stream
+    assert stats.inputs.shape == (len(items), len(IDS), cfg.d_model) and np.isfinite(stats.in_var).all()
+    N.norm_scatter(model, trace)
+    x = N.norm_input(model, [IDS], None, 1)               # the padded-batch view's first norm input
+    assert x.shape == (1, len(IDS), cfg.d_model)
+    if cfg.norm_position == "output":                     # ln1_out reads the attention's own output
+        site = next(s for s in items if s.label == "L1 ln1_out")
+        np.testing.assert_allclose(x[0], site.input.double().numpy(), atol=1e-5)
+    # what the FFN reads: ln2's output, ln1's (one shared norm), or the stream
+    mix = F.mixing(model, IDS, layer=1, position=2)
+    assert mix.ffn_here > 0 and mix.ffn_elsewhere < 1e-5
+
+
+@pytest.mark.parametrize("kw", FAMILIES.values(), ids=FAMILIES.keys())
+def test_the_walkthrough_recomputes_every_layer_of_the_new_families(kw):
+    """One query of one head, recomputed in float64 with the layer's own positions (a
+    sliding-window layer's RoPE base, none on a NoPE layer), q/k norms, scale, soft-cap,
+    output norm and residual multiplier, equals what the model added."""
+    from lab import walkthrough as W
+
+    model = make(scale=2.0, **kw)
+    _, trace = run(model)
+    for layer in range(model.cfg.n_layers):
+        w = W.walk_head(model, trace, layer, head=layer % 4, query=5)
+        assert w.error < 1e-4, (layer, w.error)
+        np.testing.assert_allclose(w.weights, w.model_pattern, atol=1e-5)
+        assert w.rope == model.cfg.layer_has_rope(layer)
+    w = W.walk_head(model, trace, 0, 0, 3)
+    assert w.qk_norm == model.cfg.qk_norm and w.out_norm == (model.cfg.norm_position in ("sandwich", "output"))
+    assert w.softcap == model.cfg.attn_softcap and w.multiplier == model.cfg.residual_multiplier

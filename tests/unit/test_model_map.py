@@ -219,3 +219,139 @@ def test_figure_of_a_dyt_mqa_encoder_outside_the_catalogue():
     assert "No positions" in " ".join(texts)
     brackets = [tr for tr in fig.data if tr.mode == "lines" and tr.name is None and len(tr.x) == 4]
     assert len(brackets) == 1                                            # MQA: one K/V head for all 4
+
+
+# ---- the 2024-26 families (issue 32): every difference drawn --------------------------------------
+GEMMA2 = dict(SMALL, n_layers=3, norm="rmsnorm", norm_plus_one=True, norm_position="sandwich", positional="rope",
+              activation="geglu", qk_norm="head", local_layers=(0, 2), local_window=4, rope_local_base=10000.0,
+              rope_base=1e6, attn_softcap=50.0, logit_softcap=30.0, attn_scale=0.0625)
+
+
+def test_sandwich_output_and_missing_norms_sit_where_the_model_has_them():
+    sandwich = MM.model_map(TransformerConfig(**GEMMA2), 7).stacks[0]
+    assert ids_of(sandwich) == ["tokens", "embed", "pos", "ln1", "attn", "ln1_out", "add1", "ln2", "ffn", "ln2_out",
+                                "add2", "ln_final", "head", "output"]
+    assert not sandwich.part("ln1_out").on_stream and sandwich.part("ln1_out").info["out"]
+    output = MM.model_map(TransformerConfig(**SMALL, norm_position="output", norm="rmsnorm"), 7).stacks[0]
+    assert ids_of(output)[3:] == ["attn", "ln1_out", "add1", "ffn", "ln2_out", "add2", "ln_final", "head", "output"]
+    modernbert = MM.model_map(TransformerConfig(**SMALL, arch="encoder", first_attn_norm=False, norm_bias=False,
+                                                output="hidden", tie_embeddings=False), 7).stacks[0]
+    assert modernbert.part("ln1").info["absent"] == (0,) and modernbert.part("ln2").info["absent"] == ()
+    assert not modernbert.part("ln1").info["bias"]
+    phi = MM.model_map(TransformerConfig(**SMALL, parallel_residual=True, shared_block_norm=True), 7).stacks[0]
+    assert phi.part("ln2") is None and phi.part("ln1").info["shared"] and phi.part("ffn").info["shared_norm"]
+    electra = MM.model_map(TransformerConfig(**SMALL, d_embed=8, embed_norm=True, tie_embeddings=False), 7).stacks[0]
+    assert ids_of(electra)[:6] == ["tokens", "embed", "pos", "ln_embed", "embed_proj", "ln1"]
+    assert electra.part("embed").shape == (7, 8) and electra.part("ln_embed").shape == (7, 8)
+    assert electra.part("embed_proj").shape == (7, 16)
+    attn = MM.model_map(TransformerConfig(**GEMMA2, nope_layers=(1,)), 7).stacks[0].part("attn").info
+    assert (attn["qk_norm"], attn["softcap"], attn["scale"]) == ("head", 50.0, 0.0625)
+    assert (attn["local_layers"], attn["local_window"], attn["rope_local_base"], attn["nope_layers"]) == \
+        ((0, 2), 4, 10000.0, (1,))
+
+
+@pytest.mark.parametrize("kw", [
+    GEMMA2,
+    dict(SMALL, norm_position="output", norm="rmsnorm", positional="rope", qk_norm="full", nope_layers=(1,)),
+    dict(SMALL, arch="encoder", first_attn_norm=False, local_layers=(0,), local_window=1, embed_norm=True,
+         output="hidden", tie_embeddings=False, activation="geglu_exact"),
+    dict(SMALL, d_embed=8, embed_norm=True, tie_embeddings=False, positional="learned", residual_multiplier=0.5,
+         embed_multiplier=3.0, logit_divisor=2.0),
+    dict(SMALL, parallel_residual=True, shared_block_norm=True, positional="rope", unembed_bias=True,
+         tie_embeddings=False),
+])
+def test_every_stop_of_the_new_placements_is_the_recorded_vector(kw):
+    model = build(**kw)
+    out, trace = run(model)
+    cfg = model.cfg
+    mp = MM.model_map(cfg, 7)
+    sd = MM.map_data(model, trace, mp).stack("self")
+    assert {s.part for s in sd.stops} <= {p.id for p in mp.stacks[0].parts}      # every stop is drawn
+    norm = lambda kind, layer=None: trace.get(kind, layer, batch=0).norm(dim=-1).numpy()  # noqa: E731
+    for i in range(cfg.n_layers):
+        np.testing.assert_allclose(sd.norms[sd.index("add1", i)], norm("resid_mid", i), rtol=1e-5)
+        np.testing.assert_allclose(sd.norms[sd.index("add2", i)], norm("resid_post", i), rtol=1e-5)
+        if cfg.norm_position in ("sandwich", "output"):
+            z = trace.get("z", i, batch=0)
+            raw = model.blocks[i].attn.W_O(z.reshape(z.shape[0], -1))                 # before ln1_out
+            np.testing.assert_allclose(sd.norms[sd.index("attn", i)], raw.norm(dim=-1).detach().numpy(), rtol=1e-4)
+            np.testing.assert_allclose(sd.norms[sd.index("ln1_out", i)], norm("ln1_out.normalized", i), rtol=1e-5)
+            np.testing.assert_allclose(sd.norms[sd.index("ln2_out", i)], norm("ln2_out.normalized", i), rtol=1e-5)
+        else:
+            np.testing.assert_allclose(sd.norms[sd.index("attn", i)], norm("attn_out", i), rtol=1e-5)
+    has_ln1_0 = cfg.first_attn_norm and cfg.norm_position in ("pre", "sandwich")
+    assert (MM.Stop("ln1", 0) in sd.stops) == has_ln1_0
+    assert (MM.Stop("ln2", 0) in sd.stops) == (cfg.norm_position in ("pre", "sandwich") and not cfg.shared_block_norm)
+    if cfg.d_embed is not None:
+        np.testing.assert_allclose(sd.norms[sd.index("embed_proj")], norm("resid_pre", 0), rtol=1e-5)
+        assert sd.norms[sd.index("embed")].shape == (7,)
+    if cfg.output == "logits":
+        np.testing.assert_allclose(sd.norms[sd.index("head")], out[0].norm(dim=-1).numpy(), rtol=1e-4)
+        np.testing.assert_array_equal(sd.top_ids, out[0].argmax(-1).numpy())
+    # each layer's entropy against its own mask (sliding-window layers beside global ones)
+    patterns = trace.patterns().numpy()
+    masks = np.stack([trace.mask(layer=i).numpy() for i in range(cfg.n_layers)])[:, None]
+    np.testing.assert_allclose(sd.entropy, LA.head_entropy(patterns, mask=masks), rtol=1e-5)
+    fig = V.model_map(mp, MM.map_data(model, trace, mp), layer=1)
+    assert_valid(fig)
+    assert len(fig.layout.meta["boxes"]) == len(mp.parts())
+
+
+def test_the_figure_names_every_new_setting():
+    cfg = TransformerConfig(**{**GEMMA2, "nope_layers": (1,), "residual_multiplier": 0.5, "embed_multiplier": 3.0,
+                               "logit_divisor": 8.0})
+    mp = MM.model_map(cfg, 7)
+    fig = V.model_map(mp)
+    assert_valid(fig)
+    texts = " ".join(a.text for a in fig.layout.annotations)
+    for words in ("window 4: layers 0, 2", "θ 10,000 there, 1,000,000 elsewhere", "no RoPE: layers 1",
+                  "q/k norm per head", "soft-cap 50 · q·k × 0.0625", "sandwich: before the sub-layer",
+                  "on its output, before ⊕", "soft-cap 30", "÷ 8", "× 3", "× 0.5", "RMSNorm × (1 + w)"):
+        assert words in texts, words
+    boxes = {(p, y0) for _, p, y0, _ in fig.layout.meta["boxes"]}
+    y = dict(boxes)
+    assert y["ln1"] < y["attn"] < y["ln1_out"] < y["add1"] < y["ln2"] < y["ffn"] < y["ln2_out"] < y["add2"]
+    # many sliding-window layers are counted, not listed; the notes make the attention box taller
+    many = MM.model_map(TransformerConfig(**{**GEMMA2, "n_layers": 12, "local_layers": tuple(range(0, 12, 2))}), 7)
+    texts = " ".join(a.text for a in V.model_map(many).layout.annotations)
+    assert "window 4: 6 of 12 layers" in texts
+    plain = layout(MM.model_map(TransformerConfig(**SMALL), 7))[0]
+    noted = layout(mp)[0]
+    attn_h = lambda boxes: next(b.y1 - b.y0 for b in boxes if b.part.id == "attn")  # noqa: E731
+    assert attn_h(noted) > attn_h(plain)
+    # ELECTRA's projection, ModernBERT's missing norm in block 0, Phi-2's shared norm, exact GeGLU
+    texts = " ".join(a.text for a in V.model_map(MM.model_map(TransformerConfig(
+        **SMALL, arch="encoder", d_embed=8, first_attn_norm=False, norm_bias=False, activation="geglu_exact",
+        output="hidden", tie_embeddings=False), 7)).layout.annotations)
+    assert "Projection" in texts and "8 → 16: embeddings → stream" in texts and "none in block 0" in texts
+    assert "LayerNorm · no bias" in texts and "GeGLU (erf)" in texts
+    phi = V.model_map(MM.model_map(TransformerConfig(**SMALL, parallel_residual=True, shared_block_norm=True), 7))
+    assert "read by attention and FFN" in " ".join(a.text for a in phi.layout.annotations)
+    assert_valid(phi)
+
+
+def test_sparkline_marks_window_and_nope_layers():
+    model = build(**{**GEMMA2, "nope_layers": (1,)})
+    _, trace = run(model)
+    mp = MM.model_map(model.cfg, 7)
+    fig = V.model_map(mp, MM.map_data(model, trace, mp))
+    spark = [tr for tr in fig.data if tr.name == "spark"][0]                  # the attention's curve comes first
+    assert list(spark.marker.symbol) == ["diamond", "circle-open", "diamond"]
+    assert "(window)" in spark.hovertext[0] and "(no RoPE)" in spark.hovertext[1]
+    assert any(tr.mode == "text" and "◆ window" in tr.text[0] for tr in fig.data if tr.text)
+
+
+def test_compare_lists_the_new_settings():
+    llama, gemma2 = TransformerConfig(**SMALL, norm="rmsnorm", positional="rope"), TransformerConfig(**GEMMA2)
+    diffs = {d.field: d for d in MM.compare(llama, gemma2)}
+    assert {"norm_position", "qk_norm", "local_layers", "local_window", "rope_local_base", "attn_scale",
+            "attn_softcap", "logit_softcap", "activation", "norm_plus_one"} <= set(diffs)
+    assert (diffs["local_layers"].a, diffs["local_layers"].b) == ("-", "0, 2")
+    assert (diffs["attn_softcap"].a, diffs["attn_softcap"].b) == ("-", "50")
+    assert diffs["norm_position"].b == "sandwich" and "ln1_out" in diffs["norm_position"].parts
+    granite = TransformerConfig(**SMALL, residual_multiplier=0.22, embed_multiplier=12.0, logit_divisor=8.0,
+                                d_embed=8, tie_embeddings=False)
+    diffs = {d.field: d for d in MM.compare(TransformerConfig(**SMALL, tie_embeddings=False), granite)}
+    assert (diffs["residual_multiplier"].b, diffs["embed_multiplier"].b, diffs["logit_divisor"].b) == \
+        ("0.22", "12", "8")
+    assert diffs["d_embed"].a == "-" and diffs["d_embed"].b == "8" and "embed_proj" in diffs["d_embed"].parts

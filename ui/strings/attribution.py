@@ -17,7 +17,7 @@ STRINGS = {
         "en": "One head's output at one position, read through the final norm and the unembedding: the tokens it "
               "pushes up and pushes down. Beside it, what the head would write if it put all its attention on the "
               "key it attends to most (its OV circuit, on that key's value).",
-        "zh": "某个注意力头在某个位置的输出，经过最终的层归一化和反嵌入矩阵读出：它抬高了哪些词元、压低了哪些词元。"
+        "zh": "某个注意力头在某个位置的输出，经过最终归一化和反嵌入矩阵读出：它抬高了哪些词元、压低了哪些词元。"
               "旁边是假如它把全部注意力都放在最受关注的那个键上时会写入的内容（它的 OV 回路，作用在该键的值上）。"},
     "at_intro_patching": {
         "en": "Run text B (corrupted) but take one activation from text A (clean). If the output moves back to A's, "
@@ -71,9 +71,15 @@ STRINGS = {
     "at_piece_norm_bias": {"en": "{norm} bias", "zh": "{norm} 偏置"},
     "at_part_embed": {"en": "token embedding", "zh": "词元嵌入"},
     "at_part_pos_embed": {"en": "position embedding", "zh": "位置嵌入"},
-    "at_part_type_embed": {"en": "segment embedding", "zh": "片段嵌入"},
+    "at_part_type_embed": {"en": "segment embedding", "zh": "段嵌入"},
     "at_part_attn_bias": {"en": "attention biases (all layers)", "zh": "注意力偏置（所有层）"},
     "at_part_norm_bias": {"en": "norm biases", "zh": "归一化偏置"},
+    "at_part_embed_proj": {"en": "embedding projection bias", "zh": "嵌入投影的偏置"},
+    "at_softcapped": {
+        "en": "This model soft-caps its logits (c · tanh(logit / c), c = {c}): the shares add up to the logit before "
+              "the cap, {logit:.4f}; the model's output after it is {capped:.4f}.",
+        "zh": "该模型对 logits 做软截断（c · tanh(logit / c)，c = {c}）：各部分的份额加起来等于截断前的 logit "
+              "{logit:.4f}；截断后模型输出的是 {capped:.4f}。"},
     "at_col_piece": {"en": "Largest pieces", "zh": "最大的部分"},
     "at_head_heading": {
         "en": "**Layer {layer}, head {head} at position {pos} ({tok})**: it attends most to position {kpos} ({ktok}), "
@@ -114,10 +120,10 @@ STRINGS = {
     "at_sweep_big": {
         "en": "This sweep is {runs} patched runs of {n} tokens, about {gmacs} billion multiply-adds: it can take a "
               "while on this server, so it starts when you ask. Its result is then kept for this pair of texts.",
-        "zh": "这次扫描包含 {runs} 次修补运行，每次 {n} 个词元，约 {gmacs} 十亿次乘加运算：在本服务器上可能需要一段时间，"
+        "zh": "这次扫描包含 {runs} 次修补运行，每次 {n} 个词元，约 {gmacs}×10⁹ 次乘加运算：在本服务器上可能需要一段时间，"
               "所以要等你点击后才开始。之后结果会为这对文本保留。"},
-    "at_sweep_running": {"en": "Patching…", "zh": "正在修补…"},
-    "at_sweep_progress": {"en": "Patching… {done} of {total} runs", "zh": "正在修补…已完成 {done} / {total} 次运行"},
+    "at_sweep_running": {"en": "Patching…", "zh": "正在修补……"},
+    "at_sweep_progress": {"en": "Patching… {done} of {total} runs", "zh": "正在修补……已完成 {done} / {total} 次运行"},
     "at_metric_a": {"en": "Metric on A (clean)", "zh": "A 上的指标（干净）"},
     "at_metric_b": {"en": "Metric on B (corrupted)", "zh": "B 上的指标（被破坏）"},
     "at_runs": {"en": "Patched runs", "zh": "修补运行次数"},
@@ -182,7 +188,7 @@ STRINGS = {
     "tr_det_caption": {
         "en": "The best head's score at every snapshot, on a random sequence of the task's symbols repeated twice "
               "(dotted: chance), above the loss. At the end the best induction head is L{layer} H{head} ({score:.2f}).",
-        "zh": "每个快照中得分最高的头在“任务符号组成的随机序列重复两次”上的得分（虚线为随机水平），下方是损失。"
+        "zh": "每个快照中最佳头的得分（在一段由任务符号组成、重复两次的随机序列上测得；虚线为随机水平），下方是损失。"
               "训练结束时最好的归纳头是 L{layer} H{head}（{score:.2f}）。"},
     # ---- explanations -------------------------------------------------------------------------------
     "at_ex_dla": {
@@ -191,7 +197,7 @@ STRINGS = {
               "unembedding W_U, so each piece gets its share. “Direct” means only the path straight to the output: "
               "a head that works by changing what later heads do gets little direct share.",
         "zh": "**直接 logit 归因。** 最终的残差流是一个和：嵌入加上每个注意力头、每个 MLP 写入的内容。词元 *t* 的 logit "
-              "是把这个和经过最终的层归一化，再与反嵌入矩阵 W_U 的第 *t* 行相乘得到的，因此每一部分都有自己的份额。"
+              "是把这个和经过最终归一化，再与反嵌入矩阵 W_U 的第 *t* 行相乘得到的，因此每一部分都有自己的份额。"
               "“直接”指只算直通输出的那条路径：一个通过影响后面各层来起作用的头，直接份额会很小。"},
     "at_ex_frozen": {
         "en": "**Frozen norm.** LayerNorm divides by s, the spread of the stream, which depends on every piece at "
@@ -244,7 +250,7 @@ STRINGS = {
     "refused_patching_two_stacks": {
         "en": "Activation patching here compares two texts of a one-stack model (an encoder or a decoder). This "
               "encoder-decoder reads two sequences; direct logit attribution, head writes and detectors apply.",
-        "zh": "这里的激活修补比较的是单栈模型（编码器或解码器）的两段文本。这个编码器-解码器模型读取两个序列；"
+        "zh": "这里的激活修补比较的是只有编码器或只有解码器的模型的两段文本。这个编码器-解码器模型读取两个序列；"
               "直接 logit 归因、头的写入和注意力头检测器仍然适用。"},
     "refused_lengths_differ": {
         "en": "Text A has {a} tokens and text B has {b}. Patching puts position p of A into position p of B, so both "

@@ -101,13 +101,13 @@ STRINGS = {
     "ffn_mis_mixing_common": {
         "en": "“In MLP-Mixer the token-mixing MLP mixes the features inside each token, and channel-mixing works "
               "across tokens.”",
-        "zh": "“在 MLP-Mixer 中，token-mixing MLP 融合每个词元内部的特征，channel-mixing 在词元之间融合。”"},
+        "zh": "“在 MLP-Mixer 中，词元混合 MLP 混合每个词元内部的特征，通道混合 MLP 在词元之间混合。”"},
     "ffn_mis_mixing_shown": {
         "en": "The other way round: token-mixing works across tokens (one channel, all positions), channel-mixing "
               "within a token. In a Transformer attention does the token mixing and the FFN the channel mixing. "
               "Changing token {pos}'s input to layer {layer} changes the FFN's output at that token by {here:.3g} "
               "and at the other {others} tokens by {elsewhere:.1e}; the attention output moves at {moved} of {n} positions.",
-        "zh": "恰好相反：token-mixing 在词元之间混合（一个通道，所有位置），channel-mixing 在一个词元内部混合。在 Transformer 中，"
+        "zh": "恰好相反：词元混合 MLP 在词元之间混合（一个通道，所有位置），通道混合 MLP 在一个词元内部混合。在 Transformer 中，"
               "注意力负责词元之间的混合，前馈网络负责通道（特征）之间的混合。改变第 {layer} 层中词元 {pos} 的输入，前馈网络在该词元上的"
               "输出变化 {here:.3g}，在其余 {others} 个词元上变化 {elsewhere:.1e}；而注意力的输出在 {n} 个位置中的 {moved} 个发生了变化。"},
     # ---- figure words ------------------------------------------------------------------------
@@ -122,6 +122,7 @@ FORMULAS = {
     "ffn_swiglu": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{SiLU}(W_{gate}x)\odot W_{in}x\big),\qquad "
                   r"\mathrm{SiLU}(z)=z\,\sigma(z)",
     "ffn_geglu": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{GELU}_{\tanh}(W_{gate}x)\odot W_{in}x\big)",
+    "ffn_geglu_exact": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{GELU}(W_{gate}x)\odot W_{in}x\big)",
     "ffn_kv": r"\mathrm{FFN}(x)=\sum_{n=1}^{d_{ff}}\underbrace{\sigma(k_n\cdot x)}_{\text{key match}}\;"
               r"\underbrace{v_n}_{W_{out}[:,n]},\qquad \text{promoted tokens}=\operatorname{top}\,W_U v_n",
 }

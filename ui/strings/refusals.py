@@ -32,7 +32,7 @@ STRINGS = {
         "en": "This browser session already holds {n} trained or uploaded models, the server's limit. Download the "
               "ones you want to keep, then remove one (training page, \"Models in this session\") before adding another.",
         "zh": "本浏览器会话已保存了 {n} 个训练或上传的模型，达到服务器上限。请先下载想保留的模型，"
-              "再在下方移除一个，然后才能添加新的。"},
+              "再到“训练实验室”页面的“本会话中的模型”里移除一个，然后才能添加新的。"},
     "refused_sessions": {
         "en": "This server is serving {n} sessions, its limit. Please try again in a few minutes.",
         "zh": "本服务器已有 {n} 个会话在使用，达到上限。请几分钟后再试。"},
@@ -40,11 +40,11 @@ STRINGS = {
     "refused_class_not_found": {
         "en": "There is no class {code} on this server: the code may be mistyped, or the class has ended (a class "
               "lasts {hours} hours). Check the code on the teacher's screen.",
-        "zh": "本服务器上没有代码为 {code} 的课堂：可能是代码输错了，或者课堂已经结束（每个课堂保留 {hours} 小时）。"
-              "请核对老师屏幕上的代码。"},
+        "zh": "本服务器上没有课堂码为 {code} 的课堂：可能是课堂码输错了，或者课堂已经结束（每个课堂保留 {hours} 小时）。"
+              "请核对老师屏幕上的课堂码。"},
     "refused_class_no_code": {
         "en": "Type the class code shown on the teacher's screen (6 letters and digits).",
-        "zh": "请输入老师屏幕上显示的课堂代码（6 个字母和数字）。"},
+        "zh": "请输入老师屏幕上显示的课堂码（6 个字母和数字）。"},
     "refused_class_closed": {
         "en": "Answers to this step are closed: the teacher has revealed it or moved the class on. Your screen "
               "follows the teacher's.",
@@ -164,7 +164,7 @@ STRINGS = {
     "refused_rope_even": {"en": "RoPE rotates pairs of dimensions, so it needs an even number of dims (got {value}).",
                           "zh": "RoPE 按维度两两旋转，因此维数必须是偶数（实际为 {value}）。"},
     "refused_parallel_residual": {"en": "A parallel residual (attention and MLP side by side) needs a pre-norm decoder.",
-                                  "zh": "并行残差（注意力与 MLP 并列）只适用于前置归一化（pre-norm）的解码器。"},
+                                  "zh": "并行残差（注意力与 MLP 并列）只适用于 Pre-LN 的解码器。"},
     "refused_rope_dim": {"en": "rope_dim must be between 1 and d_head ({head}), got {value}.",
                          "zh": "rope_dim 必须在 1 到 d_head（{head}）之间，实际为 {value}。"},
     "refused_sinusoidal_even": {
@@ -173,7 +173,7 @@ STRINGS = {
     "refused_dropout": {"en": "dropout must be in [0, 1) (got {value}).", "zh": "dropout 必须在 [0, 1) 之间（实际为 {value}）。"},
     "refused_mask_window": {"en": "The attention window must be at least 1 token (got {value}).",
                             "zh": "注意力窗口至少为 1 个词元（实际为 {value}）。"},
-    "refused_mask_dilation": {"en": "The dilation must be at least 1 (got {value}).", "zh": "膨胀间隔至少为 1（实际为 {value}）。"},
+    "refused_mask_dilation": {"en": "The dilation must be at least 1 (got {value}).", "zh": "空洞率至少为 1（实际为 {value}）。"},
     "refused_mask_stride": {"en": "The stride must be at least 1 (got {value}).", "zh": "步长至少为 1（实际为 {value}）。"},
     "refused_mask_random": {"en": "BigBird needs zero or more random keys per query (got {value}).",
                             "zh": "BigBird 每个查询的随机键数不能为负（实际为 {value}）。"},

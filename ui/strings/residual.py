@@ -11,7 +11,7 @@ STRINGS = {
     "res_view_stream": {"en": "Stream & contributions", "zh": "残差流与贡献"},
     "res_view_norms": {"en": "Normalisation", "zh": "归一化"},
     "res_view_prepost": {"en": "Pre-LN vs Post-LN", "zh": "Pre-LN 与 Post-LN"},
-    "res_view_lens": {"en": "Logit lens", "zh": "Logit 透镜"},
+    "res_view_lens": {"en": "Logit lens", "zh": "logit 透镜"},
     "res_view_compare": {"en": "Compare A/B", "zh": "对比 A/B"},
     "res_view_ablation": {"en": "Ablation", "zh": "消融"},
     "res_norm_title": {"en": "Norm of the stream after each step", "zh": "每一步之后残差流的范数"},
@@ -21,11 +21,11 @@ STRINGS = {
     "res_position": {"en": "Position", "zh": "位置"},
     "res_all_positions": {"en": "mean over all positions", "zh": "所有位置的平均"},
     "res_contrib_title": {"en": "What each sub-layer adds", "zh": "每个子层加入了什么"},
-    "res_cos_stream": {"en": "cosine with the stream", "zh": "与残差流的余弦"},
+    "res_cos_stream": {"en": "cosine with the stream", "zh": "与残差流的余弦相似度"},
     "res_contrib_caption": {
         "en": "Top: the norm of each contribution (grey: embedding, blue: attention, orange: FFN). Bottom: its "
               "cosine with the stream it is added to: positive reinforces what is there, negative erases it.",
-        "zh": "上：每个贡献的范数（灰色：嵌入，蓝色：注意力，橙色：前馈网络）。下：它与被加到的残差流之间的余弦："
+        "zh": "上：每个贡献的范数（灰色：嵌入，蓝色：注意力，橙色：前馈网络）。下：它与所加入的残差流之间的余弦相似度："
               "为正表示加强已有方向，为负表示抹去。"},
     "res_sum_ok": {
         "en": "Pre-LN: the final stream is exactly the embedding plus every sub-layer's output (largest "
@@ -38,12 +38,16 @@ STRINGS = {
     "res_norms_intro": {"en": "This model uses **{kind}**, placed {where}.", "zh": "该模型使用 **{kind}**，{where}。"},
     "res_where_pre": {"en": "before each sub-layer (Pre-LN)", "zh": "放在每个子层之前（Pre-LN）"},
     "res_where_post": {"en": "after each residual addition (Post-LN)", "zh": "放在每次残差相加之后（Post-LN）"},
+    "res_where_sandwich": {"en": "before and after each sub-layer (sandwich norm, Gemma 2/3)",
+                           "zh": "放在每个子层之前和之后（夹心式归一化，Gemma 2/3）"},
+    "res_where_output": {"en": "on each sub-layer's output, before the residual addition (OLMo 2)",
+                         "zh": "作用在每个子层的输出上，在残差相加之前（OLMo 2）"},
     "res_in_std": {"en": "input std", "zh": "输入标准差"},
     "res_out_std": {"en": "output std", "zh": "输出标准差"},
     "res_scale": {"en": "scale (divisor, RMS)", "zh": "缩放量（除数，均方根）"},
     "res_in_abs_mean": {"en": "|input mean|", "zh": "|输入均值|"},
     "res_std": {"en": "mean over positions", "zh": "各位置平均"},
-    "res_norms_title": {"en": "Before and after each norm", "zh": "每次归一化的前与后"},
+    "res_norms_title": {"en": "Before and after each norm", "zh": "每次归一化前后的统计量"},
     "res_col_norm": {"en": "norm", "zh": "归一化层"},
     "res_col_in_mean": {"en": "input mean", "zh": "输入均值"},
     "res_col_in_var": {"en": "input variance", "zh": "输入方差"},
@@ -66,7 +70,7 @@ STRINGS = {
     "res_pre_stream": {"en": "Pre-LN: stream", "zh": "Pre-LN：残差流"},
     "res_post_stream": {"en": "Post-LN: stream (after the norm)", "zh": "Post-LN：残差流（归一化之后）"},
     "res_post_unnormed": {"en": "Post-LN: x + FFN(x) before the norm", "zh": "Post-LN：归一化之前的 x + FFN(x)"},
-    "res_prepost_title": {"en": "Norm of the stream, layer by layer", "zh": "残差流的范数，逐层"},
+    "res_prepost_title": {"en": "Norm of the stream, layer by layer", "zh": "逐层的残差流范数"},
     "res_growth_pre_first": {"en": "Pre-LN: growth from the first layer to the last",
                              "zh": "Pre-LN：从第一层到最后一层的增长"},
     "res_growth_post_first": {"en": "Post-LN: growth from the first layer to the last",
@@ -89,14 +93,14 @@ STRINGS = {
               "the model's output head. This model outputs hidden states (an encoder such as BERT/MiniLM without "
               "its language-model head), so there is nothing to read them with. Choose a decoder (a GPT-2- or "
               "LLaMA-style model or a toy checkpoint) in the sidebar.",
-        "zh": "Logit 透镜需要反嵌入矩阵：它通过模型的输出头把每一层的残差流读成下一个词元的预测。"
+        "zh": "logit 透镜需要反嵌入矩阵：它通过模型的输出头把每一层的残差流读成下一个词元的预测。"
               "该模型只输出隐藏状态（例如不带语言模型头的 BERT/MiniLM 编码器），所以无法这样读取。"
               "请在侧边栏选择一个解码器（GPT-2 或 LLaMA 式模型，或训练好的玩具模型）。"},
     "res_lens_colour": {"en": "Colour", "zh": "颜色"},
     "res_lens_top": {"en": "probability of the top token at that layer", "zh": "该层最可能词元的概率"},
     "res_lens_final": {"en": "probability of the model's final answer", "zh": "模型最终答案的概率"},
     "res_lens_title": {"en": "Logit lens: the top next-token prediction at every layer",
-                       "zh": "Logit 透镜：每一层最可能的下一个词元"},
+                       "zh": "logit 透镜：每一层最可能的下一个词元"},
     "res_lens_caption": {
         "en": "Each cell: the most probable next token if the model stopped after that layer (the stream through "
               "the final norm and the unembedding). The last row is the model's real output.",
@@ -124,17 +128,17 @@ STRINGS = {
               "stream grows ×{pre:.2f} with Pre-LN and ×{post:.2f} with Post-LN.",
         "zh": "原始 Transformer（Vaswani 等，2017）计算的是 LayerNorm(x + Sublayer(x))：即 Post-LN，与本目录中的"
               "“Original Transformer”一致（{where}）。Pre-LN，即 x + Sublayer(LN(x))，是后来才出现的（GPT-2）；"
-              "Xiong 等（2020）说明了它为什么不需要学习率预热也能训练。在上面的孪生模型中，残差流在 Pre-LN 下增长 ×{pre:.2f}，"
-              "在 Post-LN 下增长 ×{post:.2f}。"},
+              "Xiong 等（2020）说明了它为什么不需要学习率预热也能训练。在上面的孪生模型中，残差流在 Pre-LN 下变为原来的 {pre:.2f} 倍，"
+              "在 Post-LN 下为 {post:.2f} 倍。"},
     # ---- the input layer ---------------------------------------------------------------------------
     "res_view_input": {"en": "Input layer", "zh": "输入层"},
     "res_in_intro": {
         "en": "Before the first block, every token's vector is built by addition: its row of the embedding table, "
               "plus (BERT) a segment vector, plus a position vector where the scheme adds one. These are the rows "
               "this model looked up for your text and how large each part is.",
-        "zh": "在第一个块之前，每个词元的向量是加出来的：嵌入表中它的那一行，加上（BERT 的）段向量，再加上位置向量"
+        "zh": "在第一个块之前，每个词元的向量是加出来的：嵌入表中它的那一行，加上（BERT 的）段嵌入，再加上位置向量"
               "（如果该方案会加位置向量）。下面是这个模型为你的文本查到的各行，以及每一部分有多大。"},
-    "res_in_stack": {"en": "Input of", "zh": "输入所在部分"},
+    "res_in_stack": {"en": "Input of", "zh": "查看哪部分的输入"},
     "res_in_title": {"en": "Size of each part, per token", "zh": "每个词元各部分的大小"},
     "res_in_show_scaled": {"en": "Show ‖E[x]‖ × √d_model (= × {s:.3g}, as Vaswani et al. do)",
                            "zh": "显示 ‖E[x]‖ × √d_model（= × {s:.3g}，Vaswani 等的做法）"},
@@ -242,7 +246,7 @@ STRINGS = {
               "alone (difference {ln:.1e}). That is why Transformers, whose batches hold texts of different "
               "lengths, normalise per token.",
         "zh": "它是逐词元的层归一化。在这个批次上，批归一化的均值会因为填充而移动 {bn:.3g}，而真实词元的每个层归一化统计量都与"
-              "它所在文本单独运行时相同（差值 {ln:.1e}）。这就是为什么批次中文本长短不一的 Transformer 要按词元做归一化。"},
+              "它所在文本单独运行时相同（差值 {ln:.1e}）。一个批次里的文本长短不一，这正是 Transformer 按词元做归一化的原因。"},
     "bn_scatter_title": {"en": "A real norm's input against its output, and DyT's tanh",
                          "zh": "真实归一化层的输入与输出，以及 DyT 的 tanh"},
     "bn_scatter_norm": {"en": "Norm", "zh": "归一化层"},

@@ -23,16 +23,31 @@ STRINGS = {
               "(plus biases): one row per token, {dh} columns (d_head).",
         "zh": "每个词元的向量 x（注意力的输入：{input}）分别乘以这个头的 W_Q、W_K、W_V（加上偏置）：每个词元一行，"
               "共 {dh} 列（d_head）。"},
-    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（前置归一化，Pre-LN）"},
-    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（后置归一化，Post-LN）"},
+    "wt_input_pre": {"en": "the output of ln1 (pre-LN)", "zh": "ln1 的输出（Pre-LN）"},
+    "wt_input_post": {"en": "the residual stream itself (post-LN)", "zh": "残差流本身（Post-LN）"},
+    "wt_input_sandwich": {"en": "the output of ln1 (sandwich norm: another norm follows the attention)",
+                          "zh": "ln1 的输出（夹心式归一化：注意力之后还有一个归一化）"},
+    "wt_input_output": {"en": "the residual stream itself (the norm sits on the attention's output)",
+                        "zh": "残差流本身（归一化作用在注意力的输出上）"},
+    "wt_input_no_norm": {"en": "the residual stream itself (block 0 has no norm before its attention)",
+                         "zh": "残差流本身（第 0 块的注意力之前没有归一化）"},
+    "wt_qk_norm": {"en": "Q and K then go through the model's own norm ({how}) before RoPE and the dot product.",
+                   "zh": "Q 和 K 接着经过模型自己的归一化（{how}），然后才做 RoPE 和点积。"},
+    "wt_qk_norm_head": {"en": "per head, over d_head", "zh": "逐头，在 d_head 上"},
+    "wt_qk_norm_full": {"en": "over all heads at once", "zh": "所有头一起"},
+    "wt_softcap": {"en": "This model soft-caps the scores before the mask: score = c · tanh(score / c), c = {c}.",
+                   "zh": "该模型在掩码之前对分数做软截断：score = c · tanh(score / c)，c = {c}。"},
+    "wt_row_added": {"en": "what the block adds ({how})", "zh": "块加入残差流的量（{how}）"},
+    "wt_how_out_norm": {"en": "through ln1_out", "zh": "经过 ln1_out"},
+    "wt_how_multiplier": {"en": "× {m}", "zh": "× {m}"},
     "wt_input_cross": {"en": "for Q the decoder's stream after self-attention (through ln_cross in pre-LN), for K and V "
                              "the encoder's output",
-                       "zh": "Q 来自解码器经过自注意力之后的流（前置 LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
+                       "zh": "Q 来自解码器经过自注意力之后的流（Pre-LN 时再经过 ln_cross），K 和 V 来自编码器的输出"},
     "wt_rope": {"en": "RoPE rotates q and k by their positions before the dot product; the Q and K shown are rotated.",
                 "zh": "RoPE 在点积之前按位置旋转 q 和 k；这里显示的 Q 和 K 已经旋转过。"},
     "wt_gqa": {"en": "Query head {head} reads key/value head {kv} (shared by query heads {shared}).",
                "zh": "查询头 {head} 读取键/值头 {kv}（它被查询头 {shared} 共享）。"},
-    "wt_steps": {"en": "2. Query {q} against every key", "zh": "2. 查询 {q} 与每个键"},
+    "wt_steps": {"en": "2. Query {q} against every key", "zh": "2. 用查询 {q} 与每个键打分"},
     "wt_steps_text": {
         "en": "For each key j: the dot product q·k_j, divided by √d_head = {sqrt:.4g}{bias}, then the mask (−∞ where "
               "the query may not look), then softmax over the row. The division keeps the scores' variance near 1 "
@@ -54,7 +69,7 @@ STRINGS = {
     "wt_weights_chart": {"en": "Softmax weights of query {q}", "zh": "查询 {q} 的 softmax 权重"},
     "wt_mask_yes": {"en": "visible", "zh": "可见"},
     "wt_mask_no": {"en": "masked", "zh": "被掩码"},
-    "wt_sum": {"en": "3. Weighted sum of the values, all heads, W_O", "zh": "3. 值的加权和、所有头、W_O"},
+    "wt_sum": {"en": "3. Weighted sum of the values, all heads, W_O", "zh": "3. 值的加权和 → 拼接所有头 → 乘以 W_O"},
     "wt_sum_text": {
         "en": "z = Σ_j p_j v_j is this head's output ({dh} numbers). Every head does the same; their z vectors are "
               "laid side by side ({H} × {dh} = {hd} numbers) and multiplied by W_O ({hd} × {d}) plus its bias, "
@@ -118,7 +133,7 @@ STRINGS = {
         "en": "They share a source, not a projection. Every token's x goes through W_K and, separately, through "
               "W_V: in this head the cosine between the two matrices is {cos:.2f}, and a token's v differs from its "
               "k by {rel:.0%} of ‖k‖ on average. K decides where the query looks, V what it takes from there.",
-        "zh": "它们来源相同，投影不同。每个词元的 x 分别经过 W_K 和 W_V：在这个头中两个矩阵的余弦为 {cos:.2f}，"
+        "zh": "它们来源相同，投影不同。每个词元的 x 分别经过 W_K 和 W_V：在这个头中两个矩阵的余弦相似度为 {cos:.2f}，"
               "一个词元的 v 与它的 k 平均相差 ‖k‖ 的 {rel:.0%}。K 决定查询看向哪里，V 决定从那里取走什么。"},
     "wt_mis_cross_common": {"en": "“Cross-attention mixes the decoder's and the encoder's tokens in Q, K and V alike.”",
                             "zh": "“交叉注意力的 Q、K、V 同样混合了解码器和编码器的词元。”"},
@@ -136,7 +151,7 @@ STRINGS = {
               "and a softmax over widely spread scores puts almost all its weight on one key (it saturates). "
               "Dividing by √d_k brings the variance back to 1 for every d_k (Vaswani et al. 2017, §3.2.1).",
         "zh": "q·k 是 d_k 个乘积之和。如果 q 和 k 的各分量相互独立、方差为 1，那么每个乘积的方差为 1，和的方差就是 d_k："
-              "头越宽，分数越分散；而对非常分散的分数做 softmax，几乎所有权重都会落在一个键上（饱和）。"
+              "头的维度 d_k 越大，分数越分散；而对非常分散的分数做 softmax，几乎所有权重都会落在一个键上（饱和）。"
               "除以 √d_k 后，无论 d_k 多大，方差都回到 1（Vaswani 等，2017，§3.2.1）。"},
     "sc_variance_title": {"en": "Var(q·k) against d_k", "zh": "Var(q·k) 随 d_k 的变化"},
     "sc_variance_caption": {
@@ -179,7 +194,7 @@ STRINGS = {
         "zh": "输出的变化：每个位置的平均 KL（有除法 ‖ 无除法）= {kl:.3g} 奈特；首选预测在 {n} 个位置中的 {changed} 个发生了改变。"},
     "sc_change_hidden": {
         "en": "Output change: mean cosine(with, without) = {cos:.3f}; mean relative change ‖Δh‖/‖h‖ = {rel:.3g}.",
-        "zh": "输出的变化：平均余弦（有除法，无除法）= {cos:.3f}；平均相对变化 ‖Δh‖/‖h‖ = {rel:.3g}。"},
+        "zh": "输出的变化：平均余弦相似度（有除法，无除法）= {cos:.3f}；平均相对变化 ‖Δh‖/‖h‖ = {rel:.3g}。"},
     "sc_mis01_common": {"en": "“Dividing by √d_k squeezes the scores into 0–1.”",
                         "zh": "“除以 √d_k 是为了把分数压缩到 0–1 之间。”"},
     "sc_mis01_shown": {
@@ -209,8 +224,8 @@ STRINGS = {
     "sc_term_variance": {"en": "variance", "zh": "方差"},
     "sc_term_random": {"en": "random q, k: Var(q·k)", "zh": "随机 q、k：Var(q·k)"},
     "sc_term_random_scaled": {"en": "random q, k: Var(q·k/√d_k)", "zh": "随机 q、k：Var(q·k/√d_k)"},
-    "sc_term_head": {"en": "this head: Var(q·k)", "zh": "本头：Var(q·k)"},
-    "sc_term_head_scaled": {"en": "this head: Var(q·k/√d_k)", "zh": "本头：Var(q·k/√d_k)"},
+    "sc_term_head": {"en": "this head: Var(q·k)", "zh": "该头：Var(q·k)"},
+    "sc_term_head_scaled": {"en": "this head: Var(q·k/√d_k)", "zh": "该头：Var(q·k/√d_k)"},
     "sc_term_weight": {"en": "weight", "zh": "权重"},
     # ---- 7. FlashAttention ---------------------------------------------------------------------
     "fa_title": {"en": "7. FlashAttention: the same head, tile by tile", "zh": "7. FlashAttention：同一个头，逐块计算"},

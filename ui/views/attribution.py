@@ -110,13 +110,15 @@ def dla_view(sel: Selection, model, tok) -> None:
     m[1].metric(t("at_sum"), f"{att.total:.4f}")
     m[2].metric(t("at_error"), f"{att.error:.1e}")
     st.caption(frozen_caption(att.scales))
+    if att.capped is not None:                         # Gemma 2: the shares explain the logit before the cap
+        st.caption(t("at_softcapped", c=f"{model.cfg.logit_softcap:g}", logit=att.logit, capped=att.capped))
     heads_chart(att.heads, "dla_heads", t("at_heads_title"))
     if att.cross_heads is not None:
         heads_chart(att.cross_heads, "dla_cross", t("at_cross_title"))
     st.caption(t("at_heads_click"))
     labels, values = parts(att)
-    fx.chart(vz.token_bars(values, labels, numbered=False, value_name=t("at_share"),
-                           title=t("at_parts_title")), key="dla_parts", width="stretch")
+    fx.chart(vz.token_bars(values, labels, numbered=False, value_name=t("at_share"), red_positive=True,
+                           title=t("at_parts_title")), key="dla_parts", width="stretch")   # red raises, as above
     largest(att)
 
 

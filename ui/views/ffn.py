@@ -152,7 +152,7 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     lo, hi = np.percentile(pre, [0.5, 99.5]) if pre.size else (-3.0, 3.0)
     span = max(abs(float(lo)), abs(float(hi)), 1.0)
     x = np.linspace(-span, span, 201, dtype=np.float32)
-    name = {"swiglu": "SiLU (SwiGLU gate)", "geglu": "GELU-tanh (GeGLU gate)"}.get(
+    name = {"swiglu": "SiLU (SwiGLU gate)", "geglu": "GELU-tanh (GeGLU gate)", "geglu_exact": "GELU (GeGLU gate)"}.get(
         cfg.activation, cfg.activation.upper().replace("_", "-"))
     left, right = st.columns([3, 2])
     with left:

@@ -60,45 +60,130 @@ def tokens_section(model, tok, sel: Selection) -> None:
         st.info(t("truncated", n=enc.n_tokens_before_truncation, kept=len(enc)), icon=":material/content_cut:")
 
 
+ACTIVATIONS = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
+               "geglu": "GeGLU", "geglu_exact": "GeGLU (erf)"}
+NORMS = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}
+ROPE_TRAINED_ON = ("yarn", "llama3", "dynamic", "longrope")   # scalings that name the context trained on
+MAX_GROUPS = 5                                                # layer runs listed before "…"
+
+
+def number(x: float) -> str:
+    """A setting's number on the card: 4,096; 1,000,000; 0.22."""
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e15 else f"{x:.4g}"
+
+
+def layers_text(layers) -> str:
+    """'0, 2, 4…' or '0–3, 7' (runs joined, at most MAX_GROUPS of them, then …)."""
+    runs: list[list[int]] = []
+    for i in sorted(layers):
+        if runs and i == runs[-1][-1] + 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    sep = t("card_num_sep")
+    shown = [str(r[0]) if len(r) == 1 else f"{r[0]}{sep}{r[1]}" if len(r) == 2 else f"{r[0]}–{r[-1]}"
+             for r in runs[:MAX_GROUPS]]
+    return sep.join(shown) + ("…" if len(runs) > MAX_GROUPS else "")
+
+
 def card_rows(cfg) -> dict[str, str]:
-    """The model card's rows (label -> value), in the UI language."""
-    ffn = {"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU", "swiglu": "SwiGLU",
-           "geglu": "GeGLU"}[cfg.activation]
-    norm = {"layernorm": "LayerNorm", "rmsnorm": "RMSNorm", "dyt": "DyT"}[cfg.norm]
-    norm += " (1 + w)" if cfg.norm_plus_one else ""                       # Gemma
-    attention = f"{cfg.attention_kind}, {cfg.attention.kind}"
-    if cfg.attention.kind == "local":                                     # Mistral's sliding window
-        attention += ", " + t("card_window").format(w=cfg.attention.window)
-    if cfg.has_qkv_bias and not cfg.bias:                                 # Qwen2
-        attention += ", " + t("card_qkv_bias")
+    """The model card's rows (label -> value), in the UI language. Every setting that is
+    not at its default is named (issue 32: each difference between families)."""
+    sep = t("card_sep")
     rows = {
         t("cfg_arch"): t(f"arch_{cfg.arch}"),
         t("cfg_layers_heads"): f"{cfg.n_layers} × {cfg.n_heads}",
-        t("cfg_attention"): attention,
-        t("cfg_positional"): t(f"pos_{cfg.positional}") + rope_note(cfg),
-        t("cfg_norm"): f"{norm}, {t(f'norm_{cfg.norm_position}')}",
-        t("cfg_ffn"): f"{ffn}, d_ff = {cfg.d_ff}",
-        **_seq2seq_rows(cfg),
+        t("cfg_attention"): sep.join(_attention_notes(cfg)),
     }
-    if cfg.parallel_residual:                                             # GPT-NeoX, Pythia
+    kinds = _layer_kinds(cfg)
+    if kinds:
+        rows[t("cfg_layer_kinds")] = t("card_clause_sep").join(kinds)
+    rows[t("cfg_positional")] = t(f"pos_{cfg.positional}") + rope_note(cfg)
+    rows[t("cfg_norm")] = sep.join(_norm_notes(cfg))
+    rows[t("cfg_ffn")] = f"{ACTIVATIONS[cfg.activation]}{sep}d_ff = {cfg.d_ff}"
+    embeddings = []
+    if cfg.d_embed is not None:                                           # ELECTRA
+        embeddings.append(t("card_d_embed", e=cfg.d_embed, d=cfg.d_model))
+    if cfg.embed_scale:                                                   # Vaswani, Gemma
+        embeddings.append(t("card_embed_scale"))
+    if embeddings:
+        rows[t("cfg_embeddings")] = sep.join(embeddings)
+    caps = []
+    if cfg.attn_softcap is not None:                                      # Gemma 2
+        caps.append(t("card_softcap_attn", c=number(cfg.attn_softcap)))
+    if cfg.logit_softcap is not None and cfg.output == "logits":
+        caps.append(t("card_softcap_logits", c=number(cfg.logit_softcap)))
+    if caps:
+        rows[t("cfg_softcap")] = sep.join(caps)
+    multipliers = []                                                      # Granite
+    if cfg.embed_multiplier != 1.0:
+        multipliers.append(t("card_mult_embed", m=number(cfg.embed_multiplier)))
+    if cfg.residual_multiplier != 1.0:
+        multipliers.append(t("card_mult_resid", m=number(cfg.residual_multiplier)))
+    if cfg.logit_divisor != 1.0 and cfg.output == "logits":
+        multipliers.append(t("card_mult_logits", m=number(cfg.logit_divisor)))
+    if multipliers:
+        rows[t("cfg_multipliers")] = sep.join(multipliers)
+    rows.update(_seq2seq_rows(cfg))
+    if cfg.parallel_residual:                                             # GPT-NeoX, Pythia, Phi-2
         rows[t("cfg_residual")] = t("card_parallel")
     return rows
 
 
+def _attention_notes(cfg) -> list[str]:
+    notes = [cfg.attention_kind, cfg.attention.kind]
+    if cfg.attention.kind == "local":                                     # Mistral's sliding window
+        notes.append(t("card_window").format(w=cfg.attention.window))
+    if cfg.has_qkv_bias and not cfg.bias:                                 # Qwen2
+        notes.append(t("card_qkv_bias"))
+    if cfg.qk_norm != "none":                                             # Qwen3, Gemma 3 / OLMo 2
+        notes.append(t(f"card_qk_norm_{cfg.qk_norm}"))
+    if cfg.attn_scale is not None:                                        # Gemma 2/3, Granite
+        notes.append(t("card_attn_scale", s=number(cfg.attn_scale)))
+    return notes
+
+
+def _layer_kinds(cfg) -> list[str]:
+    """Which layers differ: sliding-window layers (and their RoPE base), layers without RoPE."""
+    out = []
+    if cfg.local_layers:                                                  # Gemma 2/3, ModernBERT
+        out.append(t("card_local", layers=layers_text(cfg.local_layers), w=number(cfg.local_window)))
+        if cfg.positional == "rope" and cfg.rope_local_base is not None:
+            out.append(t("card_local_base", local=number(cfg.rope_local_base), base=number(cfg.rope_base)))
+    if cfg.positional == "rope" and cfg.nope_layers:                      # SmolLM3
+        out.append(t("card_nope", layers=layers_text(cfg.nope_layers)))
+    return out
+
+
+def _norm_notes(cfg) -> list[str]:
+    norm = NORMS[cfg.norm] + (" (1 + w)" if cfg.norm_plus_one else "")   # Gemma
+    if cfg.norm == "layernorm" and not cfg.norm_bias:                     # ModernBERT
+        norm += t("card_no_norm_bias")
+    notes = [norm, t(f"norm_{cfg.norm_position}")]
+    if not cfg.first_attn_norm:                                           # ModernBERT
+        notes.append(t("card_first_attn_norm"))
+    if cfg.shared_block_norm:                                             # Phi-2
+        notes.append(t("card_shared_norm"))
+    return notes
+
+
 def rope_note(cfg) -> str:
-    """", θ = 500000, YaRN ×4 (trained on 8192)" for a RoPE model's base and context extension."""
+    """", θ = 500,000, YaRN ×4 (trained on 8,192)" for a RoPE model's base and context extension."""
     if cfg.positional != "rope":
         return ""
-    note = f", θ = {cfg.rope_base:g}"
-    if cfg.rope_scaling != "none" and cfg.rope_factor != 1.0:
-        note += ", " + t(f"card_rope_{cfg.rope_scaling}", s=cfg.rope_factor)
-        if cfg.rope_scaling == "yarn":
-            note += " " + t("card_rope_original", n=cfg.rope_original_len or cfg.max_len)
+    sep = t("card_sep")
+    note = f"{sep}θ = {number(cfg.rope_base)}"
+    if cfg.rope_scaling != "none" and (cfg.rope_factor != 1.0 or cfg.rope_scaling == "longrope"):
+        note += sep + t(f"card_rope_{cfg.rope_scaling}", s=cfg.rope_factor)
+        if cfg.rope_scaling in ROPE_TRAINED_ON:
+            note += t("card_rope_original", n=number(cfg.rope_original_len or cfg.max_len))
     return note
 
 
 def _seq2seq_rows(cfg) -> dict[str, str]:
-    """One more row for the conventions of T5 / Marian / BART checkpoints, when any."""
+    """One more row for the conventions of T5 / Marian / BART checkpoints (and Phi-2's
+    learned logit bias), when any."""
     notes = [t("card_unscaled")] if not cfg.scale_attention else []
     if cfg.positional == "sinusoidal" and cfg.sinusoidal_layout == "halves":
         notes.append(t("card_halves"))
@@ -108,7 +193,9 @@ def _seq2seq_rows(cfg) -> dict[str, str]:
         notes.append(t("card_unembed_scale"))
     if cfg.output == "logits" and cfg.logit_bias:
         notes.append(t("card_logit_bias"))
-    return {t("cfg_conventions"): "; ".join(notes)} if notes else {}
+    if cfg.output == "logits" and cfg.unembed_bias:
+        notes.append(t("card_unembed_bias"))
+    return {t("cfg_conventions"): t("card_clause_sep").join(notes)} if notes else {}
 
 
 def model_card(model, sel: Selection):

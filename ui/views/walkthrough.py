@@ -142,9 +142,13 @@ def _num(v: float) -> float | str:
 
 def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> None:
     st.subheader(t("wt_qkv", head=w.head))
-    source = "wt_input_cross" if w.cross else "wt_input_pre" if cfg.norm_position == "pre" else "wt_input_post"
+    source = "wt_input_cross" if w.cross else f"wt_input_{cfg.norm_position}"
+    if not w.cross and w.layer == 0 and not cfg.first_attn_norm and cfg.norm_position != "output":   # ModernBERT
+        source = "wt_input_no_norm"
     st.markdown(t("wt_qkv_text", input=t(source),
                   dh=w.q_all.shape[1]))
+    if w.qk_norm != "none":                              # Qwen3, Gemma 3 (per head), OLMo 2 (all heads)
+        st.caption(t("wt_qk_norm", how=t(f"wt_qk_norm_{w.qk_norm}")))
     if w.rope:
         st.caption(t("wt_rope"))
     if cfg.kv_heads != cfg.n_heads:
@@ -171,6 +175,8 @@ def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> N
     bias = "" if w.cross else {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
     st.markdown(t("wt_steps_text", sqrt=float(np.sqrt(w.q.shape[0])), bias=bias))
     st.latex(FORMULAS["wt_score"])
+    if w.softcap is not None:                            # Gemma 2
+        st.caption(t("wt_softcap", c=f"{w.softcap:g}"))
     table = {
         t("wt_col_pos"): np.arange(len(tokens)),
         t("wt_col_key"): [vz.visible_label(s) for s in tokens],
@@ -213,8 +219,13 @@ def output_section(w: HeadWalk, cfg) -> None:
     fx.chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
     hook = w.checked_against.rsplit(".", 1)[-1]          # the last part of the name (the hook point)
-    fx.chart(vm.vector_figure({t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out,
-                               t("wt_row_model", hook=hook): w.model_out}, title=t("wt_out", hook=hook),
+    rows = {t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out}
+    how = ([t("wt_how_out_norm")] if w.out_norm else []) + \
+        ([t("wt_how_multiplier", m=f"{w.multiplier:g}")] if w.multiplier != 1.0 else [])
+    if how:                                  # sandwich / output placement, Granite: what reaches the stream
+        rows[t("wt_row_added", how=" ".join(how))] = w.added
+    rows[t("wt_row_model", hook=hook)] = w.model_out
+    fx.chart(vm.vector_figure(rows, title=t("wt_out", hook=hook),
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="wt_out", width="stretch")
     if w.error < CHECK_TOL:
