@@ -28,7 +28,7 @@ from models.trace import Stack, act_name
 from models.transformer import Transformer
 
 from .kv import kv_groups
-from .walkthrough import walk_stack
+from .walkthrough import recompute_tolerance, walk_stack
 
 
 @dataclass
@@ -63,6 +63,7 @@ class FlashRun:
     error: float = 0.0                      # max |out − model_z|
     error_reference: float = 0.0            # max |out − reference| (float64 rounding only)
     scores: np.ndarray | None = None        # [n, m] float32, NaN where masked: for drawing the tiles only
+    tolerance: float = 1e-4                 # `error` below this is "the same" in the model's dtype
 
     @property
     def n_tiles_q(self) -> int:
@@ -91,10 +92,11 @@ def memory(n: int, m: int, tile_q: int, tile_k: int, d_head: int) -> dict[str, i
 
 
 def flash_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray, bias: np.ndarray | None,
-                  scale: float, tile_k: int) -> tuple[np.ndarray, list[TileStep]]:
+                  scale: float, tile_k: int, softcap: float | None = None) -> tuple[np.ndarray, list[TileStep]]:
     """The online-softmax loop over key tiles for every query row (the query tiles are
     independent of each other, so all rows advance together here). q [n, dh], k and v
-    [m, dh], mask [n, m] bool (True = may attend), bias [n, m] or None. Returns
+    [m, dh], mask [n, m] bool (True = may attend), bias [n, m] or None, softcap: scores
+    = c · tanh(scores / c) (Gemma 2; element-wise, so a tile at a time is exact). Returns
     (O / l [n, dh], the state after each tile)."""
     n, m = q.shape[0], k.shape[0]
     if tile_k < 1:
@@ -108,6 +110,8 @@ def flash_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray,
         s = (q @ k[start:stop].T) * scale                              # [n, tile]: one tile of scores
         if bias is not None:
             s = s + bias[:, start:stop]
+        if softcap is not None:
+            s = np.tanh(s / softcap) * softcap
         s = np.where(mask[:, start:stop], s, -np.inf)
         tile_max = s.max(axis=1)
         new_m = np.maximum(run_m, tile_max)
@@ -123,16 +127,18 @@ def flash_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray,
     return np.divide(acc, run_l[:, None], out=np.zeros_like(acc), where=run_l[:, None] > 0), steps
 
 
-def reference_attention(q, k, v, mask, bias, scale) -> np.ndarray:
-    """softmax(q kᵀ · scale + bias, masked) · v computed on the whole matrix (float64)."""
+def reference_attention(q, k, v, mask, bias, scale, softcap: float | None = None) -> np.ndarray:
+    """softmax(q kᵀ · scale + bias, soft-capped, masked) · v on the whole matrix (float64)."""
     s = q @ k.T * scale + (0.0 if bias is None else bias)
+    if softcap is not None:
+        s = np.tanh(s / softcap) * softcap
     s = np.where(mask, s, -np.inf)
     e = np.exp(s - s.max(axis=1, keepdims=True))
     return (e / e.sum(axis=1, keepdims=True)) @ v
 
 
 def head_names(model: Transformer, layer: int, stack: Stack) -> list[str]:
-    rot = model.cfg.positional == "rope" and not stack.cross
+    rot = model.cfg.layer_has_rope(layer) and not stack.cross          # a NoPE layer (SmolLM3) rotates nothing
     return [act_name("rot_q" if rot else "q", layer, stack), act_name("rot_k" if rot else "k", layer, stack),
             act_name("v", layer, stack), act_name("mask", layer, stack), act_name("z", layer, stack)]
 
@@ -163,10 +169,14 @@ def flash_head(model: Transformer, ids, layer: int, head: int, stack: Stack | st
     if not s.cross:
         _, b, _ = model.stack_module(s).positions(cfg, n, tr[q_name])
         bias = None if b is None else np64(b[head])
-    scale = q.shape[1] ** -0.5 if cfg.scale_attention else 1.0          # T5: q·k unscaled
-    out, steps = flash_forward(q, k, v, mask, bias, scale, tile_k)
-    ref = reference_attention(q, k, v, mask, bias, scale)
+    attn = model.stack_module(s).blocks[layer].attn if not s.cross else model.decoder.blocks[layer].cross_attn
+    scale = attn.scale if attn.scale is not None else q.shape[1] ** -0.5   # T5: 1; Gemma 2/3, Granite: their own
+    if attn.temperature != 1.0:                                           # the knobs' temperature, bias included
+        scale, bias = scale / attn.temperature, None if bias is None else bias / attn.temperature
+    out, steps = flash_forward(q, k, v, mask, bias, scale, tile_k, attn.softcap)
+    ref = reference_attention(q, k, v, mask, bias, scale, attn.softcap)
     z = np64(tr[z_name][0, :, head])
     shown = np.where(mask, q @ k.T * scale + (0.0 if bias is None else bias), np.nan).astype(np.float32)
     return FlashRun(layer, head, s.value, tile_q, tile_k, n, m, q.shape[1], steps, out, ref, z,
-                    float(np.abs(out - z).max()), float(np.abs(out - ref).max()), shown)
+                    float(np.abs(out - z).max()), float(np.abs(out - ref).max()), shown,
+                    tolerance=recompute_tolerance(tr[z_name].dtype, float(np.abs(z).max())))

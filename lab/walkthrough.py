@@ -72,11 +72,23 @@ class HeadWalk:
     model_out: np.ndarray           # [d] the model's hook_attn_out (hook_cross_attn_out) at this query
     model_pattern: np.ndarray       # [m] the model's hook_pattern row
     error: float = field(default=0.0)  # max |out - model_out|
+    tolerance: float = 1e-4         # `error` below this is "the same" in the model's dtype (recompute_tolerance)
     checked_against: str = ""       # the hook name of model_out (the layer's attention output)
     qk_norm: str = "none"           # none | head | full: q and k went through the model's q/k norms
     softcap: float | None = None    # scores = c · tanh(scores / c) (Gemma 2)
     out_norm: bool = False          # `added` went through the norm on the attention's output (ln1_out)
     multiplier: float = 1.0         # `added` is × this (Granite's residual multiplier)
+
+
+def recompute_tolerance(dtype: torch.dtype, magnitude: float) -> float:
+    """The largest |our float64 recomputation − the model's value| still read as "the same":
+    1e-4 for a float32 (or float64) model (the tests hold it to 1e-5); for a bfloat16 or
+    float16 model, whose every product and sum is rounded to 8 or 11 bits, 16 machine
+    epsilons of that dtype times the value's size (at least 1): bfloat16's ε is 2^-7, so a
+    value near 1 may differ by ~0.1 and still be the same computation."""
+    if dtype in (torch.float32, torch.float64):
+        return 1e-4
+    return 16 * float(torch.finfo(dtype).eps) * max(1.0, magnitude)
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
@@ -237,6 +249,7 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
         out=_np(out), added=_np(added), model_out=_np(model_out),
         model_pattern=_np(trace[act_name("pattern", layer, s)][batch, head, query]),
         error=float((added - model_out).abs().max()), checked_against=act_name("attn_out", layer, s),
+        tolerance=recompute_tolerance(trace[act_name("attn_out", layer, s)].dtype, float(model_out.abs().max())),
         qk_norm=qk_norm, softcap=softcap, out_norm=out_norms(cfg) and not cross,
         multiplier=cfg.residual_multiplier,
     )

@@ -31,7 +31,6 @@ from ..widgets.notes import misconception
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
-CHECK_TOL = 1e-4     # shown as "checked" below this difference (the tests hold it to 1e-5)
 
 
 @dataclass(frozen=True)
@@ -228,7 +227,7 @@ def output_section(w: HeadWalk, cfg) -> None:
     fx.chart(vm.vector_figure(rows, title=t("wt_out", hook=hook),
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="wt_out", width="stretch")
-    if w.error < CHECK_TOL:
+    if w.error < w.tolerance:          # 1e-4 in float32; relative to the dtype's precision in bfloat16/float16
         st.success(t("wt_check_ok", err=w.error, hook=hook), icon=":material/check_circle:")
     else:
         st.error(t("wt_check_bad", err=w.error, hook=hook))

@@ -77,7 +77,7 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     fx.chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="fa_partial", width="stretch")
-    if run.error < 1e-4:
+    if run.error < run.tolerance:
         st.success(t("fa_check_ok", err=run.error, ref=run.error_reference), icon=":material/check_circle:")
     else:
         st.error(t("fa_check_bad", err=run.error))
