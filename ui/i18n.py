@@ -52,3 +52,13 @@ def t(key: str, **fmt: object) -> str:
     entry = STRINGS[key]
     text = entry.get(lang()) or entry["en"]
     return text.format(**fmt) if fmt else text
+
+
+def count_words(n: int) -> str:
+    """A parameter count as a reader of the UI language says it: 494 M / 4.94 亿, 1.24 B / 12.4 亿."""
+    big, mid = (1e8, 1e4) if lang() == "zh" else (1e9, 1e6)
+    if n >= big:
+        return t("ml_count_big", x=f"{n / big:.3g}")
+    if n >= mid:
+        return t("ml_count_mid", x=f"{n / mid:.3g}")
+    return f"{n:,}"

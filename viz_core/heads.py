@@ -135,7 +135,8 @@ def model_view(
         # (labels in the theme's tick size: 12 px, larger by text_scale() on a projector)
         margin=dict(l=10 + int(text_px(max(layers, key=len), 12 * text_scale())) + 12, r=10,
                     t=60 if title else 30, b=int(34 * text_scale())),
-        height=int(np.clip(aspect * 760 + 80, 240, 900)),
+        # a deep model's grid (24 x 14: aspect 1.7) is held to ~one screen: narrower, not taller
+        height=int(np.clip(aspect * 760 + 80, 240, 680)),
     )
     return add_title(fig, title)
 
@@ -201,9 +202,12 @@ def head_metrics_chart(
         lines += [(f"<b>{k}: {_format(a[l, h], '.4g', '-')}</b>" if k == name
                    else f"{k}: {_format(a[l, h], '.4g', '-')}") for k, a in others.items()]
         hover.append("<br>".join(lines))
+    height = int(np.clip(120 + 40 * n_l, 240, 700))
+    # values in the cells only where they are legible: a cell (square) of >= ~30 px, i.e. up to ~18 layers
+    legible = (height - 110) / n_l >= 30 and z.size <= 400
     fig = go.Figure(go.Heatmap(
         z=z, x0=0, dx=1, y0=0, dy=1, colorscale=plotly_colorscale(cmap), hoverinfo="skip", zmid=zmid,
-        texttemplate="%{z:.2f}" if show_values and z.size <= 400 else None,
+        texttemplate="%{z:.2f}" if show_values and legible else None,
         colorbar=dict(title=dict(text=name), thickness=14), name="",
     ))
     fig.add_trace(marker_layer(
@@ -221,6 +225,6 @@ def head_metrics_chart(
         hoverdistance=-1,
         plot_bgcolor="rgba(0,0,0,0)",
         margin=dict(l=10, r=10, t=60 if title else 30, b=10),
-        height=int(np.clip(120 + 40 * n_l, 240, 700)),
+        height=height,
     )
     return add_title(fig, title)

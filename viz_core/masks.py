@@ -168,7 +168,8 @@ def coverage_chart(reach: np.ndarray, *, terms: Mapping[str, str] | None = None)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=layers, y=frac, name=html.escape(w["reached"]), marker=dict(color=ALLOWED),
                          customdata=fewest, hovertemplate="L=%{x}: %{y:.0%} (min %{customdata})<extra></extra>"))
-    fig.update_layout(xaxis=dict(title=dict(text=w["layer"]), dtick=1),
+    # one tick per layer up to 12; deeper (24), plotly picks the ticks so they do not collide
+    fig.update_layout(xaxis=dict(title=dict(text=w["layer"]), dtick=1 if len(layers) <= 12 else None),
                       yaxis=dict(title=dict(text=w["reached"]), range=[0, 1.05], tickformat=".0%"),
                       height=260, margin=dict(l=10, r=10, t=10, b=10), showlegend=False)
     return fig

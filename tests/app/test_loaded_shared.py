@@ -71,3 +71,17 @@ def test_a_folder_another_session_holds_loads_even_where_a_new_copy_would_not_fi
     third.run()
     assert_no_exception(third)
     assert any("budget" in w.value for w in third.warning), [w.value for w in third.warning]
+
+
+def test_a_loaded_models_description_follows_the_language_switch(folders):
+    good, _ = folders
+    at = open_app(page=None)
+    load(at, str(good))
+    described = [c.value for c in at.sidebar.caption if "Hugging Face checkpoint" in c.value]
+    assert described and "loaded in this session" in described[0], [c.value for c in at.sidebar.caption]
+    at.radio(key="lang").set_value("中文")
+    at.run()
+    assert_no_exception(at)
+    described = [c.value for c in at.sidebar.caption if "Hugging Face 检查点" in c.value]
+    assert described and "本会话" in described[0] and "parameters" not in described[0], \
+        [c.value for c in at.sidebar.caption]

@@ -61,8 +61,21 @@ class Holder:
         task = card.get("task")
         if task not in TASKS or card.get("train_len") != get_task(task).train_len:
             card.pop("task", None)
-        return zoo.Entry(self.key, self.label, self.kind, card.get("description", ""), True, config=self.config,
-                         card=card)
+        return zoo.Entry(self.key, self.label, self.kind, self.description(), True, config=self.config, card=card)
+
+    def description(self) -> str:
+        """The model's one-line description in the UI language now: a card may keep its
+        string key and values ("description_key", "description_values") rather than a
+        sentence in the language of the moment it was added."""
+        key = self.card.get("description_key")
+        if key:
+            from ..i18n import count_words, t
+
+            values = dict(self.card.get("description_values", {}))
+            if "n_params" in self.card:
+                values["params"] = count_words(int(self.card["n_params"]))
+            return t(key, **values)
+        return self.card.get("description", "")
 
     def on(self, device: str) -> Transformer:
         from models.device import pick_device

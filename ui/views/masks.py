@@ -374,7 +374,8 @@ def cost_view(parts: list[dict]) -> None:
 # ---- receptive field ----------------------------------------------------------------------------------
 def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) -> None:
     st.markdown(t("mk_reach_intro"))
-    layers = _num(t("mk_reach_layers"), 1, 12, max(2, n_layers), "mk_reach_layers")
+    # up to the model's own depth (a 24-layer model: 24), at least 12
+    layers = _num(t("mk_reach_layers"), 1, max(12, n_layers), max(2, n_layers), "mk_reach_layers")
     reach = MK.reach(mask, layers)
     c1, c2 = st.columns([3, 2])
     with c1:

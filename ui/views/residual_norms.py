@@ -37,14 +37,32 @@ def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchN
                               lambda m, ids, tokens, pad, pad_tok: NM.batch_norms(m, ids, tokens, pad, pad_tok, layer))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def scatters(key: str, device: str, text: str, target: str) -> list[NM.NormScatter]:
-    """Input vs output of every norm of the output stack on the sidebar's text."""
+RANK_POINTS = 2000     # points per norm for the fits that choose the norm to open on (a 24-layer model has 49)
+
+
+def _recorded(key: str, device: str, text: str, target: str):
+    """The pass every norm's input and output are read from (the output stack's norms)."""
     model, _ = serving.load_model(key, device)
     stack = Stack.output(model.cfg.arch)
     stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]      # the decoder's ln_cross too
-    rec = serving.record(key, device, text, target, record_names(model.cfg, R.KINDS, stacks))
-    return [NM.norm_scatter(rec.model, rec.trace, site.module) for site in R.norm_inputs(rec.model, rec.trace)]
+    return serving.record(key, device, text, target, record_names(model.cfg, R.KINDS, stacks))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def scatters(key: str, device: str, text: str, target: str) -> list[NM.NormScatter]:
+    """Input vs output of every norm of the output stack on the sidebar's text, each on a
+    subsample of RANK_POINTS points: enough to rank the norms by how much they bend, and
+    the cost stays small however many layers there are (the chosen norm: `scatter`)."""
+    rec = _recorded(key, device, text, target)
+    return [NM.norm_scatter(rec.model, rec.trace, site.module, max_points=RANK_POINTS)
+            for site in R.norm_inputs(rec.model, rec.trace)]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def scatter(key: str, device: str, text: str, target: str, module: str) -> NM.NormScatter:
+    """One norm's input vs output with all its points (lab.norms caps them at 20,000)."""
+    rec = _recorded(key, device, text, target)
+    return NM.norm_scatter(rec.model, rec.trace, module)
 
 
 def view(sel: Selection, cfg) -> None:
@@ -104,7 +122,11 @@ def scatter_view(sel: Selection) -> None:
     labels = [s.label for s in items]
     pick = st.selectbox(t("bn_scatter_norm"), list(range(len(items))), index=best, key="bn_norm",
                         format_func=labels.__getitem__)
-    s = items[pick]
+    try:
+        s = scatter(sel.model_key, sel.device, sel.text, sel.target, items[pick].module)
+    except (ValueError, RuntimeError) as e:
+        st.error(t("run_failed", error=explain(e)))
+        return
     slope = float(s.x @ s.y / max(float(s.x @ s.x), 1e-300))
     fx.chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
                              title=t("bn_scatter_fig", norm=s.label)), key="bn_scatter", width="stretch")

@@ -414,7 +414,9 @@ def upload() -> None:
             st.error(say(e), icon=":material/error:")
             return
         label = meta.get("label") or f"{t('tr_uploaded_label')}: {f.name}"
-        key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name)})
+        key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name),
+                                                              "description_key": "tr_uploaded_desc",
+                                                              "description_values": {"name": f.name}})
         done[sig] = trained.find(key).label
         st.success(t("tr_uploaded", label=md_escape(done[sig])), icon=":material/check:")
 

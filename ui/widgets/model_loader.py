@@ -30,7 +30,7 @@ import torch
 from models.weights import parity as P
 from models.weights import safety
 
-from ..i18n import lang, t
+from ..i18n import count_words, t
 from ..markup import md_escape
 from ..refusals import say
 from ..serving import parity as pc
@@ -63,16 +63,6 @@ SUGGESTIONS = (
 
 
 # ---- numbers in words ------------------------------------------------------------------------------
-def count_words(n: int) -> str:
-    """A parameter count as a reader of the UI language says it: 494 M / 4.94 亿, 1.24 B / 12.4 亿."""
-    big, mid = (1e8, 1e4) if lang() == "zh" else (1e9, 1e6)
-    if n >= big:
-        return t("ml_count_big", x=f"{n / big:.3g}")
-    if n >= mid:
-        return t("ml_count_mid", x=f"{n / mid:.3g}")
-    return f"{n:,}"
-
-
 def size_words(nbytes: float) -> str:
     """Bytes in decimal units, three significant digits: 1.98 GB, 988 MB, 412 kB."""
     for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
@@ -404,8 +394,9 @@ def load_into_session(source: str, text: str, target: str,
     on_step("parity", 80)
     name = folder.name if not is_hub_id(source) else source
     family = str(hf_config.get("model_type", "?"))
-    card = {"description": t("ml_desc", name=name[:60], family=family[:30], params=count_words(model.n_params),
-                             dtype=dtype),
+    values = dict(name=name[:60], family=family[:30], dtype=dtype)     # the count is said in the language of the moment
+    card = {"description": t("ml_desc", params=count_words(model.n_params), **values), "description_key": "ml_desc",
+            "description_values": values, "n_params": model.n_params,
             "source": str(folder), "family": family, "dtype": dtype,
             "need_bytes": safety.model_bytes(cfg, torch_dtype.itemsize)}
     key = trained.add(model, tok, name[:40], card, kind="loaded", handle=handle)

@@ -63,9 +63,12 @@ function glassboxAttention(root, payload, callbacks) {
   const heading = el("h3", "gb-heading", top);
   const status = el("span", "gb-status", top);
   el("div", "gb-hint", box, LBL.hint);
-  el("div", "gb-sub", box, LBL.grid);
-  const grid = el("canvas", "gb-grid", box);
+  // one wrapping row: the grid on a line of its own above the map and the lines, or (a deep model, more
+  // layers than heads) beside the map, as tall as it, with the lines below (layout())
   const row = el("div", "gb-row", box);
+  const gridCol = el("div", "gb-col", row);
+  el("div", "gb-sub", gridCol, LBL.grid);
+  const grid = el("canvas", "gb-grid", gridCol);
   const mapCol = el("div", "gb-col", row);
   const mapBar = el("div", "gb-bar", mapCol);
   el("span", "gb-sub", mapBar, LBL.map);
@@ -99,16 +102,35 @@ function glassboxAttention(root, payload, callbacks) {
 
   function layout() {
     const W = Math.max(480, Math.floor(box.clientWidth || 900));
-    const labelW = Math.round(40 * TS);
-    const tile = Math.max(12, Math.min(56, Math.floor((W - labelW) / H) - 3));
-    G.grid = { labelW, top: Math.round(16 * TS), tile, gap: 3 };
-    G.gridCtx = sizeCanvas(grid, labelW + H * (tile + G.grid.gap), G.grid.top + L * (tile + G.grid.gap));
-    const mapW = Math.min(640, Math.floor(W * 0.58));
+    const labelW = Math.round(40 * TS), top = Math.round(16 * TS), gap = 3;
     const margin = { left: Math.round(96 * TS), top: Math.round(84 * TS), right: 8, bottom: 8 };
+    const mapH = (w) => margin.top + Math.max(120, w - margin.left - margin.right) + margin.bottom;
+    const fit = (room, n) => Math.max(12, Math.min(56, Math.floor(room / n) - gap));
+    let mapW = Math.min(640, Math.floor(W * 0.58)), tile = 0;
+    // a deep model (24 x 14) would stack a grid taller than a screen above the map: beside the map instead,
+    // its tiles as small as the map's height needs, and the map a little narrower when the row is short of room
+    let beside = L > H;
+    if (beside) {
+      tile = Math.min(fit(W - labelW, H), fit(mapH(mapW) - top, L));
+      mapW = Math.min(mapW, W - (labelW + H * (tile + gap)) - 24);   // the row's gap and the box's padding
+      tile = Math.min(tile, fit(mapH(mapW) - top, L));
+      beside = mapW >= 320;
+    }
+    if (!beside) {
+      mapW = Math.min(640, Math.floor(W * 0.58));
+      // above the map: the width's tiles, at most ~half a screen high (a 12-layer model: ~40 px tiles)
+      const gridH = Math.max(Math.round(300 * TS), Math.min(Math.round(520 * TS), Math.round(0.55 * (window.innerHeight || 940))));
+      tile = Math.min(fit(W - labelW, H), fit(gridH, L));
+    }
+    const gridW = labelW + H * (tile + gap);
+    gridCol.style.flexBasis = beside ? "auto" : "100%";
+    gridCol.style.maxWidth = beside ? gridW + "px" : "";       // its title wraps rather than push the map down
+    G.grid = { labelW, top, tile, gap };
+    G.gridCtx = sizeCanvas(grid, gridW, top + L * (tile + gap));
     const side = Math.max(120, mapW - margin.left - margin.right);
     G.map = { margin, side, w: mapW, h: margin.top + side + margin.bottom };
     G.mapCtx = sizeCanvas(map, G.map.w, G.map.h);
-    G.lines = { w: Math.max(260, W - mapW - 24), h: G.map.h };
+    G.lines = { w: beside ? Math.max(260, W - 8) : Math.max(260, W - mapW - 24), h: G.map.h };
     G.linesCtx = sizeCanvas(lines, G.lines.w, G.lines.h);
     const lg = sizeCanvas(legendBar, 160, 10);
     for (let i = 0; i < 160; i++) { lg.fillStyle = css(Math.round(i / 159 * 255)); lg.fillRect(i, 0, 1, 10); }
@@ -147,9 +169,12 @@ function glassboxAttention(root, payload, callbacks) {
     c.clearRect(0, 0, grid.width, grid.height);
     c.imageSmoothingEnabled = false;
     c.fillStyle = "#555"; c.font = px(11); c.textBaseline = "middle"; c.textAlign = "center";
-    for (let h = 0; h < H; h++) c.fillText("H" + h, g.labelW + h * step + g.tile / 2, 8);
+    // small tiles (many heads or layers): label every 2nd, 5th, ... column and row so labels never overlap
+    const every = (room, need) => [1, 2, 5, 10, 20, 50].find((k) => k * room >= need) || 100;
+    const hEvery = every(step, c.measureText("H" + (H - 1)).width + 4), lEvery = every(step, 11 * TS + 2);
+    for (let h = 0; h < H; h += hEvery) c.fillText("H" + h, g.labelW + h * step + g.tile / 2, 8);
     c.textAlign = "right";
-    for (let l = 0; l < L; l++) c.fillText("L" + l, g.labelW - 6, g.top + l * step + g.tile / 2);
+    for (let l = 0; l < L; l += lEvery) c.fillText("L" + l, g.labelW - 6, g.top + l * step + g.tile / 2);
     const [pl, ph] = shown();
     for (let l = 0; l < L; l++) for (let h = 0; h < H; h++) {
       const x = g.labelW + h * step, y = g.top + l * step;
