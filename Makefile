@@ -49,6 +49,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.generation --threads 1
 	$(PY) -m benchmarks.patching --threads 1
 	$(PY) -m benchmarks.vs_transformers
+	$(PY) -m benchmarks.real_size
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency
 	$(PY) -m benchmarks.cold_start
