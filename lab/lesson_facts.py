@@ -6,6 +6,7 @@ number from here, and the same number is on the figure beside it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,3 +71,17 @@ def last_word(tokens) -> int:
         if not special and any(ch.isalnum() for ch in tok):
             return i
     return len(tokens) - 1
+
+
+# Han characters (CJK unified ideographs, extension A, compatibility ideographs)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def word_count(text: str) -> int:
+    """Words of `text` for a lesson's sentence: runs between spaces that hold a letter or digit,
+    and every Han character on its own (Chinese has no spaces: 床前明月光 is five, not one)."""
+    n = 0
+    for run in text.split():
+        n += len(_HAN.findall(run))
+        n += sum(1 for piece in _HAN.split(run) if any(ch.isalnum() for ch in piece))
+    return n

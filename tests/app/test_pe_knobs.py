@@ -101,7 +101,7 @@ def test_bucket_map_redrawn_and_reindexing_said():
 
 def test_chinese_panel():
     at = lab({"pe_view": "attention", "lang": "中文", "pe_k_temp": "2.0"})
-    assert any("当前生效的旋钮" in c.value for c in at.caption)
+    assert any("当前生效的调整" in c.value for c in at.caption)
 
 
 def test_reset_returns_to_the_trained_settings():

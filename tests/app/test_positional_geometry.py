@@ -62,7 +62,7 @@ def test_text_model_and_chinese():
     assert "pe_g_chart" in chart_ids(at)
     fig = spec(at, "pe_g_chart")
     assert fig["layout"]["xaxis"]["title"]["text"].startswith("主成分1")
-    assert any("看点（RoPE）" in c.value for c in at.caption)
+    assert any("观察要点（RoPE）" in c.value for c in at.caption)
 
 
 def test_scheme_sets_offer_the_pe64_language_models():

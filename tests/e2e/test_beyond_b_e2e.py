@@ -13,7 +13,7 @@ from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot
 TIMEOUT = 120_000
 SECTIONS = {"memory": ("bxm_memory_chart",), "ternary": ("bxm_ternary_hist",),
             "mixer": ("bxm_mix_attention", "bxm_mix_tokens")}
-TITLES = {("memory", "en"): "Memory per generated token", ("memory", "zh"): "每生成一个词元的显存",
+TITLES = {("memory", "en"): "Memory per generated token", ("memory", "zh"): "每生成一个词元的内存",
           ("ternary", "en"): "Ternary weights (BitNet b1.58)", ("ternary", "zh"): "三值权重（BitNet b1.58）",
           ("mixer", "en"): "MLP-Mixer vs attention", ("mixer", "zh"): "MLP-Mixer 与注意力"}
 

@@ -40,7 +40,7 @@ def test_train_short_test_long_curves_and_distance(page: Page, app_server: str):
     assert_clean(page)
     open_lab(page, app_server, "pe_view=length&pe_l_view=distance&pe_k_alibi=4.0&lang=中文")
     expect(page.locator('[class*="st-key-pe_l_distance"]')).to_be_visible(timeout=TIMEOUT)
-    expect(page.get_by_text("当前生效的旋钮", exact=False)).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("当前生效的调整", exact=False)).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(CHARTS).last.locator(".legendtext").first).to_be_visible(timeout=TIMEOUT)
     screenshot(page, "e2e-pek-length-distance-zh")
     assert_clean(page)

@@ -137,7 +137,7 @@ def test_geometry_section(page: Page, app_server: str):
     open_app(page, app_server, "/positional", "lang=中文&pe_view=geometry&pe_gm=toy:verse-lm&pe_g_probes=2",
              timeout=TIMEOUT)
     expect(page.locator("h1")).to_have_text("位置编码实验室", timeout=TIMEOUT)
-    expect(page.get_by_text("看点（RoPE）", exact=False).first).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("观察要点（RoPE）", exact=False).first).to_be_visible(timeout=TIMEOUT)
     expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)
     screenshot(page, "e2e-pe-12-zh-geometry")
     assert_clean(page)

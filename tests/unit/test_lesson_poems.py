@@ -44,3 +44,10 @@ def test_one_line_has_no_pairs_and_unknown_measures_are_refused():
     assert np.isnan(score).all() and np.isnan(chance)
     with pytest.raises(ValueError, match="couplet or rhyme"):
         LP.scores(np.zeros((1, 1, 3, 3)), list("abc"), "meter")
+
+
+def test_a_chinese_text_counts_its_characters_as_words():
+    from lab.lesson_facts import word_count
+    assert word_count("".join(POEM)) == 20                          # not 2 (split on spaces): punctuation not counted
+    assert word_count("The students watched the model.") == 5
+    assert word_count("GPT-2 的注意力，ok") == 6

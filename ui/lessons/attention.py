@@ -74,7 +74,7 @@ def tokens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     toks, ids = list(enc.tokens), list(enc.ids)
     offsets = list(enc.offsets) or [(0, 1)] * len(ids)
     flags = [a == b for a, b in offsets]                 # special tokens cover no character of the text
-    facts = {"n_tokens": len(toks), "n_special": sum(flags), "n_words": len(ctx.sel.text.split()),
+    facts = {"n_tokens": len(toks), "n_special": sum(flags), "n_words": LF.word_count(ctx.sel.text),
              "unk_share": serving.unk_fraction(ctx.tokenizer, ids)}
     fig = VL.token_strip(toks, ids, flags, title=t("lk_tokens_title", n=len(toks)), terms={"id": "id"})
     return Shown(fig, facts, page="walkthrough")
@@ -190,11 +190,12 @@ def all_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     tokens, _ = data.tokens_of(stack)
     pl, ph, ps = LF.strongest_head(patterns, tokens, "previous_token")
     fl, fh, fs = LF.strongest_head(patterns, tokens, "first_token")
-    fig = vz.model_view(patterns)
+    fig = vz.model_view(patterns, terms={"tile": t("term_tile")})
     vz.mark_tile(fig, pl, ph)
     fig = add_title(fig, t("model_view_title"))
     facts = {"n_layers": patterns.shape[0], "n_heads": patterns.shape[1], "n_maps": patterns.shape[0] * patterns.shape[1],
-             "prev_head": f"{pl}.{ph}", "prev_score": ps, "first_head": f"{fl}.{fh}", "first_score": fs}
+             "prev_head": t("lk_head_name", layer=pl, head=ph), "prev_score": ps,
+             "first_head": t("lk_head_name", layer=fl, head=fh), "first_score": fs}
     return Shown(fig, facts, page="attention", params={"view": "heads", "layer": str(pl), "head": str(ph)})
 
 
@@ -209,10 +210,12 @@ def head_metrics(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     z = metrics[p["metric"]]
     hi, lo = int(np.nanargmax(z)), int(np.nanargmin(z))
     H = z.shape[1]
-    fig = vz.head_metrics_chart(metrics, p["metric"], title=t(f"metric_{p['metric']}"),
+    named = {t(f"metric_{m}"): metrics[m] for m in METRICS if m in metrics}
+    fig = vz.head_metrics_chart(named, t(f"metric_{p['metric']}"), title=t(f"metric_{p['metric']}"),
                                 terms={"layer": t("term_layer"), "head": t("term_head")})
-    facts = {"metric": t(f"metric_{p['metric']}"), "max_head": f"{hi // H}.{hi % H}", "max_value": float(z.flat[hi]),
-             "min_head": f"{lo // H}.{lo % H}", "min_value": float(z.flat[lo])}
+    facts = {"metric": t(f"metric_{p['metric']}"), "max_head": t("lk_head_name", layer=hi // H, head=hi % H),
+             "max_value": float(z.flat[hi]), "min_head": t("lk_head_name", layer=lo // H, head=lo % H),
+             "min_value": float(z.flat[lo])}
     return Shown(fig, facts, page="attention", params={"view": "metrics"})
 
 

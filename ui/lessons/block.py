@@ -18,7 +18,7 @@ from lab.lessons import Param
 from models.training.tasks import get_task
 from viz_core.masks import vector_figure
 
-from .. import serving
+from .. import model_names, serving
 from ..i18n import t
 from ..markup import md_escape
 from ..views import ffn as FV
@@ -152,7 +152,7 @@ def _lens_data(ctx: StepContext):
         return data, "", ""
     entry = serving.entry(LENS_FALLBACK)
     text = get_task(entry.task).probe().text
-    return serving.internals(LENS_FALLBACK, ctx.sel.device, text, ""), entry.label, text
+    return serving.internals(LENS_FALLBACK, ctx.sel.device, text, ""), model_names.label(entry), text
 
 
 @kind("logit_lens", params=(QUERY,),

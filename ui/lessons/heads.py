@@ -41,7 +41,7 @@ def head_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = vz.head_metrics_chart({names[d]: scores.scores[d] for d in DETECTORS}, names[det], selected=(layer, head),
                                 title=t("lk_detector_title", detector=names[det]),
                                 terms={w: t(f"term_{w}") for w in ("layer", "head")})
-    facts = {"detector": names[det], "best_head": f"{layer}.{head}", "best_score": best,
+    facts = {"detector": names[det], "best_head": t("lk_head_name", layer=layer, head=head), "best_score": best,
              "chance": scores.chance[det], "n_strong": int(np.sum(np.nan_to_num(z) >= STRONG)), "n_heads": z.size}
     return Shown(fig, facts, answer=f"layers_{LH.layer_part(layer, z.shape[0])}", page="attribution",
                  params={"aview": "detectors", "dsource": "text", "detector": det})

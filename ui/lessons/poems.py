@@ -35,8 +35,8 @@ def poem_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     name = t(f"lk_poem_{measure}")
     fig = vz.head_metrics_chart({name: score}, name, selected=(layer, head), title=t("lk_poem_title", measure=name),
                                 terms={w: t(f"term_{w}") for w in ("layer", "head")})
-    facts = {"measure": name, "best_head": f"{layer}.{head}", "best_score": value, "chance": chance,
-             "times": value / chance if chance else float("nan"), "n_lines": LP.n_lines(list(tokens)),
+    facts = {"measure": name, "best_head": t("lk_head_name", layer=layer, head=head), "best_score": value,
+             "chance": chance, "times": value / chance if chance else float("nan"), "n_lines": LP.n_lines(list(tokens)),
              "n_pairs": n_pairs}
     return Shown(fig, facts, page="attention", params={"view": "heads", "layer": str(layer), "head": str(head)})
 

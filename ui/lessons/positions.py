@@ -22,6 +22,7 @@ from models.config import POSITIONALS
 from models.training.tasks import get_task
 
 from .. import serving
+from ..model_names import label_of
 from ..i18n import t
 from ..views import positional as PV
 from ..views import positional_checkpoints as PC
@@ -50,11 +51,11 @@ def permutation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     other = PC.permutation(found[p["scheme"]]["key"], p["task"], SEED) if p["scheme"] in found else None
     mats = np.stack([none.full[0], none.full_shuffled[0], none.undone(0)]).astype(np.float32)
     fig = vp.matrix_grid(mats, panel_titles=[t("pe_perm_orig"), t("pe_perm_shuffled"), t("pe_perm_undone")],
-                         title=t("lk_perm_title", model=found["none"]["key"]), value_name=t("pe_w_weight"),
+                         title=t("lk_perm_title", model=label_of(found["none"]["key"])), value_name=t("pe_w_weight"),
                          center=None, cmap="viridis", cols=3, x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                          panel_height=300)
     facts = {"score_error": none.score_error, "other_error": other.score_error if other else float("nan"),
-             "other": PC.scheme_label(p["scheme"]), "n_tokens": len(none.perm), "model": found["none"]["key"]}
+             "other": PC.scheme_label(p["scheme"]), "n_tokens": len(none.perm), "model": label_of(found["none"]["key"])}
     same = LP.permuted_exactly(none.score_error, none.scores)
     return Shown(fig, facts, answer="perm_same" if same else "perm_changed", page="positional",
                  params={"pe_view": "attention", "pe_task": p["task"]})
@@ -75,7 +76,7 @@ def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = PV.table_figure(scheme, n, d, 10000.0, key, t("lk_pe_table_title", scheme=PC.scheme_label(scheme), n=n),
                           tuple(PV.words().items()))
     waves = vt.wavelengths if vt.wavelengths is not None else np.array([np.nan])
-    facts = {"n": n, "d": vt.table.shape[1], "source": key or "-", "min_wave": float(np.min(waves)),
+    facts = {"n": n, "d": vt.table.shape[1], "source": label_of(key) if key else "-", "min_wave": float(np.min(waves)),
              "max_wave": float(np.max(waves)), "rows": vt.rows or n}
     return Shown(fig, facts, page="positional", params={"pe_view": "tables", "pe_n": str(n), "pe_d": str(d)})
 
@@ -90,7 +91,7 @@ def pe_distance(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     series = {PC.scheme_label(s): (np.arange(n), c) for s, c in curves.items()}
     fig = vp.curves(series, title=t("lk_pe_distance_title", n=n), x_name=t("pe_w_distance"),
                     y_name=t("pe_sim_cosine"))
-    facts = {"source": key, "sin_1": LP.at_distance(curves["sinusoidal"], 1),
+    facts = {"source": label_of(key), "sin_1": LP.at_distance(curves["sinusoidal"], 1),
              "sin_10": LP.at_distance(curves["sinusoidal"], 10), "learned_1": LP.at_distance(curves["learned"], 1),
              "learned_10": LP.at_distance(curves["learned"], 10)}
     return Shown(fig, facts, page="positional", params={"pe_view": "tables", "pe_n": str(n), "pe_d": str(d)})
@@ -128,9 +129,10 @@ def alibi(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     key = ctx.sel.model_key if ctx.cfg.positional == "alibi" else "toy:copy-alibi"
     heads = serving.load_model(key, "cpu")[0].cfg.n_heads
     slopes, bias = E.alibi(heads, p["n"])
-    fig = PV.bias_grid(bias, t("lk_alibi_title", model=key, n=p["n"]))
+    fig = PV.bias_grid(bias, t("lk_alibi_title", model=label_of(key), n=p["n"]))
     facts = {"n_heads": heads, "steep": float(slopes.max()), "gentle": float(slopes.min()),
-             "steep_10": 10 * float(slopes.max()), "gentle_10": 10 * float(slopes.min()), "model": key}
+             "steep_10": 10 * float(slopes.max()), "gentle_10": 10 * float(slopes.min()),
+             "model": label_of(key)}
     return Shown(fig, facts, page="positional", params={"pe_view": "bias", "pe_heads": str(heads)})
 
 
@@ -153,7 +155,7 @@ def extrapolation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     res = LP.extrapolation_at(rows, 2.0)
     acc = {PC.scheme_label(s): [np.nan if r["accuracy"] is None else r["accuracy"] for r in rs]
            for s, rs in rows.items()}
-    fig = vp.extrapolation_chart((1.0, 2.0), acc, title=t("lk_extra_title", task=p["task"], n=N_EVAL),
+    fig = vp.extrapolation_chart((1.0, 2.0), acc, title=t("lk_extra_title", task=t(f"pe_task_{p['task']}"), n=N_EVAL),
                                  x_name=t("pe_extra_x"), y_name=t("pe_extra_exact"))
     trained = [a for a in res.train.values() if a is not None]
     facts = {"train_len": task.train_len, "test_len": 2 * task.train_len, "best": PC.scheme_label(res.best),

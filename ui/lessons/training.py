@@ -217,7 +217,7 @@ def train_attention(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     steps, patterns = snaps(run)
     i = TF.at_index(len(steps), p["at"])
     snap = run.snapshots[i]
-    head = f"{best.layer}.{best.head}"
+    head = t("lk_head_name", layer=best.layer, head=best.head)
     fig = _heat(patterns[i][best.layer, best.head], list(run.probe.tokens),
                 t("lt_head_at", head=head, step=steps[i]))
     score = TF.pattern_scores(patterns[i], run.probe.ids, run.probe.answer)[best.pattern][best.layer, best.head]
@@ -234,7 +234,7 @@ def train_pattern(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, _, chance, _ = facts_of(p, run)
     _, patterns = snaps(run)
-    head = f"{best.layer}.{best.head}"
+    head = t("lk_head_name", layer=best.layer, head=best.head)
     fig = _heat(patterns[-1][best.layer, best.head], list(run.probe.tokens),
                 t("lt_head_at", head=head, step=run.snapshots[-1].step))
     second = sorted((v, k) for k, v in best.scores.items() if k != best.pattern)[-1]
@@ -249,7 +249,7 @@ def train_scrub(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, hist, _, _ = facts_of(p, run)
     steps, patterns = snaps(run)
-    head = f"{best.layer}.{best.head}"
+    head = t("lk_head_name", layer=best.layer, head=best.head)
     causal = np.tril(np.ones(patterns[0].shape[-2:], bool))
     frames = [np.where(causal, x[best.layer, best.head], np.nan)[None] for x in patterns]
     toks = list(run.probe.tokens)
@@ -289,9 +289,9 @@ def train_all_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     i = TF.at_index(len(steps), p["at"])
     scores = TF.pattern_scores(patterns[i], run.probe.ids, run.probe.answer)
     top = np.nanmax(np.stack([np.nan_to_num(v - chance[k], nan=-1.0) for k, v in scores.items()]), axis=0)
-    fig = vz.model_view(patterns[i], tile_px=128)
+    fig = vz.model_view(patterns[i], tile_px=128, terms={"tile": t("term_tile")})
     vz.mark_tile(fig, best.layer, best.head)
     fig = add_title(fig, t("lt_all_heads_title", step=steps[i]))
     facts = {"n_heads": int(top.size), "n_learned": int((top > 0.25).sum()), "step": steps[i],
-             "pattern": t(f"lk_opt_lt_{best.pattern}"), "head": f"{best.layer}.{best.head}"}
+             "pattern": t(f"lk_opt_lt_{best.pattern}"), "head": t("lk_head_name", layer=best.layer, head=best.head)}
     return Shown(fig, facts, page="training", caption=_caption(p, run))

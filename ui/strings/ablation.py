@@ -5,7 +5,7 @@ STRINGS = {
         "en": "Switch a part of the model off and see how its output changes on your text. Heads and the mask are "
               "changed with hooks during the forward pass; positions and norms by rebuilding the model with the same "
               "weights and another configuration.",
-        "zh": "关闭模型的某个部分，看看它在你的文本上的输出如何变化。注意力头和掩码通过前向传播中的钩子修改；"
+        "zh": "关闭模型的某个部分，看看它在你的文本上的输出如何变化。注意力头和掩码通过前向计算中的钩子修改；"
               "位置编码和归一化则用相同的权重、不同的配置重建模型。"},
     "abl_heads": {"en": "Zero these heads", "zh": "将这些注意力头置零"},
     "abl_heads_help": {"en": "The head's output (pattern · V) is multiplied by 0 before W_O.",
@@ -25,7 +25,7 @@ STRINGS = {
                              "nothing.",
                       "zh": "该模型的自注意力本来就能看到所有词元，因此去掉掩码不会改变任何结果。"},
     "abl_dropped": {"en": "Weights with no place in the changed model (unused): {names}",
-                    "zh": "修改后的模型中没有位置的权重（未使用）：{names}"},
+                    "zh": "修改后的模型用不到的权重（未使用）：{names}"},
     "abl_missing": {"en": "New parameters, at their initial values: {names}", "zh": "新增的参数，取初始值：{names}"},
     "abl_mean_kl": {"en": "Mean KL(original ‖ ablated)", "zh": "平均 KL(原模型 ‖ 消融后)"},
     "abl_changed": {"en": "Top prediction changed", "zh": "首选预测改变的位置"},
@@ -43,10 +43,10 @@ STRINGS = {
     "abl_acc_base": {"en": "Accuracy on the {task} task", "zh": "{task} 任务上的准确率"},
     "abl_acc_ablated": {"en": "… with the ablation", "zh": "……消融之后"},
     "abl_acc_failed": {"en": "The task accuracy could not be measured: {error}", "zh": "无法测量任务准确率：{error}"},
-    "abl_mean_cos": {"en": "Mean cosine (original, ablated)", "zh": "平均余弦（原模型，消融后）"},
+    "abl_mean_cos": {"en": "Mean cosine (original, ablated)", "zh": "平均余弦相似度（原模型，消融后）"},
     "abl_mean_rel": {"en": "Relative change ‖Δh‖ / ‖h‖", "zh": "相对变化 ‖Δh‖ / ‖h‖"},
     "abl_rel_title": {"en": "Change of the final hidden state per position", "zh": "每个位置最终隐藏状态的变化"},
     "abl_hidden_caption": {"en": "This model outputs hidden states (no vocabulary head), so the change is measured on "
                                   "the final vectors.",
-                           "zh": "该模型输出隐藏状态（没有词表输出头），因此在最终向量上衡量变化。"},
+                           "zh": "该模型输出隐藏状态（没有语言模型头），因此在最终向量上衡量变化。"},
 }

@@ -18,7 +18,7 @@ STRINGS = {
     "instant_query": {"en": "query", "zh": "查询"},
     "instant_key": {"en": "key", "zh": "键"},
     "instant_weight": {"en": "weight", "zh": "权重"},
-    "instant_masked": {"en": "masked", "zh": "已掩码"},
+    "instant_masked": {"en": "masked", "zh": "被掩码"},
     "instant_pinned": {"en": "pinned: click the map or press Esc to unpin", "zh": "已固定：点击热力图或按 Esc 取消"},
     "instant_reset": {"en": "Reset zoom", "zh": "还原缩放"},
     "instant_grid": {"en": "All heads (rows: layers, columns: heads)", "zh": "全部注意力头（行 = 层，列 = 头）"},
@@ -29,7 +29,7 @@ STRINGS = {
     "instant_scale": {"en": "colour: 0 … {max} (this head's largest weight)",
                       "zh": "颜色：0 … {max}（该头的最大权重）"},
     "instant_error": {"en": "±{err} (uint8 per head)", "zh": "±{err}（每个头 uint8 量化）"},
-    "instant_loading": {"en": "Decoding…", "zh": "解码中…"},
+    "instant_loading": {"en": "Decoding…", "zh": "正在加载……"},
     "instant_zoom": {"en": "queries {qa}–{qb}, keys {ka}–{kb}", "zh": "查询 {qa}–{qb}，键 {ka}–{kb}"},
     "instant_caption": {
         "en": "Drawn in your browser from all {heads} heads sent once ({kb} KB, uint8 per cell with one scale per "
@@ -90,14 +90,14 @@ STRINGS = {
     "export_png": {"en": "PNG: use the camera icon in each chart's toolbar.",
                    "zh": "PNG：点击图表工具栏中的相机图标。"},
     "export_caption": {"en": "The trace holds every recorded tensor ({n} tensors) under its hook name, plus the "
-                             "tokens and the config. Load it with numpy.load or models.Trace.load_npz.",
+                             "tokens and the config. Load it with `numpy.load` or `models.Trace.load_npz`.",
                        "zh": "完整记录包含每个记录下来的张量（共 {n} 个，以钩子名命名），以及词元和配置。"
-                             "可用 numpy.load 或 models.Trace.load_npz 读取。"},
+                             "可用 `numpy.load` 或 `models.Trace.load_npz` 读取。"},
     # ---- memory of the trace (export view) ---------------------------------------------------
     "mem_caption": {
         "en": "Memory of this trace: {trace} MB held ({n} tokens, {kinds}). Attention maps = layers × heads × n² × "
               "bytes = {formula} per stack; the server's budget per pass is {budget} MB.",
-        "zh": "本次记录（trace）占用内存：{trace} MB（{n} 个词元，{kinds}）。注意力图 = 层数 × 头数 × n² × 每个值的字节数 = "
+        "zh": "本次记录占用内存：{trace} MB（{n} 个词元，{kinds}）。注意力图 = 层数 × 头数 × n² × 每个值的字节数 = "
               "{formula}（编码器、解码器和交叉注意力各算一次）；服务器对每次前向计算的内存预算为 {budget} MB。",
     },
     "mem_kinds_attention": {"en": "attention maps and masks only, float32",
@@ -132,7 +132,7 @@ STRINGS = {
               "**Sparsity** is the share of keys a head does not need to reach 90 % of its weight.",
         "zh": "**熵**：头只关注少数几个键时熵低，均匀分散时熵高（最大为 ln n）。**平均注意力距离**：头平均看向多远的词元。"
               "**对第一个/最后一个词元的注意力**：衡量把注意力“停放”在 [CLS] 或 [SEP] 上的“汇聚”头。"
-              "**稀疏度**：达到 90% 权重所不需要的键所占的比例。"},
+              "**稀疏度**：把键按权重从大到小累加，达到 90% 的权重之后，剩下用不到的键所占的比例。"},
     "ex_rollout": {
         "en": "**Attention rollout** (Abnar & Zuidema, 2020) multiplies the layers' head-averaged maps, each "
               "mixed half-and-half with the identity for the residual connection, to estimate how much each "
@@ -152,6 +152,8 @@ FORMULAS = {
                  r"\mathrm{head}_i=\mathrm{Attention}(XW_i^Q,\,XW_i^K,\,XW_i^V)",
     "mask": r"s_{qk}=\begin{cases}\dfrac{q\cdot k}{\sqrt{d_k}} & \text{allowed}\\[4pt] -\infty & \text{masked}"
             r"\end{cases}\quad\Rightarrow\quad p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'}e^{s_{qk'}}}",
+    "mask_zh": r"s_{qk}=\begin{cases}\dfrac{q\cdot k}{\sqrt{d_k}} & \text{允许}\\[4pt] -\infty & \text{被掩码}"
+               r"\end{cases}\quad\Rightarrow\quad p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'}e^{s_{qk'}}}",
     "rows": r"\sum_k p_{qk}=1",
     "entropy": r"H_q=-\sum_k p_{qk}\ln p_{qk},\qquad D_q=\sum_k p_{qk}\,|q-k|",
     "rollout": r"\tilde A_\ell=\tfrac12\bar A_\ell+\tfrac12 I,\qquad R_\ell=\tilde A_\ell\,R_{\ell-1},\quad R_0=I",

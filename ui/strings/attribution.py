@@ -263,9 +263,14 @@ FORMULAS = {
               r"+\sum_l b_O^l+\sum_l \mathrm{MLP}_l\;\Rightarrow\;\ell_t=\sum_{c}\Big(w\odot\frac{c-\bar{c}}{s}\Big)"
               r"\cdot W_U[t]+b\cdot W_U[t]",
     "at_frozen": r"\mathrm{LN}(x)=w\odot\frac{x-\bar{x}}{s}+b,\qquad s=\sqrt{\mathrm{Var}(x)+\epsilon}\ \text{(fixed)}",
+    "at_frozen_zh": r"\mathrm{LN}(x)=w\odot\frac{x-\bar{x}}{s}+b,\qquad s=\sqrt{\mathrm{Var}(x)+\epsilon}\ "
+                    r"\text{（固定）}",
     "at_logit_diff": r"\ell_A-\ell_B=\mathrm{LN}(x)\cdot\big(W_U[A]-W_U[B]\big)",
     "at_head_write": r"o=z_h W_O^{h},\qquad \mathrm{effect}_t=\Big(w\odot\frac{o-\bar{o}}{s}\Big)\cdot W_U[t]",
+    "at_head_write_zh": r"o=z_h W_O^{h},\qquad \text{效应}_t=\Big(w\odot\frac{o-\bar{o}}{s}\Big)\cdot W_U[t]",
     "at_ov": r"o_k=v_k W_O^{h}=\big(\mathrm{LN}_1(x_k)\,W_V^{h}+b_V^{h}\big)W_O^{h}",
     "at_patching": r"\mathrm{recovered}=\frac{m(B\ \text{with A's activation})-m(B)}{m(A)-m(B)}",
+    "at_patching_zh": r"\text{恢复比例}=\frac{m(B\ \text{换入 A 的激活值})-m(B)}{m(A)-m(B)}",
     "at_detectors": r"\mathrm{score}=\frac{1}{|Q|}\sum_{q\in Q}\ \sum_{k\in T(q)} p_{qk}",
+    "at_detectors_zh": r"\text{得分}=\frac{1}{|Q|}\sum_{q\in Q}\ \sum_{k\in T(q)} p_{qk}",
 }

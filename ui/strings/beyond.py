@@ -8,13 +8,13 @@ STRINGS = {
               "more than one window, recurrences that keep a fixed-size state instead of a growing cache, what each "
               "costs in memory per generated token, a mixer that needs no attention at all, and weights with only "
               "three values. Compare what each keeps, what it forgets and what it costs.",
-        "zh": "2017 年 Transformer 之后出现的方法，都在同一组查询、键、值上计算：记住超过一个窗口的方法，用固定大小的状态代替"
-              "不断增长的缓存的循环形式，每种方法生成一个词元要占多少显存，完全不用注意力的混合器，以及只有三种取值的权重。"
+        "zh": "2017 年 Transformer 之后出现的方法，都在同一组查询、键、值上计算，包括：记住一个窗口以外内容的方法；"
+              "循环模型，用固定大小的状态代替不断增长的缓存；每种方法每生成一个词元要占多少内存；完全不用注意力的混合器；以及只有三种取值的权重。"
               "比较它们各自保留了什么、遗忘了什么、付出了什么代价。"},
-    "bx_section": {"en": "Section", "zh": "栏目"},
+    "bx_section": {"en": "Section", "zh": "部分"},
     "bx_sec_long": {"en": "Long memory", "zh": "长程记忆"},
-    "bx_sec_recurrent": {"en": "The recurrent family", "zh": "循环家族"},
-    "bx_sec_memory": {"en": "Memory per token", "zh": "每个词元的显存"},
+    "bx_sec_recurrent": {"en": "The recurrent family", "zh": "循环类模型"},
+    "bx_sec_memory": {"en": "Memory per token", "zh": "每个词元的内存"},
     "bx_sec_mixer": {"en": "MLP-Mixer vs attention", "zh": "MLP-Mixer 与注意力"},
     "bx_sec_ternary": {"en": "Ternary weights", "zh": "三值权重"},
     "bx_source": {"en": "Queries, keys and values from", "zh": "查询、键、值的来源"},

@@ -7,7 +7,7 @@ STRINGS = {
     "bxl_part": {"en": "Method", "zh": "方法"},
     "bxl_part_xl": {"en": "Transformer-XL", "zh": "Transformer-XL"},
     "bxl_part_infini": {"en": "Infini-attention", "zh": "Infini-attention"},
-    "bxl_part_longnet": {"en": "LongNet (dilated)", "zh": "LongNet（扩张注意力）"},
+    "bxl_part_longnet": {"en": "LongNet (dilated)", "zh": "LongNet（空洞注意力）"},
     "bxl_segment": {"en": "Segment length", "zh": "分段长度"},
     "bxl_weights": {"en": "The weights it uses (blank: not read)", "zh": "它使用的权重（空白：不读取）"},
     "bxl_unread": {"en": "not read", "zh": "不读取"},
@@ -68,12 +68,12 @@ STRINGS = {
     "bxl_bytes_title": {"en": "Bytes held by one head against the text's length (float32)",
                         "zh": "一个头所占的字节数随文本长度的变化（float32）"},
     "bxl_bytes_mem": {"en": "Infini memory M + z", "zh": "Infini 记忆 M + z"},
-    "bxl_bytes_kv": {"en": "KV cache", "zh": "键值缓存"},
+    "bxl_bytes_kv": {"en": "KV cache", "zh": "KV 缓存"},
     "bxl_bytes": {"en": "bytes", "zh": "字节"},
     "bxl_length": {"en": "text length n", "zh": "文本长度 n"},
     "bxl_mem_size": {"en": "The memory holds {d} × {dv} + {d} = **{numbers:,}** numbers however long the text; a KV "
                                "cache of these {n} positions holds **{kv:,}**.",
-                     "zh": "无论文本多长，记忆都只有 {d} × {dv} + {d} = **{numbers:,}** 个数；这 {n} 个位置的键值缓存有 "
+                     "zh": "无论文本多长，记忆都只有 {d} × {dv} + {d} = **{numbers:,}** 个数；这 {n} 个位置的 KV 缓存有 "
                            "**{kv:,}** 个。"},
     # LongNet
     "bxl_longnet_intro": {
@@ -82,18 +82,18 @@ STRINGS = {
               "patterns — short and dense, long and sparse — are computed separately and mixed, each weighted by its "
               "softmax denominator, which is one softmax over their keys together. The work per query stays about "
               "Σ w/r² instead of n. (Causal here; the paper also shifts the kept offsets from head to head.)",
-        "zh": "**LongNet 的扩张注意力**（Ding 等，2023）：一个模式 (w, r) 把文本切成长度为 w 的段，每段中每隔 r 个位置保留一个；"
+        "zh": "**LongNet 的空洞注意力**（Ding 等，2023）：一个模式 (w, r) 把文本切成长度为 w 的段，每段中每隔 r 个位置保留一个；"
               "保留下来的位置彼此关注。多个模式——短而密的、长而疏的——分别计算后再混合，每个模式按它的 softmax 分母加权，"
               "这相当于在它们的键上合起来做一次 softmax。每个查询的计算量约为 Σ w/r²，而不是 n。"
               "（这里是因果的；论文还会在不同的头之间错开保留位置的偏移。）"},
-    "bxl_pairs": {"en": "Pairs segment:dilation", "zh": "段长:扩张率 对"},
+    "bxl_pairs": {"en": "Pairs segment:dilation", "zh": "段长与空洞率组合 w:r"},
     "bxl_pairs_help": {"en": "Comma-separated w:r pairs, e.g. 4:1, 8:2, 16:4 (at most 8).",
                        "zh": "用逗号分隔的 w:r 对，例如 4:1, 8:2, 16:4（最多 8 对）。"},
     "bxl_too_long": {"en": "Segment {pairs} is longer than the text ({n} positions): it acts as one segment of {n}.",
                      "zh": "段长 {pairs} 超过了文本长度（{n} 个位置）：它相当于一个长度为 {n} 的段。"},
     "bxl_uncovered": {"en": "No pattern reads anything for position(s) {positions}: their output is zero. Add a pair "
                                 "with dilation 1 (e.g. 4:1) to cover every position.",
-                      "zh": "没有任何模式为位置 {positions} 读取内容：它们的输出为零。加入一个扩张率为 1 的对（例如 4:1），"
+                      "zh": "没有任何模式为位置 {positions} 读取内容：它们的输出为零。加入一个空洞率为 1 的对（例如 4:1），"
                             "即可覆盖每个位置。"},
     "bxl_pattern": {"en": "The mixed pattern: who reads whom, coloured by the first pair that holds the cell",
                     "zh": "混合后的模式：谁读取谁，按包含该格的第一个对着色"},
@@ -103,11 +103,11 @@ STRINGS = {
               "the text (segments w₀, 2w₀, 4w₀, … up to n with dilations 1, 2, 4, …): each adds about w/r² keys, a "
               "shrinking sum, so the work stays linear in n while the longest pattern spans the whole text.",
         "zh": "当对的列表固定时，每个查询的键数完全不随 n 增长。LongNet 让这些对随文本增长（段长 w₀, 2w₀, 4w₀, …，直到 n，"
-              "扩张率 1, 2, 4, …）：每个模式增加约 w/r² 个键，这是一个递减的和，因此计算量仍与 n 成线性，而最长的模式覆盖整段文本。"},
+              "空洞率 1, 2, 4, …）：每个模式增加约 w/r² 个键，这是一个递减的和，因此计算量仍与 n 成线性，而最长的模式覆盖整段文本。"},
     "bxl_keys_title": {"en": "Keys per query against the text's length", "zh": "每个查询的键数随文本长度的变化"},
     "bxl_keys": {"en": "keys per query", "zh": "每个查询的键数"},
     "bxl_dense": {"en": "dense causal attention", "zh": "稠密因果注意力"},
-    "bxl_mix": {"en": "dilated mix {pairs}", "zh": "扩张混合 {pairs}"},
+    "bxl_mix": {"en": "dilated mix {pairs}", "zh": "空洞混合 {pairs}"},
 }
 
 FORMULAS = {

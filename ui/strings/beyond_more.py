@@ -1,24 +1,24 @@
 """Strings of the beyond-softmax page's memory, MLP-Mixer and ternary-weight sections."""
 
 _FAMILIES = {
-    "mha": ("MHA ({kv} key/value heads)", "MHA（{kv} 个键值头）"),
-    "gqa": ("GQA ({kv} key/value heads)", "GQA（{kv} 个键值头）"),
-    "mqa": ("MQA (1 key/value head)", "MQA（1 个键值头）"),
+    "mha": ("MHA ({kv} key/value heads)", "MHA（{kv} 个键/值头）"),
+    "gqa": ("GQA ({kv} key/value heads)", "GQA（{kv} 个键/值头）"),
+    "mqa": ("MQA (1 key/value head)", "MQA（1 个键/值头）"),
     "yoco": ("YOCO (window {w} + one shared cache)", "YOCO（窗口 {w} + 一份共享缓存）"),
     "window": ("sliding window {w}", "滑动窗口 {w}"),
     "retention": ("retention (RetNet)", "保留机制（RetNet）"),
     "rwkv": ("RWKV", "RWKV"),
-    "mamba": ("Mamba (selective SSM)", "Mamba（选择性状态空间）"),
+    "mamba": ("Mamba (selective SSM)", "Mamba（选择性状态空间模型）"),
 }
 _HOLDS = {
     "mha": ("K and V of every past position, every head, every layer",
-            "每一层、每个头、每个已生成位置的键和值"),
+            "每一层、每个头、之前每个位置（含提示词）的键和值"),
     "gqa": ("K and V of every past position, one per group of query heads",
-            "每个已生成位置的键和值，每组查询头共用一份"),
+            "之前每个位置的键和值，每组查询头共用一份"),
     "mqa": ("K and V of every past position, one head shared by all query heads",
-            "每个已生成位置的键和值，所有查询头共用一个头"),
+            "之前每个位置的键和值，所有查询头共用一个头"),
     "yoco": ("lower half of the layers: the last w positions; upper half: one global K, V cache read by every layer",
-             "下半部分层：最近 w 个位置；上半部分层：所有层共同读取的一份全局键值缓存"),
+             "下半部分层：最近 w 个位置；上半部分层：所有层共同读取的一份全局 KV 缓存"),
     "window": ("K and V of the last w positions only", "只保留最近 w 个位置的键和值"),
     "retention": ("a d_head × d_head state per head and layer", "每层每个头一个 d_head × d_head 的状态矩阵"),
     "rwkv": ("per channel and layer: WKV's (a, b, max) and the two token-shift inputs",
@@ -30,9 +30,9 @@ _HOLDS = {
 _TRIANGLE = {
     "mha": (("yes: one matrix product over all positions", "是：所有位置一次矩阵乘法"),
             ("no: the cache grows with n and every new token reads all of it", "否：缓存随 n 增长，每个新词元都要读完整个缓存"),
-            ("nothing in quality (the reference); pays in memory and bandwidth", "质量上不放弃（作为基准）；代价是显存和带宽")),
+            ("nothing in quality (the reference); pays in memory and bandwidth", "质量不打折扣（作为基准）；代价是内存和带宽")),
     "gqa": (("yes", "是"), ("better: the cache shrinks by heads / groups, still grows with n",
-                            "好一些：缓存缩小为 头数/组数 分之一，但仍随 n 增长"),
+                            "好一些：缓存缩小为原来的 组数/头数，但仍随 n 增长"),
             ("a little quality (query heads in a group share K, V); MQA gives up more",
              "少量质量（同组查询头共用键和值）；MQA 放弃得更多")),
     "window": (("yes", "是"), ("yes: at most w positions held", "是：最多保留 w 个位置"),
@@ -73,30 +73,30 @@ STRINGS = {
        for part, (en, zh) in zip(("train", "infer", "gives"), parts)},
     **{f"bxm_mat_{k}": {"en": en, "zh": zh} for k, (en, zh) in _MATRICES.items()},
     # ---- memory per generated token
-    "bxm_mem_title": {"en": "Memory per generated token", "zh": "每生成一个词元的显存"},
+    "bxm_mem_title": {"en": "Memory per generated token", "zh": "每生成一个词元的内存"},
     "bxm_mem_intro": {
         "en": "To produce its next token a decoder must keep something about every token before it. Softmax attention "
               "keeps all past keys and values (the KV cache), so its memory grows with the context; the recurrent "
               "family keeps a state of fixed size. The numbers below are computed from **this model's shape**: "
               "{layers} layers, {heads} heads of width d_head = {dh}, {kv} key/value heads, d_model = {d}.",
-        "zh": "解码器要生成下一个词元，就必须为之前的每个词元保留一些信息。softmax 注意力保留全部过去的键和值（键值缓存），"
-              "所以显存随上下文增长；循环家族只保留固定大小的状态。下面的数字都由**当前模型的形状**算出："
-              "{layers} 层，{heads} 个头，每个头宽 d_head = {dh}，{kv} 个键值头，d_model = {d}。"},
+        "zh": "解码器要生成下一个词元，就必须为之前的每个词元保留一些信息。softmax 注意力保留全部过去的键和值（KV 缓存），"
+              "所以内存随上下文增长；循环家族只保留固定大小的状态。下面的数字都由**当前模型的形状**算出："
+              "{layers} 层，{heads} 个头，每个头宽 d_head = {dh}，{kv} 个键/值头，d_model = {d}。"},
     "bxm_ctx_lo": {"en": "Shortest context", "zh": "最短上下文"},
     "bxm_ctx_hi": {"en": "Longest context", "zh": "最长上下文"},
     "bxm_dtype": {"en": "Bytes per value", "zh": "每个数值的字节数"},
     "bxm_dtype_fp32": {"en": "fp32 (4 bytes)", "zh": "fp32（4 字节）"},
     "bxm_dtype_fp16": {"en": "fp16 / bf16 (2)", "zh": "fp16 / bf16（2 字节）"},
     "bxm_dtype_int8": {"en": "int8 (1)", "zh": "int8（1 字节）"},
-    "bxm_groups": {"en": "GQA: key/value heads (groups)", "zh": "GQA：键值头数（组数）"},
+    "bxm_groups": {"en": "GQA: key/value heads (groups)", "zh": "GQA：键/值头数（组数）"},
     "bxm_window": {"en": "Sliding window w (tokens)", "zh": "滑动窗口 w（词元）"},
     "bxm_bad_range": {"en": "The shortest context ({lo}) must be at least 1 and shorter than the longest ({hi}).",
                       "zh": "最短上下文（{lo}）必须至少为 1，并且小于最长上下文（{hi}）。"},
     "bxm_bad_groups": {"en": "GQA needs a number of key/value heads that divides the {heads} query heads "
                              "(one of {options}); {g} does not, so GQA is left out.",
-                       "zh": "GQA 的键值头数必须能整除 {heads} 个查询头（可选 {options}）；{g} 不能整除，所以图中省略了 GQA。"},
+                       "zh": "GQA 的键/值头数必须能整除 {heads} 个查询头（可选 {options}）；{g} 不能整除，所以图中省略了 GQA。"},
     "bxm_same_groups": {"en": "With {g} key/value heads GQA is the same as {kind}; it is not drawn twice.",
-                        "zh": "键值头数为 {g} 时，GQA 就是 {kind}，不再重复画出。"},
+                        "zh": "键/值头数为 {g} 时，GQA 就是 {kind}，不再重复画出。"},
     "bxm_bad_window": {"en": "A sliding window must hold at least one token (got {w}).",
                        "zh": "滑动窗口至少要容纳一个词元（当前为 {w}）。"},
     "bxm_chart_title": {"en": "What a decoder of this shape holds to generate its next token",
@@ -106,7 +106,7 @@ STRINGS = {
     "bxm_term_next": {"en": "bytes added by the next token", "zh": "下一个词元新增的字节"},
     "bxm_term_total_title": {"en": "held in all, at context n", "zh": "上下文为 n 时的总占用"},
     "bxm_term_next_title": {"en": "added by each new token", "zh": "每个新词元新增的占用"},
-    "bxm_term_model_max": {"en": "this model's max_len", "zh": "本模型的 max_len"},
+    "bxm_term_model_max": {"en": "this model's max_len", "zh": "本模型的最大长度"},
     "bxm_mem_caption": {
         "en": "Dashed: a constant state (it adds nothing per token, so its right-hand line lies on 0). Sliding window "
               "and YOCO's self-decoder stop growing at n = w. Bytes count the cache or state only, not the weights "
@@ -120,7 +120,7 @@ STRINGS = {
     "bxm_col_total": {"en": "bytes held at n = {n}", "zh": "n = {n} 时占用字节"},
     "bxm_col_ratio": {"en": "÷ MHA", "zh": "相对 MHA"},
     "bxm_formulas": {"en": "The byte formulas (b = bytes per value)", "zh": "字节公式（b = 每个数值的字节数）"},
-    "bxm_formula_kv": {"en": "MHA / GQA / MQA (KV cache)", "zh": "MHA / GQA / MQA（键值缓存）"},
+    "bxm_formula_kv": {"en": "MHA / GQA / MQA (KV cache)", "zh": "MHA / GQA / MQA（KV 缓存）"},
     "bxm_state_note": {
         "en": "Shapes borrowed from this model: retention uses its heads and d_head; RWKV its d_model; Mamba's "
               "d_inner = {expand} × d_model = {inner} with d_state = {dstate} and a convolution of width {dconv} "
@@ -135,7 +135,7 @@ STRINGS = {
               "that it breaks. What each family here actually gives up:",
         "zh": "并行训练、低成本推理、高质量：RetNet 的论文把三者兼得称为“不可能三角”，并声称打破了它。"
               "这里每种方法实际放弃了什么："},
-    "bxm_tri_gqa_name": {"en": "GQA / MQA (fewer key/value heads)", "zh": "GQA / MQA（更少的键值头）"},
+    "bxm_tri_gqa_name": {"en": "GQA / MQA (fewer key/value heads)", "zh": "GQA / MQA（更少的键/值头）"},
     "bxm_tri_family": {"en": "family", "zh": "方法"},
     "bxm_tri_train": {"en": "parallel training", "zh": "并行训练"},
     "bxm_tri_infer": {"en": "cheap inference", "zh": "低成本推理"},
@@ -154,7 +154,7 @@ STRINGS = {
               "scaling:",
         "zh": "BitNet b1.58 把线性层的每个权重存成 −1、0 或 +1，每个矩阵再配一个缩放系数 γ，于是矩阵乘法只需要加法。"
               "选择本模型的一个矩阵，用 absmean 缩放把它量化："},
-    "bxm_t_stack": {"en": "Stack", "zh": "所在部分"},
+    "bxm_t_stack": {"en": "Stack", "zh": "编码器/解码器"},
     "bxm_t_layer": {"en": "Layer", "zh": "层"},
     "bxm_t_matrix": {"en": "Weight matrix", "zh": "权重矩阵"},
     "bxm_t_hist_title": {"en": "{matrix}, layer {layer}: {rows} × {cols} weights",
@@ -257,9 +257,9 @@ STRINGS = {
                            "zh": "注意力权重 A(Px) 与 P A(x) Pᵀ（随词元一起移动）"},
     "bxm_mix_attn_changed": {"en": "attention weights A(Px) vs A(x) (the matrix as shown changed)",
                              "zh": "注意力权重 A(Px) 与 A(x)（显示的矩阵变了）"},
-    "bxm_mix_attn_out": {"en": "attention output vs P × the unshuffled output", "zh": "注意力输出 与 P × 未打乱时的输出"},
+    "bxm_mix_attn_out": {"en": "attention output vs P × the unshuffled output", "zh": "注意力输出与 P × 未打乱时的输出"},
     "bxm_mix_mixer_out": {"en": "Mixer layer output vs P × the unshuffled output",
-                          "zh": "Mixer 层输出 与 P × 未打乱时的输出"},
+                          "zh": "Mixer 层输出与 P × 未打乱时的输出"},
     "bxm_mix_channel": {"en": "channel-mixing MLP alone vs P × its unshuffled output",
                         "zh": "单独的通道混合 MLP 与 P × 未打乱时的输出"},
     "bxm_mix_same": {

@@ -13,7 +13,7 @@ STRINGS = {
     "bxr_form_retention": {"en": "Retention (3 forms)", "zh": "保留机制（三种形式）"},
     "bxr_form_gated": {"en": "Gated retention", "zh": "门控保留"},
     "bxr_form_rwkv": {"en": "RWKV (WKV)", "zh": "RWKV（WKV）"},
-    "bxr_form_ssm": {"en": "Selective SSM (Mamba)", "zh": "选择性状态空间（Mamba）"},
+    "bxr_form_ssm": {"en": "Selective SSM (Mamba)", "zh": "选择性状态空间模型（Mamba）"},
     "bxr_causal_note": {
         "en": "This head of the model is bidirectional (an encoder): its softmax weights read the whole text, while "
               "every recurrence here reads only the past. Compare the lower triangles.",
@@ -54,7 +54,7 @@ STRINGS = {
     "bxr_state_size": {
         "en": "The state is {shape} = **{numbers:,}** numbers whatever the length; softmax attention's cache of keys and "
               "values holds **{kv:,}** numbers after these {n} positions and grows by {step:,} with each new one.",
-        "zh": "无论文本多长，状态都是 {shape} = **{numbers:,}** 个数；softmax 注意力的键值缓存在这 {n} 个位置之后有 "
+        "zh": "无论文本多长，状态都是 {shape} = **{numbers:,}** 个数；softmax 注意力的 KV 缓存，在这 {n} 个位置之后有 "
               "**{kv:,}** 个数，并且每多一个位置就增加 {step:,} 个。"},
     "bxr_dim": {"en": "dimension", "zh": "维度"},
     "bxr_series_state": {"en": "recurrent state", "zh": "循环状态"},

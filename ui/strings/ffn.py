@@ -125,4 +125,6 @@ FORMULAS = {
     "ffn_geglu_exact": r"\mathrm{FFN}(x)=W_{out}\big(\mathrm{GELU}(W_{gate}x)\odot W_{in}x\big)",
     "ffn_kv": r"\mathrm{FFN}(x)=\sum_{n=1}^{d_{ff}}\underbrace{\sigma(k_n\cdot x)}_{\text{key match}}\;"
               r"\underbrace{v_n}_{W_{out}[:,n]},\qquad \text{promoted tokens}=\operatorname{top}\,W_U v_n",
+    "ffn_kv_zh": r"\mathrm{FFN}(x)=\sum_{n=1}^{d_{ff}}\underbrace{\sigma(k_n\cdot x)}_{\text{与键的匹配度}}\;"
+                 r"\underbrace{v_n}_{W_{out}[:,n]},\qquad \text{被推高的词元}=\operatorname{top}\,W_U v_n",
 }

@@ -7,7 +7,7 @@ STRINGS = {
               "no language-model head that predicts the next token, so it does not generate. Generation needs a "
               "decoder (GPT, LLaMA, a trained toy decoder) or an encoder-decoder model.",
         "zh": "**{model}** 是一个编码器：它一次读入整段文本，每个词元都能看到其他所有词元，而且没有预测下一个词元的"
-              "语言模型输出层，所以它不会生成文本。生成需要解码器（GPT、LLaMA、训练好的小解码器）或编码器-解码器模型。"},
+              "语言模型头，所以它不会生成文本。生成需要解码器（GPT、LLaMA、训练好的玩具解码器）或编码器-解码器模型。"},
     "gen_switch_decoder": {"en": "Switch to a decoder: {model}", "zh": "切换到解码器：{model}"},
     "gen_random": {"en": "This model has random weights: its choices show the mechanics, not language.",
                    "zh": "该模型是随机权重：它的选择展示的是生成机制，而不是语言能力。"},
@@ -16,7 +16,7 @@ STRINGS = {
     "gen_source_is_sidebar": {"en": "The source is the text in the sidebar: the encoder reads it once, the decoder "
                                     "writes the output token by token.",
                               "zh": "源文本就是侧边栏中的文本：编码器只读一次，解码器逐个词元地写出结果。"},
-    "gen_lm_prompt": {"en": "{lang} prompt: {text}", "zh": "{lang}提示：{text}"},
+    "gen_lm_prompt": {"en": "{lang} prompt: {text}", "zh": "{lang}提示词：{text}"},
     "gen_lang_zh": {"en": "Chinese", "zh": "中文"},
     "gen_lang_en": {"en": "English", "zh": "英文"},
     "gen_use_example": {"en": "Use the task's example: {text}", "zh": "使用该任务的示例：{text}"},
@@ -35,7 +35,7 @@ STRINGS = {
     "gen_top_p": {"en": "Top-p (nucleus)", "zh": "Top-p（核采样）"},
     "gen_top_p_help": {"en": "Keep the smallest set of most probable tokens whose probability reaches p; 1 = no "
                              "limit, 0 = only the most probable token.",
-                       "zh": "保留累计概率达到 p 的最少的高概率词元集合；1 = 不限制，0 = 只保留概率最高的词元。"},
+                       "zh": "按概率从高到低保留词元，直到累计概率达到 p（取最少的一组）；1 = 不限制，0 = 只保留概率最高的词元。"},
     "gen_seed": {"en": "Seed", "zh": "随机种子"},
     "gen_beam_width": {"en": "Beam width", "zh": "束宽"},
     "gen_length_penalty": {"en": "Length penalty α", "zh": "长度惩罚 α"},
@@ -54,10 +54,10 @@ STRINGS = {
                             "prompt and the new tokens fit in the model's {max_len} positions.",
                       "zh": "提示词太长：删去了 {cut} 个词元，保留了最后 {kept} 个，使提示词和新词元能放进模型的 "
                             "{max_len} 个位置。"},
-    "gen_running_beam": {"en": "Beam search…", "zh": "束搜索中…"},
+    "gen_running_beam": {"en": "Beam search…", "zh": "束搜索中……"},
     "gen_failed": {"en": "Generation failed: {error}", "zh": "生成失败：{error}"},
     "gen_stop": {"en": "Stop", "zh": "停止"},
-    "gen_progress": {"en": "Generating token {i} of at most {n}…", "zh": "正在生成第 {i} 个词元（最多 {n} 个）…"},
+    "gen_progress": {"en": "Generating token {i} of at most {n}…", "zh": "正在生成第 {i} 个词元（最多 {n} 个）……"},
     "gen_stopped": {"en": "Stopped after {n} tokens: what was produced is kept below. Press \"Generate again\" "
                           "to start over.",
                     "zh": "已在生成 {n} 个词元后停止：已生成的内容保留在下方。点击“重新生成”可从头开始。"},
@@ -83,7 +83,7 @@ STRINGS = {
                               "the vocabulary survived the cut.",
                         "zh": "以 {p:.3f} 的概率随机抽中（模型排序第 {rank}）；词表中有 {kept} 个词元经过截断后保留。"},
     "gen_attn_title": {"en": "Attention of “{tok}” over the context, layer {layer}",
-                       "zh": "“{tok}” 对上下文的注意力，第 {layer} 层"},
+                       "zh": "“{tok}”对上下文的注意力，第 {layer} 层"},
     "gen_attn_caption": {
         "en": "One row per head: the new row of attention computed in this step. The last context token is the query "
               "whose output predicts the next token; it looks back over every cached position (a decoder never "
@@ -111,10 +111,10 @@ STRINGS = {
     "gen_term_block": {"en": "block", "zh": "块"},
     "gen_term_slot": {"en": "slot in the block", "zh": "块内槽位"},
     "gen_term_source": {"en": "source token", "zh": "源词元"},
-    "gen_ngram": {"en": "Repeated n-gram length n", "zh": "重复 n 元组的长度 n"},
+    "gen_ngram": {"en": "Repeated n-gram length n", "zh": "重复 n-gram（n 元语法）的长度 n"},
     "gen_repeat_rate": {"en": "{rate:.0%} of the generated tokens complete an {n}-gram that already occurred "
                               "(orange).",
-                        "zh": "生成的词元中有 {rate:.0%} 完成了一个之前出现过的 {n} 元组（橙色）。"},
+                        "zh": "生成的词元中有 {rate:.0%} 完成了一个之前出现过的 {n}-gram（橙色）。"},
     "gen_repeat_explain": {
         "en": "Greedy decoding often falls into a loop: once a phrase has been produced, repeating it becomes the most "
               "probable continuation, and the model's own output feeds the next step (GPT-2 is famous for this). "
@@ -140,7 +140,7 @@ STRINGS = {
               "pruned (grey). A sequence that chooses the end token is finished (green) and leaves the beam. With "
               "width 1 this is exactly greedy decoding.",
         "zh": "每一步，保留的 {width} 个序列各自用最好的几个词元扩展；在所有候选中，只有总对数概率最高的 {width} 个"
-              "存活（蓝色），其余被剪枝（灰色）。选到结束词元的序列即完成（绿色）并离开束。束宽为 1 时就是贪心解码。"},
+              "存活（蓝色），其余被剪枝（灰色）。选到结束词元的序列即完成（绿色），不再参与扩展。束宽为 1 时就是贪心解码。"},
     "gen_cache_off": {"en": "The KV cache is off: every step recomputed all keys and values; the figures show what "
                             "the cache would hold.",
                       "zh": "KV 缓存已关闭：每一步都重新计算全部键和值；下图展示的是缓存本应保存的内容。"},
@@ -210,7 +210,7 @@ STRINGS = {
               "all scored by ONE forward pass. Generation runs the same model one token at a time, keeping the keys "
               "and values of the earlier tokens (the KV cache). Below: your text both ways{source}.",
         "zh": "解码器用**教师强制**（teacher forcing）训练：整段文本一次性输入，每个位置 i 都要预测下一个词元 x_(i+1)"
-              "（目标就是输入右移一位）。因果掩码让位置 i 看不到 x_(i+1) 及其之后的内容，所以一段 n 个词元的文本就是 "
+              "（目标就是把输入整体向前错开一位）。因果掩码让位置 i 看不到 x_(i+1) 及其之后的内容，所以一段 n 个词元的文本就是 "
               "n − 1 个训练样本，全部由**一次**前向计算打分。生成时同一个模型一次只处理一个词元，并保存之前词元的键和值"
               "（KV 缓存）。下面用这两种方式处理你的文本{source}。"},
     "tf_source": {"en": " (the decoder reads the target text; the encoder, the source)",
@@ -265,8 +265,10 @@ STRINGS = {
 
 FORMULAS = {
     "gen_sampling": r"p_i=\frac{e^{z_i/T}}{\sum_j e^{z_j/T}},\qquad "
-                    r"V_k=\text{top-}k(p),\quad V_p=\min\{V:\textstyle\sum_{i\in V}p_i\ge p\},\quad "
+                    r"V_k=\operatorname{top}_k(p),\quad V_p=\min\{V:\textstyle\sum_{i\in V}p_i\ge p\},\quad "
                     r"\tilde p_i=\frac{p_i\,[i\in V]}{\sum_{j\in V}p_j}",
     "gen_beam": r"\mathrm{score}(y_{1..n})=\frac{1}{n^{\alpha}}\sum_{t=1}^{n}\log P(y_t\mid x,\,y_{<t})",
+    "gen_beam_zh": r"\text{得分}(y_{1..n})=\frac{1}{n^{\alpha}}\sum_{t=1}^{n}\log P(y_t\mid x,\,y_{<t})",
     "gen_cache_bytes": r"\text{bytes}=2\times L\times n_{kv}\times d_{head}\times \text{positions}\times 4",
+    "gen_cache_bytes_zh": r"\text{字节数}=2\times L\times n_{kv}\times d_{head}\times \text{位置数}\times 4",
 }

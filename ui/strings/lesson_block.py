@@ -63,7 +63,7 @@ STRINGS = {
                             "zh": "{neuron}（在 {query} 处最活跃）把残差流推向 {promoted}，并远离 {suppressed}。"},
     "lk_bl_lens_fallback": {"en": "The model you chose has no unembedding (it outputs hidden states), so this step "
                                   "reads {model}, a small trained decoder, on its task's example: {text}",
-                            "zh": "你选择的模型没有反嵌入层（它只输出隐藏状态），因此这一步改用一个小型的已训练解码器 "
+                            "zh": "你选择的模型没有反嵌入矩阵（它只输出隐藏状态），因此这一步改用一个小型的已训练解码器 "
                                   "{model}，输入是它所学任务的示例：{text}"},
     "lk_logit_lens_notice": {"en": "On {model}, at {query} the final prediction is {final} ({final_prob:.0%}); "
                                    "the lens first shows it (and keeps it) at row {first} of {n_rows:d}.",

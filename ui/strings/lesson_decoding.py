@@ -4,7 +4,7 @@ STRINGS = {
     "lk_dc_example": {"en": "A toy model reads its task's example here (your sentence is mostly unknown characters "
                             "to its small vocabulary): {text}",
                       "zh": "这里玩具模型读取的是它所学任务的示例（你的句子中大部分字符不在它的小词表里）：{text}"},
-    "lk_dc_padded_texts": {"en": "The batch: “{a}” and “{b}”.", "zh": "这一批包含：“{a}” 和 “{b}”。"},
+    "lk_dc_padded_texts": {"en": "The batch: “{a}” and “{b}”.", "zh": "这一批包含：“{a}”和“{b}”。"},
     "lk_padding_notice": {"en": "The two texts have {n1:d} and {n2:d} tokens, so the shorter gets {n_pad:d} padding "
                                 "tokens to reach {width:d}. The most weight a real token gives to padding is "
                                 "{pad_weight:.2g}.",
@@ -20,7 +20,7 @@ STRINGS = {
                                     "在全部 {n:d} 个查询中，共允许 {pairs:d} 个查询–键对。"},
     "lk_causal_weights_notice": {"en": "In head {layer:d}.{head:d} the largest weight on any later token is "
                                        "{future:.2g}. {query} puts {top_weight:.0%} of its weight on {top_key}.",
-                                 "zh": "在头 {layer:d}.{head:d} 中，分给任何后面词元的最大权重是 {future:.2g}。"
+                                 "zh": "在第 {layer:d} 层第 {head:d} 个头中，分给任何后面词元的最大权重是 {future:.2g}。"
                                        "{query} 把 {top_weight:.0%} 的权重放在 {top_key} 上。"},
     "lk_dc_next_title": {"en": "The model's most probable next tokens (in vocabulary order)",
                          "zh": "模型最可能的下一个词元（按词表顺序）"},

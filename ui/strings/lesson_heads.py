@@ -5,7 +5,7 @@ STRINGS = {
     "lk_head_detector_notice": {
         "en": "Head {best_head} scores highest as a {detector} head ({best_score:.0%}, where even attention would "
               "score {chance:.0%}); {n_strong:d} of the {n_heads:d} heads score 50% or more.",
-        "zh": "头 {best_head} 作为“{detector}”头得分最高（{best_score:.0%}；均匀分配注意力只能得到 {chance:.0%}）；"
+        "zh": "{best_head}作为“{detector}”头得分最高（{best_score:.0%}；均匀分配注意力只能得到 {chance:.0%}）；"
               "{n_heads:d} 个头中有 {n_strong:d} 个得分达到 50% 或更高。"},
     "lk_opt_layers_early": {"en": "in the early layers", "zh": "在靠前的层"},
     "lk_opt_layers_middle": {"en": "in the middle layers", "zh": "在中间的层"},

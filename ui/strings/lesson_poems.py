@@ -1,7 +1,7 @@
 """Strings of the poem lesson's step kinds (ui/lessons/poems.py)."""
 
 STRINGS = {
-    "lk_poem_couplet": {"en": "couplet slot", "zh": "对句同位"},
+    "lk_poem_couplet": {"en": "couplet slot", "zh": "上下句同一位置"},
     "lk_poem_rhyme": {"en": "rhyme position", "zh": "韵脚位置"},
     "lk_poem_title": {"en": "Every head scored on the {measure}: mean weight there",
                       "zh": "每个头在“{measure}”上的得分：放在那里的平均权重"},
@@ -12,6 +12,6 @@ STRINGS = {
         "en": "Over the {n_pairs:d} places of this {n_lines:d}-line poem, head {best_head} puts {best_score:.0%} of its "
               "weight on the {measure}, {times:.1f} times what evenly spread attention would put there "
               "({chance:.0%}).",
-        "zh": "在这首 {n_lines:d} 行诗的 {n_pairs:d} 个位置上，头 {best_head} 把 {best_score:.0%} 的权重放在{measure}上，"
+        "zh": "在这首 {n_lines:d} 行诗的 {n_pairs:d} 个位置上，{best_head}把 {best_score:.0%} 的权重放在{measure}上，"
               "是均匀分配注意力（{chance:.0%}）的 {times:.1f} 倍。"},
 }

@@ -34,7 +34,7 @@ STRINGS = {
               "{steep_10:.2f}，最平缓的头只减去 {gentle_10:.3f}。"},
     "lk_extra_title": {"en": "Toy {task} checkpoints: exact-match accuracy at the training length and at twice it "
                              "({n} examples each)",
-                       "zh": "玩具 {task} 检查点：训练长度与两倍长度下的完全匹配准确率（各 {n} 个样本）"},
+                       "zh": "{task}任务的玩具检查点：训练长度与两倍长度下的完全匹配准确率（各 {n} 个样本）"},
     "lk_extrapolation_notice": {
         "en": "Trained on {train_len:d} symbols, every scheme gets at least {worst_train:.0%} of the answers exactly "
               "right there; at {test_len:d} symbols, {n_working:d} of the {n_schemes:d} schemes get half of them "

@@ -17,8 +17,8 @@ STRINGS = {
         "zh": "模型：{layers} 层，{heads} 个头，宽度 {d}，位置编码 {pe}。展示用的样例：{probe}"},
     "lt_ideal_title": {"en": "The attention that solves “{task}” (answer rows)",
                        "zh": "能解决“{task}”任务的注意力（答案所在的行）"},
-    "lt_head_at": {"en": "Head {head} at step {step}", "zh": "第 {step} 步时的头 {head}"},
-    "lt_head": {"en": "Head {head}", "zh": "头 {head}"},
+    "lt_head_at": {"en": "Head {head} at step {step}", "zh": "第 {step} 步时的{head}"},
+    "lt_head": {"en": "Head {head}", "zh": "{head}"},
     "lt_detector_title": {"en": "How closely the best head follows each pattern, over training",
                           "zh": "训练过程中，最佳头与每种模式的吻合程度"},
     "lt_all_heads_title": {"en": "Every head at step {step}", "zh": "第 {step} 步时的所有头"},
@@ -42,7 +42,7 @@ STRINGS = {
         "en": "The loss starts at {first_loss:.2f}, close to ln {vocab:d} = {ln_vocab:.2f} (a uniform guess), "
               "and ends at {last_loss:.3f}; after {steps:d} steps ({seconds:.1f} s) the model gets "
               "{accuracy:.0%} of the evaluation examples exactly right.",
-        "zh": "损失从 {first_loss:.2f} 开始，接近 ln {vocab:d} = {ln_vocab:.2f}（均匀瞎猜的损失），最后降到 "
+        "zh": "损失从 {first_loss:.2f} 开始，接近 ln {vocab:d} = {ln_vocab:.2f}（均匀随机猜测时的损失），最后降到 "
               "{last_loss:.3f}；训练 {steps:d} 步（{seconds:.1f} 秒）后，模型能完全答对 {accuracy:.0%} 的评估样例。"},
     "lk_train_loss_drop_notice": {
         "en": "The loss falls fastest around step {step:d} of {steps:d}: from {loss_before:.3f} to {loss_after:.3f} "
@@ -52,17 +52,17 @@ STRINGS = {
     "lk_train_attention_notice": {
         "en": "At step {step:d}, head {head} puts {score:.0%} of its weight on the {pattern} keys "
               "(even attention would give {chance:.0%}); the loss is {loss:.3f}.",
-        "zh": "第 {step:d} 步时，头 {head} 把 {score:.0%} 的权重放在“{pattern}”模式的键上（均匀分配只有 "
+        "zh": "第 {step:d} 步时，{head}把 {score:.0%} 的权重放在“{pattern}”模式的键上（均匀分配只有 "
               "{chance:.0%}）；此时损失为 {loss:.3f}。"},
     "lk_train_pattern_notice": {
         "en": "Head {head} follows the {pattern} pattern with {score:.0%} of its weight (chance {chance:.0%}); "
               "the next best pattern, {runner_up}, gets {runner_score:.0%}.",
-        "zh": "头 {head} 以 {score:.0%} 的权重遵循“{pattern}”模式（随机水平 {chance:.0%}）；"
+        "zh": "{head}以 {score:.0%} 的权重遵循“{pattern}”模式（随机水平 {chance:.0%}）；"
               "其次的“{runner_up}”只有 {runner_score:.0%}。"},
     "lk_train_scrub_notice": {
         "en": "{snapshots:d} snapshots, one every {every:d} steps: head {head}'s {pattern} score goes from "
               "{start:.0%} to {end:.0%}.",
-        "zh": "共 {snapshots:d} 个快照，每 {every:d} 步一个：头 {head} 的“{pattern}”得分从 {start:.0%} 升到 {end:.0%}。"},
+        "zh": "共 {snapshots:d} 个快照，每 {every:d} 步一个：{head}的“{pattern}”得分从 {start:.0%} 升到 {end:.0%}。"},
     "lk_train_detector_notice": {
         "en": "The {pattern} score rises from {start:.0%} to {end:.0%} (chance {chance:.0%}) and is half-way "
               "at step {form_step:d}; the loss falls fastest around step {drop_step:d}.",
@@ -72,5 +72,5 @@ STRINGS = {
         "en": "At step {step:d}, {n_learned:d} of the {n_heads:d} heads follow some pattern at least 25 points "
               "above chance; head {head} (outlined) is the {pattern} head.",
         "zh": "第 {step:d} 步时，{n_heads:d} 个头中有 {n_learned:d} 个头遵循某种模式的程度比随机水平高出至少 "
-              "25 个百分点；加框的头 {head} 就是“{pattern}”头。"},
+              "25 个百分点；加框的{head}就是“{pattern}”头。"},
 }

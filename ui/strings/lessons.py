@@ -34,7 +34,7 @@ STRINGS = {
     "ls_progress": {"en": "{lesson} · step {i} of {n}", "zh": "{lesson} · 第 {i} 步，共 {n} 步"},
     "ls_computing": {"en": "Computing this step on your sentence…", "zh": "正在用你的句子计算这一步……"},
     "ls_step_failed": {"en": "This step could not be computed: {error}", "zh": "这一步无法计算：{error}"},
-    "ls_open_explorer": {"en": "Open this in the explorer", "zh": "在探索页面中打开"},
+    "ls_open_explorer": {"en": "Open this in the explorer", "zh": "在对应的页面中打开"},
     "ls_back": {"en": "Back", "zh": "上一步"},
     "ls_next": {"en": "Next", "zh": "下一步"},
     "ls_keys": {"en": "Keys ← and → move between steps.", "zh": "按 ← 和 → 键切换步骤。"},
@@ -91,7 +91,7 @@ STRINGS = {
     "lk_tokens_title": {"en": "Your sentence as {n} tokens (with their ids)", "zh": "你的句子被切分为 {n} 个词元（附 id）"},
     "lk_tokens_notice": {"en": "{n_words:d} words became {n_tokens:d} tokens, {n_special:d} of them special "
                                "markers; {unk_share:.0%} are unknown to the vocabulary.",
-                         "zh": "{n_words:d} 个词被切成 {n_tokens:d} 个词元，其中 {n_special:d} 个是特殊标记；"
+                         "zh": "{n_words:d} 个词（汉字按字计）被切成 {n_tokens:d} 个词元，其中 {n_special:d} 个是特殊词元；"
                                "词表外（未知）词元占 {unk_share:.0%}。"},
     "lk_qkv_title": {"en": "Queries, keys and values of layer {layer}, head {head}",
                      "zh": "第 {layer} 层第 {head} 个头的查询、键和值"},
@@ -122,21 +122,23 @@ STRINGS = {
     "lk_head_map_notice": {"en": "Head {layer:d}.{head:d} puts {previous:.0%} of its weight on the previous token "
                                  "and {first:.0%} on the first one; {query} looks most at {top_key} "
                                  "({top_weight:.0%}).",
-                           "zh": "头 {layer:d}.{head:d} 把 {previous:.0%} 的权重放在前一个词元上，{first:.0%} "
+                           "zh": "第 {layer:d} 层第 {head:d} 个头把 {previous:.0%} 的权重放在前一个词元上，{first:.0%} "
                                  "放在第一个词元上；{query} 最关注 {top_key}（{top_weight:.0%}）。"},
     "lk_all_heads_notice": {"en": "{n_maps:d} attention maps ({n_layers:d} layers × {n_heads:d} heads). Head "
                                   "{prev_head} follows the previous token most ({prev_score:.0%}), head {first_head} "
                                   "looks most at the first token ({first_score:.0%}).",
-                            "zh": "共 {n_maps:d} 张注意力图（{n_layers:d} 层 × {n_heads:d} 个头）。头 {prev_head} "
-                                  "最偏向前一个词元（{prev_score:.0%}），头 {first_head} 最关注第一个词元"
+                            "zh": "共 {n_maps:d} 张注意力图（{n_layers:d} 层 × {n_heads:d} 个头）。{prev_head}"
+                                  "最偏向前一个词元（{prev_score:.0%}），{first_head}最关注第一个词元"
                                   "（{first_score:.0%}）。"},
     "lk_head_metrics_notice": {"en": "{metric}: highest in head {max_head} ({max_value:.3f}), lowest in head "
                                      "{min_head} ({min_value:.3f}).",
-                               "zh": "{metric}：头 {max_head} 最高（{max_value:.3f}），头 {min_head} 最低"
+                               "zh": "{metric}：{max_head}最高（{max_value:.3f}），{min_head}最低"
                                      "（{min_value:.3f}）。"},
     "lk_rollout_title": {"en": "Attention rollout through all {n} layers", "zh": "贯穿全部 {n} 层的注意力展开（rollout）"},
     "lk_rollout_notice": {"en": "Followed through every layer, {query} draws most on {top_key} ({top_weight:.0%}); "
                                 "after the first layer alone it was {first_layer_top}.",
                           "zh": "经过所有层的传递后，{query} 最依赖 {top_key}（{top_weight:.0%}）；只看第一层时是 "
                                 "{first_layer_top}。"},
+    # a head named in a notice or a chart title ("0.2" read aloud in Chinese is a decimal)
+    "lk_head_name": {"en": "{layer}.{head}", "zh": "第 {layer} 层第 {head} 个头"},
 }

@@ -22,7 +22,7 @@ STRINGS = {
     "mk_kind_full": {"en": "Full (everything)", "zh": "全注意力（全部可见）"},
     "mk_kind_causal": {"en": "Causal (decoder)", "zh": "因果（解码器）"},
     "mk_kind_local": {"en": "Local window", "zh": "局部窗口"},
-    "mk_kind_dilated": {"en": "Dilated (atrous)", "zh": "空洞（膨胀）"},
+    "mk_kind_dilated": {"en": "Dilated (atrous)", "zh": "空洞"},
     "mk_kind_strided": {"en": "Strided (Sparse Transformer)", "zh": "跨步（Sparse Transformer）"},
     "mk_kind_longformer": {"en": "Longformer (window + global)", "zh": "Longformer（窗口 + 全局）"},
     "mk_kind_bigbird": {"en": "BigBird (window + global + random)", "zh": "BigBird（窗口 + 全局 + 随机）"},
@@ -30,8 +30,8 @@ STRINGS = {
     "mk_kind_xlnet_content": {"en": "XLNet content stream", "zh": "XLNet 内容流"},
     "mk_kind_xlnet_query": {"en": "XLNet query stream", "zh": "XLNet 查询流"},
     "mk_window": {"en": "Window (keys on each side)", "zh": "窗口（每侧的键数）"},
-    "mk_dilation": {"en": "Dilation (gap between keys)", "zh": "膨胀率（键之间的间隔）"},
-    "mk_dilated_window": {"en": "Dilated reach in steps (0 = no limit)", "zh": "空洞注意力的步数（0 = 不限）"},
+    "mk_dilation": {"en": "Dilation (gap between keys)", "zh": "空洞率（键之间的间隔）"},
+    "mk_dilated_window": {"en": "Dilated reach in steps (0 = no limit)", "zh": "空洞模式的覆盖范围（步数，0 = 不限）"},
     "mk_stride": {"en": "Stride", "zh": "步长"},
     "mk_global": {"en": "Global tokens", "zh": "全局词元"},
     "mk_random": {"en": "Random keys per query", "zh": "每个查询的随机键数"},
@@ -55,7 +55,7 @@ STRINGS = {
               "query stream has one such row by design: the first position of the order predicts its token from "
               "memory, which this model has none of.)",
         "zh": "查询位置 {rows} 没有任何可关注的键（红色行）。若一行的分数全是 −∞，softmax 就是 0/0，即 NaN，而 NaN 会"
-              "传播到之后的每一层。因此应用掩码时，这样的查询**只关注自己**（自身的值权重为 1），其他都不变。（XLNet 的"
+              "传播到之后的每一层。因此应用掩码时，这样的查询**只关注自己**（对自身的值赋予权重 1），其他都不变。（XLNet 的"
               "查询流按设计就有这样一行：顺序中的第一个位置要靠记忆来预测自己的词元，而这个模型没有记忆。）"},
     "mk_apply": {"en": "Applied to {model}", "zh": "应用到 {model}"},
     "mk_apply_how": {
@@ -72,7 +72,7 @@ STRINGS = {
     "mk_sees_future": {"en": "This decoder was trained never to look ahead; this mask lets {n} pairs see later tokens.",
                        "zh": "这个解码器训练时从不看后面（未来）的词元；这个掩码让 {n} 对位置看到了未来的词元。"},
     "mk_layer_head": {"en": "Layer {layer}, head {head} (the sliders above).", "zh": "第 {layer} 层，第 {head} 个头（见上方滑块）。"},
-    "mk_stack": {"en": "Self-attention of", "zh": "自注意力所在部分"},
+    "mk_stack": {"en": "Self-attention of", "zh": "查看哪部分的自注意力"},
     "mk_layer": {"en": "Layer", "zh": "层"},
     "mk_head": {"en": "Head", "zh": "头"},
     "mk_step_scores": {"en": "1. Scores q·k/√d (+ position bias)", "zh": "1. 分数 q·k/√d（+ 位置偏置）"},
@@ -83,7 +83,7 @@ STRINGS = {
     "mk_output_caption": {
         "en": "‖attn_out(with this mask) − attn_out(the model's own mask)‖ per position and layer (the model's "
               "`hook_attn_out`). Later layers also change because their inputs changed.",
-        "zh": "每个位置、每一层的 ‖attn_out（用此掩码）− attn_out（模型自己的掩码）‖（模型的 `hook_attn_out`）。"
+        "zh": "每个位置、每一层的 ‖注意力输出（用此掩码）− 注意力输出（模型自己的掩码）‖（模型的 `hook_attn_out`）。"
               "后面的层也会变，因为它们的输入变了。"},
     "mk_rows_ok": {"en": "Every row of the softmax sums to 1 (largest deviation {dev:.1e}); masked cells are exactly 0.",
                    "zh": "softmax 的每一行之和为 1（最大偏差 {dev:.1e}）；被掩码的格子严格为 0。"},
@@ -99,8 +99,8 @@ STRINGS = {
               "rest is causal. **XLNet**: pick a factorisation order; the content stream sees positions up to itself "
               "in that order, the query stream only strictly earlier ones.",
         "zh": "**因果**：解码器从不看后面（未来）的词元。**局部**：每个词元两侧各取若干个键（窗口为 2 时每侧 2 个词元，连同自身共 5 个；Longformer 的基础）。**空洞**：隔着间隙取键，"
-              "几层之后就能看得很远（LongNet 混合多种膨胀率）。**跨步**（Child 等，2019）：一个局部块加上每隔 stride 个"
-              "的词元。**Longformer**：窗口加上全局词元，全局词元能看到所有位置，也被所有位置看到。**BigBird**：Longformer "
+              "几层之后就能看得很远（LongNet 混合多种空洞率）。**跨步**（Child 等，2019）：一个局部块，外加按步长等间隔选取的"
+              "键。**Longformer**：窗口加上全局词元，全局词元能看到所有位置，也被所有位置看到。**BigBird**：Longformer "
               "再给每个查询加几个随机键（有种子，同一种子得到同一掩码）。**前缀语言模型**（T5）：前缀双向读取，其余部分是因果的。"
               "**XLNet**：选一个分解顺序；内容流能看到顺序中不晚于自己的位置，查询流只能看到严格更早的位置。"},
     "mk_padding_intro": {
@@ -156,7 +156,7 @@ STRINGS = {
     "mk_reach_local": {"en": "local window {w}", "zh": "局部窗口 {w}"},
     "mk_reach_strided": {"en": "strided {s} (local block + every {s}-th, ≈√n)",
                          "zh": "跨步 {s}（局部块 + 每隔 {s} 个，≈√n）"},
-    "mk_reach_dilated": {"en": "dilated {s} (every {s}-th key only)", "zh": "空洞 {s}（只取每隔 {s} 个的键）"},
+    "mk_reach_dilated": {"en": "dilated {s} (every {s}-th key only)", "zh": "空洞 {s}（每 {s} 个键取一个）"},
     "mk_reach_col_pattern": {"en": "pattern (& causal)", "zh": "模式（与因果掩码取交集）"},
     "mk_reach_col_all": {"en": "reaches every earlier token", "zh": "能触及所有更早的词元"},
     "mk_yes": {"en": "yes", "zh": "是"},
@@ -171,22 +171,22 @@ STRINGS = {
               "the same result as an RNN with a fixed-size state.",
         "zh": "同一个头的同一组 q、k、v（使用模型自己的掩码），三种算法。**Softmax** 注意力对 exp(q·k/√d) 做归一化。"
               "**线性注意力**（Katharopoulos 等，2020）用特征映射 φ(x) = elu(x)+1 代替 exp，于是 Σ φ(k) vᵀ 只需算一次："
-              "代价是 O(n) 而不是 O(n²)。**Retention**（RetNet，Sun 等，2023）去掉归一化，把 q·k 乘以因果衰减 "
+              "计算量是 O(n) 而不是 O(n²)。**保留机制**（Retention，RetNet，Sun 等，2023）去掉归一化，把 q·k 乘以因果衰减 "
               "D = γ^(i−j)：结果与一个状态大小固定的 RNN 相同。"},
     "mk_linear_causal": {"en": "Causal (a decoder)", "zh": "因果（解码器）"},
-    "mk_gamma": {"en": "Retention decay γ", "zh": "Retention 衰减 γ"},
+    "mk_gamma": {"en": "Retention decay γ", "zh": "保留机制的衰减 γ"},
     "mk_v_softmax": {"en": "Softmax weights", "zh": "Softmax 权重"},
     "mk_v_linear": {"en": "Linear attention weights", "zh": "线性注意力权重"},
     "mk_v_retention": {"en": "Retention: q·k ⊙ γ^(i−j) (unnormalised, may be negative)",
-                       "zh": "Retention：q·k ⊙ γ^(i−j)（未归一化，可以为负）"},
+                       "zh": "保留机制：q·k ⊙ γ^(i−j)（未归一化，可以为负）"},
     "mk_v_similarity": {"en": "Cosine similarity of each output with the softmax output, per position",
                         "zh": "每个位置上各输出与 softmax 输出的余弦相似度"},
     "mk_v_col_pos": {"en": "position", "zh": "位置"},
     "mk_v_col_linear": {"en": "linear vs softmax", "zh": "线性 vs softmax"},
-    "mk_v_col_retention": {"en": "retention vs softmax", "zh": "Retention vs softmax"},
+    "mk_v_col_retention": {"en": "retention vs softmax", "zh": "保留机制与 softmax 对比"},
     "mk_v_recurrent": {"en": "Retention computed as an RNN (state {d}×{d}) equals the parallel form: max difference "
                              "{err:.1e}.",
-                       "zh": "把 Retention 当作 RNN 计算（状态 {d}×{d}）与并行形式一致：最大差值 {err:.1e}。"},
+                       "zh": "把保留机制当作 RNN 计算（状态 {d}×{d}）与并行形式一致：最大差值 {err:.1e}。"},
     "mk_encdec_decoder_note": {"en": "The decoder stack reads the decoder input (the target text).",
                                "zh": "解码器部分读取的是解码器输入（目标文本）。"},
     "mk_term_allowed": {"en": "may attend", "zh": "可关注"},
@@ -198,12 +198,15 @@ STRINGS = {
     "mk_term_layers": {"en": "layers", "zh": "层数"},
     "mk_term_reached": {"en": "pairs connected", "zh": "已连通的位置对"},
     "mk_term_change": {"en": "change", "zh": "变化量"},
+    "mk_term_fewest": {"en": "min", "zh": "最少"},
     "mk_term_position": {"en": "position", "zh": "位置"},
 }
 
 FORMULAS = {
     "mk_masked_softmax": r"p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'\,\text{allowed}}e^{s_{qk'}}},\qquad "
                          r"s_{qk}=-\infty\ \Rightarrow\ p_{qk}=0",
+    "mk_masked_softmax_zh": r"p_{qk}=\frac{e^{s_{qk}}}{\sum_{k'\,\text{允许}}e^{s_{qk'}}},\qquad "
+                            r"s_{qk}=-\infty\ \Rightarrow\ p_{qk}=0",
     "mk_reach": r"R_1=A\lor I,\qquad R_\ell=(A\lor I)\,R_{\ell-1}",
     "mk_linear": r"o_i=\frac{\phi(q_i)^\top\sum_j\phi(k_j)v_j^\top}{\phi(q_i)^\top\sum_j\phi(k_j)},\quad "
                  r"\phi(x)=\mathrm{elu}(x)+1",

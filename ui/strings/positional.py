@@ -29,7 +29,7 @@ STRINGS = {
     "pe_base": {"en": "Base (10000 in the papers)", "zh": "底数（论文中为 10000）"},
     "pe_similarity": {"en": "Similarity", "zh": "相似度"},
     "pe_sim_dot": {"en": "dot product", "zh": "点积"},
-    "pe_sim_cosine": {"en": "cosine", "zh": "余弦"},
+    "pe_sim_cosine": {"en": "cosine", "zh": "余弦相似度"},
     "pe_learned_source": {"en": "Learned table from", "zh": "可学习位置表来自"},
     "pe_relative_source": {"en": "Relative bias from", "zh": "相对位置偏置来自"},
     "pe_none_schemes": {"en": "Choose at least one scheme to compare.", "zh": "请至少选择一种方案进行比较。"},
@@ -147,7 +147,7 @@ STRINGS = {
               "2^(−8/H)、2^(−16/H)、……，不是学出来的。"},
     "pe_bucket_title": {"en": "T5 buckets ({direction})", "zh": "T5 分桶（{direction}）"},
     "pe_bidirectional": {"en": "bidirectional: encoder", "zh": "双向：编码器"},
-    "pe_causal": {"en": "causal: decoder", "zh": "单向：解码器"},
+    "pe_causal": {"en": "causal: decoder", "zh": "因果：解码器"},
     "pe_bucket_caption": {
         "en": "Small distances get a bucket each; larger ones share log-spaced buckets; beyond {maxd} all share "
               "the last. The model learns one number per (bucket, head).",
@@ -157,7 +157,7 @@ STRINGS = {
                     "zh": "{model} 中每个头的相对位置偏置（前 {n} 个位置）"},
     "pe_rel_curve": {"en": "Bias per head against the offset k − q", "zh": "每个头的偏置随偏移 k − q 的变化"},
     "pe_w_rel_offset": {"en": "offset k − q", "zh": "偏移 k − q"},
-    "pe_stack": {"en": "Stack", "zh": "所在部分"},
+    "pe_stack": {"en": "Stack", "zh": "编码器/解码器"},
     "pe_stack_encoder": {"en": "encoder", "zh": "编码器"},
     "pe_stack_decoder": {"en": "decoder", "zh": "解码器"},
     "pe_grid_capped": {"en": "Showing the first {n} of {total} positions.", "zh": "只显示 {total} 个位置中的前 {n} 个。"},
@@ -172,9 +172,9 @@ STRINGS = {
         "zh": "**正弦位置编码**（Vaswani 等，2017）。向量的第 i 对维度以频率 ω_i = 10000^(−2i/d) 旋转："
               "前面的维度转得快，后面的维度转得慢，就像时钟的指针。它加到词元嵌入上；无需学习，任何位置都有定义。"},
     "pe_ex_worked": {
-        "en": "Worked numbers (computed now by models.positional.sinusoidal): PE(10, 0) = sin(10 rad) = {v0:.4f} and "
+        "en": "Worked numbers (computed now by `models.positional.sinusoidal`): PE(10, 0) = sin(10 rad) = {v0:.4f} and "
               "PE(10, 1) = cos(10 rad) = {v1:.4f}. Angles are radians: sin(10°) = {deg:.4f} is the common mistake.",
-        "zh": "计算示例（由 models.positional.sinusoidal 实时计算）：PE(10, 0) = sin(10 弧度) = {v0:.4f}，"
+        "zh": "计算示例（由 `models.positional.sinusoidal` 实时计算）：PE(10, 0) = sin(10 弧度) = {v0:.4f}，"
               "PE(10, 1) = cos(10 弧度) = {v1:.4f}。角度用弧度：sin(10°) = {deg:.4f} 是常见的错误。"},
     "pe_ex_yours": {"en": "Your numbers: PE({pos}, {dim}) = {fn}({pos} / 10000^({two_i}/{d})) = {fn}({angle:.6g} rad) "
                           "= {value:.6f}",
@@ -189,11 +189,11 @@ STRINGS = {
     "pe_ex_rope": {
         "en": "**RoPE** (Su et al., 2021; LLaMA). No vector is added; queries and keys are rotated, pair by pair, "
               "by the angle m·θ_i. The dot product of a query at m and a key at n depends on m − n only. The "
-              "formula shows the pairing this model (and LLaMA, \"rotate half\") uses: dimension i with i + d/2. "
+              "formula shows the pairing this model (and LLaMA, `rotate_half`) uses: dimension i with i + d/2. "
               "RoFormer's paper pairs neighbours (2i, 2i+1); the two are the same rotation up to a permutation of "
               "the dimensions, so only checkpoints must agree on it.",
         "zh": "**RoPE**（Su 等，2021；LLaMA）。不加任何向量，而是把查询和键逐对旋转角度 m·θ_i。"
-              "位置 m 的查询与位置 n 的键的点积只取决于 m − n。公式给出的是本模型（以及 LLaMA 的“rotate half”）"
+              "位置 m 的查询与位置 n 的键的点积只取决于 m − n。公式给出的是本模型（以及 LLaMA 的 `rotate_half`）"
               "采用的配对方式：第 i 维与第 i + d/2 维配对。RoFormer 论文则把相邻的 (2i, 2i+1) 配对；两者只差一个维度"
               "置换，是同一种旋转，只是加载检查点时配对方式必须一致。"},
     "pe_ex_rope_worked": {"en": "Worked numbers: θ_0 = 1 rad per position, so a query at m = 3 turns its first pair "
@@ -215,7 +215,7 @@ STRINGS = {
               "keys (and values).",
         "zh": "**相对位置分桶**（T5，Raffel 等，2020）。把偏移 k − q 映射到一个分桶（小偏移各占一个桶，较大的偏移按对数"
               "划分），每个头为每个分桶学习一个标量偏置，加到分数上。这里的模型计算的正是这种方案。最早的相对位置方案"
-              "Shaw 等（2018）则不同：它把偏移截断到 [−K, K]，为每个偏移学习一个*向量*，加到键（以及值）上。"},
+              "（Shaw 等，2018）则不同：它把偏移截断到 [−K, K]，为每个偏移学习一个*向量*，加到键（以及值）上。"},
     "pe_ex_relative_worked": {"en": "Worked numbers (32 buckets, bidirectional, max distance 128): offset −7 → bucket "
                                     "{b7}, −8 → {b8}, −20 → {b20}, −200 → {b200}.",
                               "zh": "计算示例（32 个分桶，双向，最大距离 128）：偏移 −7 → 分桶 {b7}，−8 → {b8}，"
@@ -259,8 +259,8 @@ STRINGS = {
     "pe_task_reverse": {"en": "reverse", "zh": "反转"},
     "pe_task_sort": {"en": "sort", "zh": "排序"},
     "pe_task_induction": {"en": "induction", "zh": "归纳"},
-    "pe_task_brackets": {"en": "brackets", "zh": "括号匹配"},
-    "pe_task_spell": {"en": "spell", "zh": "数字转单词"},
+    "pe_task_brackets": {"en": "brackets", "zh": "补全括号"},
+    "pe_task_spell": {"en": "spell", "zh": "数字转英文单词"},
     "pe_probe_len": {"en": "Input length (symbols)", "zh": "输入长度（符号数）"},
     "pe_layer": {"en": "Layer", "zh": "层"},
     "pe_head": {"en": "Head", "zh": "头"},
@@ -305,7 +305,7 @@ STRINGS = {
               "model's masked pattern differs by up to {masked:.2f}. A row is unchanged (up to order) exactly when "
               "its query sees the same set of tokens before and after: here rows {rows}, max difference "
               "{rows_err:.1e}. Deeper layers inherit the mask's order through the residual stream.",
-        "zh": "**在这个因果解码器中什么成立。** 因果掩码本身就带有位置信息：查询 i 只能看位置 0..i，因此打乱后大多数查询"
+        "zh": "**在这个因果解码器中，哪些性质仍然成立？** 因果掩码本身就带有位置信息：查询 i 只能看位置 0..i，因此打乱后大多数查询"
               "看到的是另一组词元，模型实际（带掩码）的注意力最多相差 {masked:.2f}。当且仅当一个查询在打乱前后看到同一组"
               "词元时，它的那一行不变（只是顺序不同）：这里是第 {rows} 行，最大差异为 {rows_err:.1e}。"
               "更深的层通过残差流继承了掩码带来的顺序信息。"},
@@ -324,7 +324,7 @@ STRINGS = {
               "exact-match: every answer token right.",
         "zh": "短训练、长测试（Press 等，2022）：每个检查点训练时的输入最多 {train} 个符号；这里让它回答长度为 1×、1.5×、"
               "2×、4× 和 8× 的新样本。准确率为完全匹配：每个答案词元都正确。"},
-    "pe_extra_running": {"en": "Evaluating the checkpoints (cached afterwards)…", "zh": "正在评估检查点（之后会缓存）…"},
+    "pe_extra_running": {"en": "Evaluating the checkpoints (cached afterwards)…", "zh": "正在评估检查点（之后会缓存）……"},
     "pe_extra_title": {"en": "{metric} against input length ({task})",
                        "zh": "{metric}随输入长度的变化（{task}）"},
     "pe_extra_metric": {"en": "Measure", "zh": "度量"},
@@ -376,10 +376,13 @@ FORMULAS = {
                 r"\begin{pmatrix}\cos k\omega_i & \sin k\omega_i\\ -\sin k\omega_i & \cos k\omega_i\end{pmatrix}"
                 r"\begin{pmatrix}PE_{(pos,\,2i)}\\ PE_{(pos,\,2i+1)}\end{pmatrix},\quad \omega_i=10000^{-2i/d}",
     "pe_learned": r"x_{pos}=E[\text{token}_{pos}]+P[pos],\qquad P\in\mathbb{R}^{L_{\max}\times d}",
+    "pe_learned_zh": r"x_{pos}=E[\text{词元}_{pos}]+P[pos],\qquad P\in\mathbb{R}^{L_{\max}\times d}",
     "pe_rope": r"f(x,m)_i=\begin{pmatrix}\cos m\theta_i & -\sin m\theta_i\\ \sin m\theta_i & \cos m\theta_i\end{pmatrix}"
                r"\begin{pmatrix}x_i\\ x_{i+d/2}\end{pmatrix},\quad "
                r"f(q,m)\cdot f(k,n)=\sum_i \mathrm{Re}\!\left[\tilde q_i\,\overline{\tilde k_i}\,e^{\mathrm{i}(m-n)\theta_i}\right]",
     "pe_alibi": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}-m_h\,|q-k|,\qquad m_h=2^{-8h/H}\ (h=1..H)",
     "pe_relative": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}+b_{h}\big[\mathrm{bucket}(k-q)\big]",
+    "pe_relative_zh": r"s_{qk}=\frac{q\cdot k}{\sqrt{d_k}}+b_{h}\big[\text{分桶}(k-q)\big]",
     "pe_none": r"\mathrm{Attn}(P X)=P\,\mathrm{Attn}(X)\quad\text{for any permutation matrix }P\ (\text{no mask})",
+    "pe_none_zh": r"\mathrm{Attn}(P X)=P\,\mathrm{Attn}(X)\quad\text{对任意置换矩阵 }P\text{ 成立（无掩码时）}",
 }

@@ -3,7 +3,7 @@
 STRINGS = {
     # ---- the knobs panel ----
     "pek_title": {"en": "Positional knobs: θ, scaling, slopes, buckets, temperature",
-                  "zh": "位置编码旋钮：θ、缩放、斜率、分桶、温度"},
+                  "zh": "位置编码参数调节：θ、缩放、斜率、分桶、温度"},
     "pek_intro": {"en": "The same trained weights, run with other positional settings. Every chart and table of this "
                         "section is recomputed with them; the link in the address bar keeps them.",
                   "zh": "训练好的权重不变，只换位置编码的设置。本节所有图表都按这些设置重新计算；地址栏里的链接会保存当前设置。"},
@@ -52,7 +52,7 @@ STRINGS = {
     "pek_temp_help": {"en": "softmax(scores / T), position bias included: T < 1 sharpens every head, T > 1 spreads it.",
                       "zh": "softmax(分数 / T)，位置偏置也一起除：T < 1 让每个头更集中，T > 1 让注意力更分散。"},
     "pek_reset": {"en": "Back to the trained settings", "zh": "恢复训练时的设置"},
-    "pek_active": {"en": "Knobs in effect: {what}.", "zh": "当前生效的旋钮：{what}。"},
+    "pek_active": {"en": "Knobs in effect: {what}.", "zh": "当前生效的调整：{what}。"},
     "pek_sum_alibi": {"en": "ALiBi slopes ×{s:g}", "zh": "ALiBi 斜率 ×{s:g}"},
     "pek_sum_buckets": {"en": "T5 {b} buckets up to distance {d}", "zh": "T5 {b} 个桶、最大距离 {d}"},
     "pek_sum_sin": {"en": "sinusoidal base {b:g}, {layout}", "zh": "正弦基数 {b:g}，{layout}排列"},
@@ -66,7 +66,7 @@ STRINGS = {
                                "按当前旋钮，{pairs} 对中有 {turned_now} 对在 {m} 个位置内转满一圈。"
                                "训练时没转满一圈的维度对，在文本变长后会遇到训练中从未见过的角度。"},
     "pek_bucket_title": {"en": "T5 bucket of each (query, key): {b} buckets, max distance {d}",
-                         "zh": "每个（查询, 键）对的 T5 桶：{b} 个桶，最大距离 {d}"},
+                         "zh": "每个（查询，键）对的 T5 桶：{b} 个桶，最大距离 {d}"},
     "pek_bucket": {"en": "bucket", "zh": "桶"},
     "pek_reindexed": {"en": "The model was trained with {b0} buckets up to distance {d0}. With {b} buckets up to {d}, "
                             "each new bucket takes the trained bias of the old bucket that held its nearest distance "
@@ -76,7 +76,7 @@ STRINGS = {
     "pek_w_pair": {"en": "rotating pair i", "zh": "旋转维度对 i"},
     "pek_w_wavelength": {"en": "wavelength (positions)", "zh": "波长（位置数）"},
     "pek_w_stock": {"en": "trained setting", "zh": "训练时的设置"},
-    "pek_w_knobs": {"en": "with the knobs", "zh": "当前旋钮"},
+    "pek_w_knobs": {"en": "with the knobs", "zh": "当前设置"},
     "pek_w_train": {"en": "training length {n}", "zh": "训练长度 {n}"},
     "pek_w_eval": {"en": "evaluation length {n}", "zh": "评测长度 {n}"},
     "pek_w_factor": {"en": "evaluation length / training length", "zh": "评测长度 / 训练长度"},

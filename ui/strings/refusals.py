@@ -2,6 +2,9 @@
 
 STRINGS = {
     # ---- anything unexpected: the details go to the server's log only ---------------------------
+    "refused_table_too_short": {
+        "en": "Inputs of {length} symbols need {need} positions; this model's learned position table ends at {rows}.",
+        "zh": "{length} 个符号的输入需要 {need} 个位置，而这个模型的可学习位置表只有 {rows} 行。"},
     "refused_unexpected": {
         "en": "This could not be used, and the reason is not one Glassbox knows how to explain. The details are in "
               "the server's log; your other work is unaffected.",

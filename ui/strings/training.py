@@ -65,7 +65,7 @@ STRINGS = {
     "tr_seed": {"en": "Seed", "zh": "随机种子"},
     "tr_snapshot_every": {"en": "Snapshot every (steps)", "zh": "快照间隔（步）"},
     "tr_snapshot_help": {"en": "How often accuracy is measured and the probe's attention recorded.",
-                         "zh": "每隔多少步测量一次准确率并记录探针输入的注意力。"},
+                         "zh": "每隔多少步测量一次准确率并记录探测输入的注意力。"},
     "tr_start": {"en": "Start training", "zh": "开始训练"},
     "tr_stop": {"en": "Stop", "zh": "停止"},
     "tr_refused": {"en": "Cannot start: {error}", "zh": "无法开始：{error}"},
@@ -74,7 +74,7 @@ STRINGS = {
     "tr_trained": {"en": "Trained", "zh": "已训练"},
     "tr_run_title": {"en": "Run: {label}", "zh": "本次训练：{label}"},
     "tr_waiting": {"en": "Waiting for a free training slot (other sessions on this server are training)…",
-                   "zh": "正在等待空闲的训练名额（本服务器上有其他会话在训练）…"},
+                   "zh": "正在等待空闲的训练名额（本服务器上有其他会话在训练）……"},
     "tr_status": {"en": "Step {step}/{steps} · loss {loss} · accuracy {acc} · {s} s",
                   "zh": "第 {step}/{steps} 步 · 损失 {loss} · 准确率 {acc} · {s} 秒"},
     "tr_done": {"en": "Training finished.", "zh": "训练完成。"},
@@ -85,7 +85,7 @@ STRINGS = {
     "tr_step": {"en": "step", "zh": "步"},
     "tr_live_attention": {"en": "Every head's attention on the probe input at step {step} (rows: queries, columns: "
                                 "keys; one tile per head, layers top to bottom).",
-                          "zh": "第 {step} 步时每个头对探针输入的注意力（行：查询，列：键；每格一个头，层从上到下）。"},
+                          "zh": "第 {step} 步时每个头对探测输入的注意力（行：查询，列：键；每格一个头，层从上到下）。"},
     "tr_card": {"en": "{task}, trained here for {step} steps", "zh": "{task}，在此训练了 {step} 步"},
     "tr_in_picker": {"en": "**{label}** is now in the sidebar's model picker: every page can inspect it.",
                      "zh": "**{label}** 已加入侧边栏的模型列表，所有页面都可以查看它。"},
@@ -96,7 +96,7 @@ STRINGS = {
     "tr_ideal_help": {"en": "Attention mass that the best last-layer head puts on the task's ideal keys, averaged "
                             "over the answer's queries (1 = exactly the ideal pattern).",
                       "zh": "最后一层中最好的那个头在任务理想键上的注意力权重，对答案部分的查询取平均（1 表示与理想模式完全一致）。"},
-    "tr_probe": {"en": "Probe input: {text}", "zh": "探针输入：{text}"},
+    "tr_probe": {"en": "Probe input: {text}", "zh": "探测输入：{text}"},
     "tr_all_heads": {"en": "All heads at step {step}", "zh": "第 {step} 步的所有头"},
     "tr_ideal_map": {"en": "The ideal pattern of this task (answer queries)", "zh": "该任务的理想注意力模式（答案部分的查询）"},
     "tr_no_ideal": {"en": "This task has no single ideal pattern (a language model).",
@@ -130,6 +130,6 @@ STRINGS = {
               "vectors start at N(0, 1) so that no positional scheme drowns the tokens.",
         "zh": "每一步从任务中抽取一批新样本（有随机种子，相同种子得到相同权重），只对答案词元计算交叉熵，并做一次 AdamW "
               "更新（先线性预热，再余弦衰减）。准确率按整条序列计算：只有答案中每个词元都是模型的首选预测，样本才算正确。"
-              "每隔几步，同一个探针输入会送入模型并记录注意力：你拖动浏览的就是这些快照。词向量和位置向量初始化为 N(0, 1)，"
+              "每隔几步，同一个探测输入会送入模型并记录注意力：你拖动浏览的就是这些快照。词元向量和位置向量初始化为 N(0, 1)，"
               "这样任何位置编码方案都不会淹没词元信息。"},
 }

@@ -92,10 +92,10 @@ STRINGS = {
     "wt_numbers": {"en": "Every number of this walk", "zh": "这次演算中的每一个数"},
     "wt_numbers_text": {"en": "The query token's input x, its q = x·W_Q + b_Q (and rotated, with RoPE). The download "
                               "holds every array of the walk (x, the weights of this head, Q, K, V, the scores at each "
-                              "step, the weights, z of every head, W_O and both output vectors); −∞ is written null.",
+                              "step, the weights, z of every head, W_O and both output vectors); −∞ is written `null`.",
                         "zh": "查询词元的输入 x，以及它的 q = x·W_Q + b_Q（使用 RoPE 时还有旋转后的 q）。下载文件包含这次演算的"
                               "每一个数组（x、这个头的权重、Q、K、V、每一步的分数、权重、每个头的 z、W_O 以及两个输出向量）；"
-                              "−∞ 记为 null。"},
+                              "−∞ 记为 `null`。"},
     "wt_download": {"en": "Download all numbers (JSON)", "zh": "下载全部数字（JSON）"},
     "wt_neuron": {"en": "4. Neuron view: query {q} and key {k}", "zh": "4. 神经元视图：查询 {q} 与键 {k}"},
     "wt_neuron_text": {
