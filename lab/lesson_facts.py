@@ -77,11 +77,17 @@ def last_word(tokens) -> int:
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
-def word_count(text: str) -> int:
-    """Words of `text` for a lesson's sentence: runs between spaces that hold a letter or digit,
-    and every Han character on its own (Chinese has no spaces: 床前明月光 is five, not one)."""
-    n = 0
+def word_counts(text: str) -> tuple[int, int]:
+    """(words, Han characters) of `text` for a lesson's sentence: words are runs between spaces
+    (and Han characters) that hold a letter or digit; every Han character counts on its own
+    (Chinese has no spaces: 床前明月光 is five characters, not one word)."""
+    words = han = 0
     for run in text.split():
-        n += len(_HAN.findall(run))
-        n += sum(1 for piece in _HAN.split(run) if any(ch.isalnum() for ch in piece))
-    return n
+        han += len(_HAN.findall(run))
+        words += sum(1 for piece in _HAN.split(run) if any(ch.isalnum() for ch in piece))
+    return words, han
+
+
+def word_count(text: str) -> int:
+    """Words and Han characters of `text` together (`word_counts`)."""
+    return sum(word_counts(text))

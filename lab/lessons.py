@@ -3,7 +3,8 @@
 A lesson is a TOML file under `lessons/` (or uploaded by a teacher): a title and summary in
 English and Chinese, the model it suits, and 1-20 steps. Each step names a *kind* (what it
 computes and draws: `ui/lessons/` registers them, each with a `KindSpec`), its texts in both
-languages, an optional formula, an optional "what to notice" template filled with the
+languages, an optional formula (one for both languages, or `formula.en` and `formula.zh`
+when it holds words), an optional "what to notice" template filled with the
 numbers the kind computes from the model (`{share:.0%}`), an optional question asked before
 the figure (the kind computes the right answer), and the kind's parameters.
 
@@ -89,7 +90,7 @@ class Step:
     kind: str
     title: Mapping[str, str]
     body: Mapping[str, str]
-    formula: str | None
+    formula: Mapping[str, str] | None        # LaTeX per language (the same text for both when the file has one)
     notice: Mapping[str, str] | None
     ask: Mapping[str, str] | None
     params: Mapping[str, Any]
@@ -105,7 +106,7 @@ class Lesson:
     archs: tuple[str, ...]           # architectures it runs on (empty = any)
     steps: tuple[Step, ...]
     source: str = ""                 # file name, for messages
-    text: Mapping[str, str] | None = None   # the text it was written for (a poem): offered, never forced
+    text: Mapping[str, str] | None = None   # the text it starts on (a poem); never over the reader's own
 
     def fits(self, arch: str) -> bool:
         return not self.archs or arch in self.archs
@@ -263,6 +264,21 @@ def _texts(raw: dict, name: str, where: str, text: str, start: int, limit: int,
     return {code: value[code] for code in LANGS}
 
 
+def _formula(value: Any, where: str, line: int) -> dict[str, str] | None:
+    """A step's formula per language: LaTeX text for both, or a table with `en` and `zh`
+    (a formula with words in it, \\text{...})."""
+    if value is None:
+        return None
+    if isinstance(value, dict) and set(value) == set(LANGS):
+        texts = [value[code] for code in LANGS]
+    else:
+        texts = [value] * len(LANGS)
+    if not all(isinstance(f, str) and len(f) <= MAX_FORMULA for f in texts):
+        raise LessonError("wrong_type", f"{where}.formula must be LaTeX text of at most {MAX_FORMULA} characters "
+                          "(or formula.en and formula.zh)", where=f"{where}.formula", line=line, expected="LaTeX")
+    return dict(zip(LANGS, texts))
+
+
 def _step(raw: dict, i: int, line: int, text: str, kinds: Mapping[str, KindSpec]) -> Step:
     where = f"steps[{i + 1}]"
     kind = _need(raw, "kind", str, f"{where}.kind", text, line or 1)
@@ -274,10 +290,7 @@ def _step(raw: dict, i: int, line: int, text: str, kinds: Mapping[str, KindSpec]
     body = _texts(raw, "body", f"{where}.body", text, line, MAX_TEXT)
     notice = _texts(raw, "notice", f"{where}.notice", text, line, MAX_TEXT, required=False)
     ask = _texts(raw, "ask", f"{where}.ask", text, line, MAX_TEXT, required=False)
-    formula = raw.get("formula")
-    if formula is not None and (not isinstance(formula, str) or len(formula) > MAX_FORMULA):
-        raise LessonError("wrong_type", f"{where}.formula must be LaTeX text of at most {MAX_FORMULA} characters",
-                          where=f"{where}.formula", line=_field_line(text, line, "formula"), expected="LaTeX")
+    formula = _formula(raw.get("formula"), where, _field_line(text, line, "formula"))
     if notice:
         for code in LANGS:
             check_template(notice[code], spec.facts, f"{where}.notice.{code}", _field_line(text, line, "notice"))

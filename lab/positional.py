@@ -30,6 +30,7 @@ import torch
 
 from models import positional as P
 from models.config import TransformerConfig
+from models.errors import Refused
 from models.trace import act_name, as_numpy
 from models.transformer import Transformer
 
@@ -409,6 +410,8 @@ def extrapolation(task, model: Transformer, factors: Sequence[float] = (1, 1.5, 
                 row["token_accuracy"] = float(token_accuracy(task, model, length, n=n, seed=seed))
         except ValueError as e:
             row["reason"] = str(e)
+            if isinstance(e, Refused):               # the UI says it in its language
+                row["refused"] = (e.reason, dict(e.values))
         out.append(row)
     return out
 

@@ -4,6 +4,7 @@
 widget), falling back to English. `STRINGS` (key -> {"en", "zh"}) and `FORMULAS`
 (key -> LaTeX, for st.latex) merge the tables of every module in ui/strings/: one per
 page, one per shared widget, and shell.py for what the shell and several pages share.
+A formula with words in it (\text{...}) has its Chinese form under `<key>_zh`: `formula(key)`.
 """
 from __future__ import annotations
 
@@ -45,6 +46,11 @@ STRINGS, FORMULAS = merge(string_modules())
 def lang() -> str:
     """Current language code ('en' or 'zh'), from the sidebar's bound widget."""
     return LANGUAGES.get(st.session_state.get("lang", "English"), "en")
+
+
+def formula(key: str) -> str:
+    """The LaTeX of FORMULAS[key] in the current language (`<key>_zh` where the words differ)."""
+    return FORMULAS.get(f"{key}_{lang()}", FORMULAS[key])
 
 
 def t(key: str, **fmt: object) -> str:

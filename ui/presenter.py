@@ -35,8 +35,11 @@ _ON, _OFF = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
 # Root font size 24 px: Streamlit's rem-based text, spacing and chart theme scale with it.
 # Titles are set in rem too (h1 2rem = 48 px instead of 66 px, which wraps at 1280 px).
+# The header (its two buttons) is as tall as the page's top padding, 2.5rem: at Streamlit's
+# 3.75rem (90 px) it covered the first line of a page that starts without a title (a lesson).
 CSS = """<style>
 html { font-size: 24px !important; }
+[data-testid="stHeader"] { height: 2.5rem !important; min-height: 0 !important; }
 [data-testid="stMainBlockContainer"] { padding: 2.5rem 1.25rem 2rem 1.25rem !important; max-width: 100% !important; }
 [data-testid="stMain"] h1 { font-size: 2rem !important; line-height: 1.2 !important; }
 [data-testid="stMain"] h2 { font-size: 1.5rem !important; }

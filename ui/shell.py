@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 import streamlit as st
 
@@ -23,12 +23,19 @@ from .markup import md_code, md_escape
 from .refusals import say
 
 EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
+# The example in each language, for a lesson that has no text of its own (ui/views/lessons.py).
+# The Chinese one uses only characters of MiniLM's WordPiece vocabulary (it holds about 240 Han
+# characters; every other one reads as [UNK]), so the MiniLM lessons see every token, and the
+# character models (verse-lm, pe64) read it as well.
+EXAMPLE_TEXTS = {"en": EXAMPLE_TEXT, "zh": "天上有明月，水中也有明月，我心中也有明月。"}
 _NOTICES = "_url_notices"
 
 
-def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_default: str, **kwargs: Any) -> Any:
+def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_default: str,
+          renamed: Collection[str] = (), **kwargs: Any) -> Any:
     """A widget bound to the URL parameter `key`; an invalid or adjusted link value is
-    recorded as a notice (shown by `show_notices`)."""
+    recorded as a notice (shown by `show_notices`). `renamed`: link values that name the
+    widget's value in another language (a model's names): changing them is no notice."""
     asked = st.query_params.get(key)
     if asked is not None and not readable(widget, asked):
         forget_link_value(key)
@@ -36,7 +43,7 @@ def bound(widget: Callable[..., Any], label: str, *args: Any, key: str, url_defa
         asked = None                    # said once: the widget below starts from its default
     value = widget(label, *args, key=key, bind="query-params", **kwargs)
     now = st.query_params.get(key)
-    if asked is not None and now != asked and not (now is None and asked == url_default):
+    if asked is not None and now != asked and asked not in renamed and not (now is None and asked == url_default):
         notes = st.session_state.setdefault(_NOTICES, [])
         notes.append((key, asked, now))
     return value
@@ -203,13 +210,13 @@ def sidebar() -> Selection:
     from models.device import available_devices
     from models.weights import zoo
 
-    from . import presenter
+    from . import model_names, presenter
     from .serving import trained
     from .widgets import model_loader
 
     catalogue = zoo.catalogue()                      # reads each entry's config once per run
     entries = trained.entries(catalogue)
-    labels = {e.key: e.label for e in entries}
+    labels = {e.key: e.label for e in entries}       # keys only until the language is known
     wanted = trained.take_selection()
     pending = st.session_state.pop("_sidebar_pending", None) or {}     # a class's model and sentence (lessons)
     wanted = pending.get("model") or wanted
@@ -220,8 +227,10 @@ def sidebar() -> Selection:
             st.session_state[name] = pending[name]
     with st.sidebar:
         bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
-        key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=entries[0].label,
-                    format_func=labels.get)
+        labels = model_names.labels(entries)         # names in the UI language (the link holds the name)
+        names = model_names.follow_link("model", entries, labels)
+        key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=labels[entries[0].key],
+                    format_func=labels.get, renamed=names)
         entry = next(e for e in entries if e.key == key)
         st.caption(describe(entry))
         text = bound(st.text_area, t("text"), EXAMPLE_TEXT, key="text", url_default=EXAMPLE_TEXT,
@@ -238,8 +247,8 @@ def sidebar() -> Selection:
         if unavailable:
             with st.expander(t("model_unavailable")):
                 for e in unavailable:
-                    st.caption(f"**{md_escape(e.label)}**: {md_escape(e.reason)}")
-    sel = Selection(key, entry.label, text or "", target or "", device, entry.is_random,
+                    st.caption(f"**{md_escape(model_names.label(e))}**: {md_escape(e.reason)}")
+    sel = Selection(key, labels[key], text or "", target or "", device, entry.is_random,
                     entry.config.arch if entry.config is not None else "")
     st.session_state["_selection"] = sel
     return sel
@@ -251,19 +260,38 @@ CHAR_ENCODER = "toy:verse-mlm"
 def suggest_char_encoder(entry, text: str, labels: dict[str, str]) -> None:
     """Under MiniLM with a mostly Chinese text (>= 50% CJK characters), which its
     WordPiece vocabulary reads largely as [UNK]: a note and a button that switches to the
-    shipped character-level encoder (verse-mlm), whose vocabulary has every character."""
+    shipped character-level encoder (verse-mlm), whose vocabulary has every character.
+    Not for a text MiniLM reads whole (the lessons' Chinese example uses only characters it knows)."""
     from models.tokenizer import cjk_share
 
-    if entry.key != "minilm" or CHAR_ENCODER not in labels or cjk_share(text) < 0.5:
+    if entry.key != "minilm" or CHAR_ENCODER not in labels or cjk_share(text) < 0.5 or not minilm_unknowns(text):
         return
     st.caption(t("sb_char_encoder_note"))
     st.button(t("sb_char_encoder_switch", model=md_escape(labels[CHAR_ENCODER])), key="sb_char_encoder",
               on_click=st.session_state.__setitem__, args=("model", CHAR_ENCODER), icon=":material/translate:")
 
 
+@st.cache_resource(show_spinner=False)
+def _minilm_tokenizer():
+    from models.tokenizer import minilm_tokenizer
+
+    return minilm_tokenizer()
+
+
+def minilm_unknowns(text: str) -> bool:
+    """Whether MiniLM's vocabulary reads some of `text` as [UNK] (True when it cannot tell)."""
+    try:
+        tok = _minilm_tokenizer()
+    except ValueError:
+        return True
+    return tok.unk_id in tok.encode(text[:serving.MAX_CHARS]).ids
+
+
 def describe_entry(entry) -> str:
     """A catalogue entry's description in the UI language (models/weights/zoo.py has
     English; a shipped toy checkpoint is described from its card)."""
+    from .model_names import pe_name
+
     if f"desc_{entry.key}" in STRINGS:
         return t(f"desc_{entry.key}")
     card = entry.card
@@ -271,7 +299,7 @@ def describe_entry(entry) -> str:
         return card[f"description_{lang()}"]
     if entry.kind == "toy" and f"tr_task_{entry.task}" in STRINGS:
         try:
-            return t("desc_toy", task=t(f"tr_task_{card['task']}"), pe=card["positional"],
+            return t("desc_toy", task=t(f"tr_task_{card['task']}"), pe=pe_name(card["positional"]),
                      post=t("desc_toy_post") if card.get("norm_position") == "post" else "",
                      steps=card["steps"], n=card["train_len"], acc=f"{card['accuracy']:.1%}")
         except (KeyError, TypeError, ValueError):

@@ -132,6 +132,7 @@ def _run() -> None:
         from models.weights import zoo
 
         from . import shell
+        from .i18n import STRINGS
         from .serving import cache, gate
         from viz_core import colors
         from viz_core.figure import text_scale
@@ -152,7 +153,7 @@ def _run() -> None:
         # the heads view's all-heads figure (st.cache_data too), for the default palette and
         # text scale (outside a session: the defaults a first visitor gets)
         attention.model_view_figure(entry.key, device, shell.EXAMPLE_TEXT, "", next(iter(data.patterns)),
-                                    colors.palette(), text_scale())
+                                    colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
         _mark(step, t0)
         _state.stage = "done"
         log.info("warm-up done in %.1f s: %s", sum(_state.seconds.values()),

@@ -73,6 +73,8 @@ DEFAULT_TERMS: dict[str, str] = {
     "row": "row",
     "col": "column",
     "value": "value",
+    # one head's name: {layer}/{head} are its labels ("L0", "H3"), {l}/{h} its numbers
+    "tile": "layer {layer}, head {head}",
 }
 
 
@@ -142,6 +144,9 @@ def axis_ticks(labels: Sequence[str], max_ticks: int = MAX_TICKS, values: Sequen
         tickvals=idx if values is None else [values[i] for i in idx],
         ticktext=[labels[i] for i in idx],
         tickfont=dict(size=size),
+        # when labels must turn, they turn counter-clockwise and end at their tick (plotly's own
+        # 30 degrees start there and run right: the last label ran past the plot and was hidden)
+        autotickangles=[0, -30, -60, -90],
         showgrid=False,
         zeroline=False,
         automargin=True,
@@ -166,7 +171,10 @@ def fixed_margins(x_ticks: dict, y_ticks: dict, title: bool) -> tuple[dict, dict
     # labels side by side need ~their width plus a gap; ~450 px is a narrow plot
     rotate = sum(x_widths) + 8 * len(x_widths) > 450
     x_extent = max(x_widths) if rotate else xs * 1.3
-    margin = dict(l=int(y_width + 40), r=10, t=40 if title else 16, b=int(x_extent + 44))
+    # room for the axis title beside the labels: its font grows with the text on a projector
+    # (Streamlit's theme), and a title without room is drawn over the labels
+    s = text_scale()
+    margin = dict(l=int(y_width + 40 * s), r=10, t=40 if title else 16, b=int(x_extent + 44 * s))
     # "allow": plotly would otherwise measure every label to hide those past the edge
     fixed = dict(automargin=False, ticklabeloverflow="allow")
     return margin, dict(fixed, tickangle=-90 if rotate else 0), fixed

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .figure import add_title, merge_terms
+from .figure import add_title, merge_terms, text_scale
 from .labels import escape_labels
 
 CHOSEN = "#ff4b4b"
@@ -49,7 +49,9 @@ def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.nda
                 hovertemplate="%{x:.4f}<extra>" + words["model"] + "</extra>")
     fig.add_bar(x=p, y=y, orientation="h", marker_color=colors, name=words["tempered"], width=0.55,
                 text=[f"{v:.3f}" + ("" if keep[i] else f" ({words['cut']})") for i, v in enumerate(p)],
-                textposition="outside", cliponaxis=False,
+                # a readable size: plotly would shrink "outside" text to the thin bar's height
+                textposition="outside", cliponaxis=False, constraintext="none",
+                textfont=dict(size=round(11 * text_scale())),
                 hovertemplate="%{x:.4f}<extra>" + words["tempered"] + "</extra>")
     fig.add_scatter(x=final, y=y, mode="markers", marker=dict(symbol="diamond", size=10, color="#222"),
                     name=words["final"], hovertemplate="%{x:.4f}<extra>" + words["final"] + "</extra>")
@@ -58,12 +60,15 @@ def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.nda
         barmode="overlay", height=int(np.clip(90 + 28 * n, 220, 700)),
         xaxis=dict(range=[0, min(1.0, top * 1.3) if top < 0.77 else 1.05], title=dict(text=words["prob"])),
         yaxis=dict(range=[n - 0.5, -0.5], tickmode="array", tickvals=y, ticktext=labels, automargin=False),
-        margin=dict(l=150, r=20, t=40 if title else 10, b=40),
+        margin=dict(l=150, r=round(60 * text_scale()), t=40 if title else 10, b=40),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0), bargap=0.1,
     )
     if chosen is not None:
-        fig.add_annotation(x=float(p[chosen]), y=chosen, text=f"◀ {words['chosen']}", showarrow=False,
-                           xanchor="left", xshift=48, font=dict(color=CHOSEN))
+        # right of a short bar; inside a long one (past its end it would run off the figure)
+        inside = float(p[chosen]) > 0.6
+        fig.add_annotation(x=float(p[chosen]), y=chosen, text=f"{words['chosen']} ▶" if inside else f"◀ {words['chosen']}",
+                           showarrow=False, xanchor="right" if inside else "left", xshift=-6 if inside else 48,
+                           font=dict(color=CHOSEN), bgcolor="rgba(255,255,255,0.85)" if inside else None)
     return add_title(fig, title, margin_t=70)
 
 

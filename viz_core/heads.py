@@ -113,7 +113,7 @@ def model_view(
     fig.add_trace(marker_layer(
         x=cx[hh.ravel()].astype(np.float32), y=cy[ll.ravel()].astype(np.float32),
         customdata=np.stack([ll.ravel(), hh.ravel()], axis=1).tolist(),
-        hovertext=[f"{words['layer']} {layers[l]}, {words['head']} {heads[h]}"
+        hovertext=[words["tile"].format(layer=layers[l], head=heads[h], l=l, h=h)
                    for l, h in zip(ll.ravel(), hh.ravel())],
     ))
     # tile geometry, so that mark_tile() can outline a head on a cached figure

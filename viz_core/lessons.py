@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, plotly_colorscale
-from .figure import BLUE, GREY, ORANGE, add_title, as_array, axis_ticks, check_labels
+from .figure import BLUE, GREY, ORANGE, add_title, as_array, axis_ticks, check_labels, text_scale
 from .labels import escape_labels, position_labels
 
 
@@ -29,16 +29,19 @@ def token_strip(tokens: Sequence[str], ids: Sequence[int], special: Sequence[boo
     x = np.arange(n) % per_row
     y = -(np.arange(n) // per_row)
     colours = [GREY if s else BLUE for s in special]
+    scale = text_scale()                                 # larger boxes and text on a projector
     fig = go.Figure(go.Scatter(
-        x=x, y=y, mode="markers+text", marker=dict(symbol="square", size=46, color=colours, opacity=0.18,
-                                                   line=dict(color=colours, width=2)),
-        text=[f"{lab}<br><span style='font-size:10px'>{words['id']} {i}</span>" for lab, i in zip(labels, ids)],
-        textfont=dict(size=13), hovertext=[f"{k}·{lab}" for k, lab in enumerate(labels)],
+        x=x, y=y, mode="markers+text", marker=dict(symbol="square", size=round(46 * scale), color=colours,
+                                                   opacity=0.18, line=dict(color=colours, width=2)),
+        text=[f"{lab}<br><span style='font-size:{round(10 * scale)}px'>{words['id']} {i}</span>"
+              for lab, i in zip(labels, ids)],
+        textfont=dict(size=round(13 * scale)), hovertext=[f"{k}·{lab}" for k, lab in enumerate(labels)],
         hovertemplate="%{hovertext}<extra></extra>", name=""))
     rows = int(np.ceil(n / per_row)) or 1
     fig.update_layout(xaxis=dict(visible=False, range=[-0.7, per_row - 0.3]),
                       yaxis=dict(visible=False, range=[-rows + 0.4, 0.6]),
-                      height=70 + 70 * rows, margin=dict(l=10, r=10, t=40 if title else 10, b=10), showlegend=False)
+                      height=round((70 + 70 * rows) * scale),
+                      margin=dict(l=10, r=10, t=40 if title else 10, b=10), showlegend=False)
     return add_title(fig, title)
 
 
@@ -77,7 +80,9 @@ def qkv_figure(q: np.ndarray, k: np.ndarray, v: np.ndarray, tokens: Sequence[str
         fig.update_yaxes(autorange="reversed", row=1, col=j + 1, **axis_ticks(escape_labels(toks), 32))
         fig.update_xaxes(title=dict(text=dim_name), row=1, col=j + 1)
     n = max(m.shape[0] for m in mats)
-    fig.update_layout(height=int(np.clip(140 + 18 * n, 300, 800)), margin=dict(l=10, r=10, t=60, b=10))
+    # a row per token tall enough for its label, which grows on a projector (text_scale), as the names do
+    fig.update_layout(height=int(np.clip(140 + 18 * n * text_scale(), 300, 900)), margin=dict(l=10, r=10, t=60, b=10))
+    fig.update_annotations(font_size=round(13 * text_scale()))
     return add_title(fig, title, margin_t=60)
 
 

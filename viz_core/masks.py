@@ -26,7 +26,7 @@ MASK_TERMS: dict[str, str] = {
     "query": "query", "key": "key", "allowed": "may attend", "blocked": "masked",
     "empty": "nothing to attend to", "length": "sequence length", "pairs": "attended pairs", "keys": "keys it may attend to",
     "layer": "layers", "reached": "inputs reached", "query_head": "query heads",
-    "kv_head": "key/value heads", "bytes": "KV cache", "dim": "dimension", "value": "value",
+    "kv_head": "key/value heads", "bytes": "KV cache", "dim": "dimension", "value": "value", "fewest": "min",
 }
 
 
@@ -167,7 +167,7 @@ def coverage_chart(reach: np.ndarray, *, terms: Mapping[str, str] | None = None)
     fewest = r.sum(axis=2).min(axis=1).astype(np.int32)
     fig = go.Figure()
     fig.add_trace(go.Bar(x=layers, y=frac, name=html.escape(w["reached"]), marker=dict(color=ALLOWED),
-                         customdata=fewest, hovertemplate="L=%{x}: %{y:.0%} (min %{customdata})<extra></extra>"))
+                         customdata=fewest, hovertemplate=f"L=%{{x}}: %{{y:.0%}} ({template_text(w['fewest'])} %{{customdata}})<extra></extra>"))
     # one tick per layer up to 12; deeper (24), plotly picks the ticks so they do not collide
     fig.update_layout(xaxis=dict(title=dict(text=w["layer"]), dtick=1 if len(layers) <= 12 else None),
                       yaxis=dict(title=dict(text=w["reached"]), range=[0, 1.05], tickformat=".0%"),

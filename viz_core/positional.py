@@ -318,5 +318,6 @@ def extrapolation_chart(factors: Sequence[float], accuracy: Mapping[str, Sequenc
                       margin=dict(l=60, r=20, t=44 if title else 16, b=48),
                       xaxis=dict(title=dict(text=html.escape(x_name)), tickvals=x, ticktext=[f"×{f:g}" for f in x]),
                       yaxis=dict(title=dict(text=html.escape(y_name)), range=[-0.03, 1.05], tickformat=".0%"),
-                      legend=dict(orientation="h", y=-0.25))
+                      # hung from its top below the axis title (anchored at its bottom, it sat on the title)
+                      legend=dict(orientation="h", yanchor="top", y=-0.3))
     return fig

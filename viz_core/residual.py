@@ -70,16 +70,20 @@ def value_heatmap(
 
 
 def contribution_chart(labels: Sequence[str], norm: np.ndarray, cos: np.ndarray, *, title: str = "",
-                       terms: Mapping[str, str] | None = None) -> go.Figure:
+                       terms: Mapping[str, str] | None = None, kinds: Sequence[str] | None = None) -> go.Figure:
     """Each step's contribution: its norm (bars, top) and its cosine with the stream it
-    is added to (bars in [-1, 1], bottom). norm, cos [n]."""
+    is added to (bars in [-1, 1], bottom). norm, cos [n]. `kinds`: the steps' own names
+    ("embed", "L0 attn", "L0 mlp"), which pick the colours (grey, blue, orange) when
+    `labels` are shown in another language (default: `labels`)."""
     n_, c_ = (as_array(a, (1,), "contribution_chart", "[n]", strict=False) for a in (norm, cos))
     check_labels(labels, len(n_), "contribution_chart", "labels")
     if c_.shape != n_.shape:
         raise ValueError("contribution_chart: norm and cos differ in length.")
     w = merge_terms(terms, RESIDUAL_TERMS)
     names = escape_labels(labels)
-    colors = [GREY if "embed" in lab else (BLUE if "attn" in lab or "cross" in lab else ORANGE) for lab in labels]
+    kinds = labels if kinds is None else kinds
+    check_labels(kinds, len(n_), "contribution_chart", "kinds")
+    colors = [GREY if "embed" in lab else (BLUE if "attn" in lab or "cross" in lab else ORANGE) for lab in kinds]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=0.08, row_heights=[0.55, 0.45])
     x = np.arange(len(n_))
     fig.add_trace(go.Bar(x=x, y=n_, marker_color=colors, customdata=names,
@@ -88,7 +92,8 @@ def contribution_chart(labels: Sequence[str], norm: np.ndarray, cos: np.ndarray,
                          hovertemplate=f"%{{customdata}}: {w['cosine']} %{{y:.3f}}<extra></extra>"), row=2, col=1)
     fig.update_yaxes(title_text=w["norm"], row=1, col=1)
     fig.update_yaxes(title_text=w["cosine"], range=[-1.05, 1.05], row=2, col=1)
-    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=names, row=2, col=1)
+    # turned labels end at their tick (counter-clockwise): turned clockwise, the last one ran past the plot
+    fig.update_xaxes(tickmode="array", tickvals=x, ticktext=names, autotickangles=[0, -30, -60, -90], row=2, col=1)
     fig.update_layout(height=460, showlegend=False, margin=dict(l=70, r=20, t=40 if title else 20, b=80),
                       title=dict(text=html.escape(title)) if title else None)
     return fig

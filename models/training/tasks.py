@@ -174,8 +174,8 @@ class Task:
         cfg: TransformerConfig = model.cfg
         need = self.seq_len(length)
         if cfg.positional == "learned" and need > cfg.max_len:
-            raise ValueError(f"Inputs of {length} symbols need {need} positions; this model's learned position "
-                             f"table ends at {cfg.max_len}.")
+            raise Refused("table_too_short", f"Inputs of {length} symbols need {need} positions; this model's "
+                          f"learned position table ends at {cfg.max_len}.", length=length, need=need, rows=cfg.max_len)
         rng = np.random.default_rng(seed)
         right, done = 0.0, 0
         while done < n:

@@ -33,6 +33,7 @@ def test_home_page_shows_the_tokens_of_the_default_text():
 
 def test_home_catalogue_is_one_table_listing_every_model():
     from models.weights import zoo
+    from ui.model_names import label_in
 
     at = open_app(page=None)
     tables = [m.value for m in at.markdown if m.value.startswith("| ")]
@@ -41,7 +42,7 @@ def test_home_catalogue_is_one_table_listing_every_model():
     entries = zoo.catalogue()
     assert len(rows) == len(entries)
     for row, entry in zip(rows, entries):
-        assert as_shown(row.split(" | ")[0].lstrip("| ")) == entry.label
+        assert as_shown(row.split(" | ")[0].lstrip("| ")) == label_in(entry, "en")
         assert (" | ✓ | " in row) == entry.available
 
 

@@ -11,6 +11,7 @@ from models.trace import Stack, record_names
 from models.training.tasks import get_task
 from models.weights import zoo
 from ui.i18n import STRINGS
+from ui.model_names import label_in
 
 from .helpers import DEFAULT_TOKENS, GPT_LABEL
 from .lesson_walk import answer_at, open_lesson
@@ -82,5 +83,5 @@ def test_a_decoder_changes_the_answers():
 def test_lens_on_minilm_says_which_model_it_reads(lang):
     at = open_lesson(LESSON, lang, step=str(N_STEPS))
     at.button(key=f"ls_reveal_{LESSON}_{N_STEPS - 1}").click().run()
-    label_ = zoo.get("toy:induction").label
+    label_ = label_in(zoo.get("toy:induction"), lang)          # the model's name in the UI language
     assert any(label_ in c.value.replace("\\", "") for c in at.caption), [c.value for c in at.caption]

@@ -1,4 +1,4 @@
-"""Lesson 7 ("attention on a poem") in the app: the lesson offers its poem, every step draws
+"""Lesson 7 ("attention on a poem") in the app: the lesson starts on its poem, every step draws
 one figure in English and Chinese on verse-lm, and the couplet head it names is the one
 lab/lesson_poems.py finds in the model's own attention."""
 from __future__ import annotations
@@ -25,12 +25,10 @@ def lesson() -> LL.Lesson:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_poem_is_offered_then_every_step_draws(lang):
+def test_the_lesson_starts_on_its_poem_then_every_step_draws(lang):
     at = open_lesson(LESSON, lang, model=LABEL)
     assert_ok(at)
-    at.button(key="ls_use_text").click().run()                      # the lesson's poem goes into the sidebar
-    assert_ok(at)
-    assert at.text_area(key="text").value == lesson().text[lang]
+    assert at.text_area(key="text").value == lesson().text[lang]    # the lesson's poem, not the example sentence
     assert not [b for b in at.button if b.key == "ls_use_text"]    # offered only while another text is there
     steps = lesson().steps
     for i in range(len(steps)):

@@ -192,8 +192,8 @@ def test_two_models_side_by_side():
     at = open_app({"text": TEXT, "mview": "compare"}, page=None)
     a, b = spec(at, "model_map"), spec(at, "model_map_b")
     table = as_shown(next(m.value for m in at.markdown if m.value.startswith("| setting")))
-    for row in ("norm position | post | pre", "positions | learned | rope", "activation | gelu | swiglu",
-                "key/value heads | 12 (MHA) | 2 (GQA)"):
+    for row in ("norm position | post-norm | pre-norm", "positions | learned | RoPE (rotary)",
+                "activation | GELU | SwiGLU", "key/value heads | 12 (MHA) | 2 (GQA)"):
         assert row in table, table
     for fig in (a, b):                                          # the norms are outlined on both maps
         assert sum(s.get("line", {}).get("color") == DIFF for s in fig["layout"]["shapes"]) >= 3

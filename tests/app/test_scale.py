@@ -29,7 +29,7 @@ def test_attention_page_shows_the_bytes_of_this_trace(monkeypatch):
     assert f"{loaders.DEFAULT_TRACE_BUDGET_MB} MB" in shown
     at.sidebar.radio(key="lang").set_value("中文").run()
     assert_ok(at)
-    assert "本次记录（trace）占用内存" in _captions(at)
+    assert "本次记录占用内存" in _captions(at)
 
 
 def test_a_text_over_the_budget_is_cut_with_a_warning(monkeypatch):

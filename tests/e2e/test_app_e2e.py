@@ -159,6 +159,25 @@ def test_language_switch_keeps_the_view(page: Page, app_server: str):
     assert_clean(page)
 
 
+def test_language_switch_renames_the_model_and_keeps_it(page: Page, app_server: str):
+    """The picker shows a model's name in the UI language and the link holds that name; the
+    browser's old name must not lose the model on a switch, and an English link opens the
+    same model in the Chinese UI (issue 35)."""
+    picker = page.locator('[data-testid="stSidebar"] .st-key-model [role=combobox]')
+    open_app(page, app_server, "/attention", {"model": "Toy: reverse · rope", "text": "abc=cba", "lang": "中文"},
+             timeout=TIMEOUT)
+    expect(picker).to_have_value("玩具模型：反转 · RoPE", timeout=TIMEOUT)
+    for lang, name in (("English", "Toy: reverse · rope"), ("中文", "玩具模型：反转 · RoPE")):
+        page.locator(".st-key-lang").get_by_text(lang, exact=True).click()
+        wait_for_rerun(page, timeout=TIMEOUT)
+        expect(picker).to_have_value(name, timeout=TIMEOUT)
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+        assert query.get("model") == [name], query
+        assert page.locator('[data-testid="stAlertContentWarning"], [data-testid="stAlertContentInfo"]').filter(
+            has_text="model=").count() == 0
+    assert_clean(page)
+
+
 def test_invalid_link_params_show_notices(page: Page, app_server: str):
     open_app(page, app_server, "/attention", "layer=999&head=-1&model=nope", timeout=TIMEOUT)
     expect(page.locator("h1")).to_have_text("Attention explorer", timeout=TIMEOUT)

@@ -105,7 +105,7 @@ def test_training_lab_charts_the_detectors(app_server: str, page: Page, lang: st
     wait_for_rerun(page, timeout=TIMEOUT)
     page.locator(".st-key-tr_layers input").fill("2")                 # an induction head needs two layers
     page.locator(".st-key-tr_pe").click()
-    page.get_by_role("option", name="rope", exact=True).click()
+    page.get_by_role("option", name=re.compile(r"^RoPE")).click()           # "RoPE (rotary)" / "RoPE（旋转位置编码）"
     page.locator(".st-key-tr_steps_induction input").fill("150")
     page.locator(".st-key-tr_every input").fill("10")
     page.locator(".st-key-tr_start button").click()

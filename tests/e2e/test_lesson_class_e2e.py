@@ -32,7 +32,7 @@ def test_teacher_and_two_students(app_server: str, page: Page, browser: Browser)
     students = [student(browser, app_server, code) for _ in range(2)]
     expect(students[0].locator(".st-key-ls_step textarea, textarea").first).to_have_value(TEXT)
     for pg, pick in zip(students, (1, 3)):
-        pg.locator('[data-testid="stButtonGroup"] button').nth(pick).click()
+        pg.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button').nth(pick).click()
         wait_for_rerun(pg, timeout=TIMEOUT)
         pg.locator(".st-key-cl_send button").click()
         wait_for_rerun(pg, timeout=TIMEOUT)

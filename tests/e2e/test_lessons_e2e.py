@@ -35,7 +35,7 @@ def test_follow_a_whole_lesson_with_the_arrow_keys(app_server: str, page: Page, 
         assert re.search(rf"\b{i + 1}\D+{n}\b", progress(page)), progress(page)
         if step.ask:
             expect(page.locator(CHARTS)).to_have_count(0)
-            pills = page.locator('[data-testid="stButtonGroup"] button')
+            pills = page.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button')
             pills.nth(1).click()                                     # a guess: the second token
             wait_for_rerun(page, timeout=TIMEOUT)
             page.locator(f".st-key-ls_reveal_attention_{i} button").click()

@@ -84,7 +84,7 @@ def test_sessions_stay_on_their_replica_and_share_a_class(top: replicas.Topology
     for cookie, want, pick in ((cookies["r1"][1], "r1", 1), (cookies["r2"][0], "r2", 3)):
         ctx, pg = session(browser, top, cookie, "/lessons", {"class": code})
         assert marker(pg) == want
-        pg.locator('[data-testid="stButtonGroup"] button').nth(pick).click()
+        pg.locator('[data-testid="stMain"] [data-testid="stButtonGroup"] button').nth(pick).click()
         wait_for_rerun(pg, timeout=TIMEOUT)
         pg.locator(".st-key-cl_send button").click()
         wait_for_rerun(pg, timeout=TIMEOUT)

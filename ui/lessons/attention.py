@@ -18,7 +18,6 @@ from lab import lesson_poems as LP
 from lab.lessons import Param
 from models.trace import Stack
 from viz_core import lessons as VL
-from viz_core.figure import add_title
 
 from .. import serving
 from ..i18n import t
@@ -68,14 +67,26 @@ def _walk_params(layer: int, head: int, query: int) -> dict[str, str]:
     return {"wt_layer": str(layer), "wt_head": str(head), "wt_query": str(query)}
 
 
-@kind("tokens", facts={"n_tokens": "int", "n_special": "int", "n_words": "int", "unk_share": "num"})
+def words_phrase(text: str) -> str:
+    """How much text there is, in the UI language: "17 words", "18 个字" (Chinese is counted in
+    characters, it has no spaces), or both for a mixed text."""
+    words, han = LF.word_counts(text)
+    if han and words:
+        return t("lk_words_both", words=words, han=han)
+    if han:
+        return t("lk_words_han", n=han)
+    return t("lk_words_one" if words == 1 else "lk_words", n=words)
+
+
+@kind("tokens", facts={"n_tokens": "int", "n_special": "int", "n_words": "int", "words": "text",
+                       "unk_share": "num"})
 def tokens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     enc = serving.encode(ctx.tokenizer, ctx.model, ctx.sel.text)
     toks, ids = list(enc.tokens), list(enc.ids)
     offsets = list(enc.offsets) or [(0, 1)] * len(ids)
     flags = [a == b for a, b in offsets]                 # special tokens cover no character of the text
     facts = {"n_tokens": len(toks), "n_special": sum(flags), "n_words": LF.word_count(ctx.sel.text),
-             "unk_share": serving.unk_fraction(ctx.tokenizer, ids)}
+             "words": words_phrase(ctx.sel.text), "unk_share": serving.unk_fraction(ctx.tokenizer, ids)}
     fig = VL.token_strip(toks, ids, flags, title=t("lk_tokens_title", n=len(toks)), terms={"id": "id"})
     return Shown(fig, facts, page="walkthrough")
 
@@ -190,9 +201,9 @@ def all_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     tokens, _ = data.tokens_of(stack)
     pl, ph, ps = LF.strongest_head(patterns, tokens, "previous_token")
     fl, fh, fs = LF.strongest_head(patterns, tokens, "first_token")
-    fig = vz.model_view(patterns, terms={"tile": t("term_tile")})
+    # the title through model_view, which leaves room for it; no "click one": a lesson's grid selects nothing
+    fig = vz.model_view(patterns, terms={"tile": t("term_tile")}, title=t("lk_all_heads_title"))
     vz.mark_tile(fig, pl, ph)
-    fig = add_title(fig, t("model_view_title"))
     facts = {"n_layers": patterns.shape[0], "n_heads": patterns.shape[1], "n_maps": patterns.shape[0] * patterns.shape[1],
              "prev_head": t("lk_head_name", layer=pl, head=ph), "prev_score": ps,
              "first_head": t("lk_head_name", layer=fl, head=fh), "first_score": fs}

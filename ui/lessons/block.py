@@ -19,6 +19,7 @@ from models.training.tasks import get_task
 from viz_core.masks import vector_figure
 
 from .. import model_names, serving
+from ..model_names import site_label, site_labels
 from ..i18n import t
 from ..markup import md_escape
 from ..views import ffn as FV
@@ -38,7 +39,7 @@ def _res_params(view: str) -> dict[str, str]:
 def stream_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
     z = data.contrib["stream_norm"]
-    fig = vz.value_heatmap(z, data.labels, data.tokens, title=t("res_norm_title"), value_name="‖x‖")
+    fig = vz.value_heatmap(z, site_labels(data.labels), data.tokens, title=t("res_norm_title"), value_name="‖x‖")
     facts = {"n_steps": len(data.labels), "n_layers": ctx.cfg.n_layers, "error": float(data.decomp_error),
              "low": float(z.min()), "high": float(z.max())}
     caption = t("lk_bl_additive" if data.additive else "lk_bl_post_ln")
@@ -50,7 +51,7 @@ def stream_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def stream_norm(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
     trend = LB.stream_trend(data.contrib["stream_norm"], data.labels)
-    fig = vz.lines_chart({t("lk_bl_mean_norm"): (trend.steps, trend.norms)}, title=t("lk_bl_norm_title"),
+    fig = vz.lines_chart({t("lk_bl_mean_norm"): (site_labels(trend.steps), trend.norms)}, title=t("lk_bl_norm_title"),
                          y_name="‖x‖")
     facts = {"first": float(trend.norms[0]), "last": float(trend.norms[-1]), "growth": trend.growth,
              "n_up": trend.n_up, "n_blocks": len(trend.steps) - 1}
@@ -65,10 +66,10 @@ def contributions(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     q = position(p["query"], data.tokens)
     c = data.contrib
     big = LB.largest_contribution(data.labels, c["norm"], q)
-    fig = vz.contribution_chart(data.labels, c["norm"][:, q], c["cos_stream"][:, q],
+    fig = vz.contribution_chart(site_labels(data.labels), c["norm"][:, q], c["cos_stream"][:, q], kinds=data.labels,
                                 title=t("lk_bl_contrib_title", q=label(data.tokens, q)),
                                 terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")})
-    facts = {"query": label(data.tokens, q), "top": big.label, "top_norm": big.norm, "share": big.share,
+    facts = {"query": label(data.tokens, q), "top": site_label(big.label), "top_norm": big.norm, "share": big.share,
              "attn": big.attn_total, "mlp": big.mlp_total}
     return Shown(fig, facts, answer=f"sub_{big.kind}", page="residual", params=_res_params("stream"))
 
@@ -77,7 +78,8 @@ def contributions(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def norm_stats(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     ns = ctx.internals().norms
     in_std, out_std = np.sqrt(ns.in_var).mean(1), np.sqrt(ns.out_var).mean(1)
-    fig = vz.lines_chart({t("res_in_std"): (ns.labels, in_std), t("res_out_std"): (ns.labels, out_std)},
+    names = site_labels(ns.labels)
+    fig = vz.lines_chart({t("res_in_std"): (names, in_std), t("res_out_std"): (names, out_std)},
                          title=t("res_norms_title"), y_name=t("res_std"))
     facts = {"kind": t(f"lk_bl_kind_{ns.kind}"), "n_norms": len(ns.labels), "in_low": float(in_std.min()),
              "in_high": float(in_std.max()), "out_std": float(out_std.mean())}
@@ -97,9 +99,10 @@ def norm_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     q = position(p["query"], data.tokens)
     cmp = LB.compare_norms(data.stream[step, q], ctx.cfg.norm_eps)
     fig = vector_figure({t("lk_bl_input"): cmp.x, "LayerNorm": cmp.layer, "RMSNorm": cmp.rms},
-                           title=t("lk_bl_norm_token_title", step=data.labels[step], q=label(data.tokens, q)),
+                           title=t("lk_bl_norm_token_title", step=site_label(data.labels[step]),
+                                   q=label(data.tokens, q)),
                            terms={"dim": t("wt_term_dim"), "value": t("lk_bl_value")})
-    facts = {"query": label(data.tokens, q), "step": data.labels[step], "mean": cmp.mean, "std": cmp.std,
+    facts = {"query": label(data.tokens, q), "step": site_label(data.labels[step]), "mean": cmp.mean, "std": cmp.std,
              "rms": cmp.rms_value, "cosine": cmp.cosine, "ln_norm": cmp.layer_norm,
              "sqrt_d": float(np.sqrt(cmp.x.size))}
     return Shown(fig, facts, answer="norms_agree" if cmp.agree else "norms_differ", page="residual",
@@ -139,9 +142,13 @@ def ffn_vocab(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
                         title=t("lk_bl_vocab_title", layer=layer, n=neuron),
                         terms=FV.terms())
     facts = {"layer": layer, "neuron": f"n{neuron}", "query": label(data.tokens, q),
-             "promoted": ", ".join(vz.visible_label(x) for x in proj["top"][:3]),
-             "suppressed": ", ".join(vz.visible_label(x) for x in proj["bottom"][:3])}
+             "promoted": token_list(proj["top"][:3]), "suppressed": token_list(proj["bottom"][:3])}
     return Shown(fig, facts, page="ffn", params=_ffn_params(layer, neuron), caption=t(f"ffn_via_{proj['via']}"))
+
+
+def token_list(tokens) -> str:
+    """A few tokens in a sentence: quoted and listed the way the UI language lists them."""
+    return t("lk_bl_token_sep").join(t("lk_bl_token_quoted", token=vz.visible_label(x)) for x in tokens)
 
 
 def _lens_data(ctx: StepContext):
@@ -165,10 +172,10 @@ def logit_lens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     q = position(p["query"], data.tokens)
     settle = LB.lens_settle(lens.top_ids, lens.top_probs, q)
     text = [[cell[0] for cell in row] for row in data.lens_tokens]
-    fig = vz.value_heatmap(lens.top_probs[..., 0], lens.labels, data.tokens, title=t("res_lens_title"),
+    fig = vz.value_heatmap(lens.top_probs[..., 0], site_labels(lens.labels), data.tokens, title=t("res_lens_title"),
                            value_name=t("term_probability"), zmin=0.0, zmax=1.0, text=text)
     facts = {"query": label(data.tokens, q), "final": vz.visible_label(data.lens_tokens[-1][q][0]),
-             "final_prob": settle.final_prob, "first": lens.labels[settle.first], "n_rows": settle.n_rows,
+             "final_prob": settle.final_prob, "first": site_label(lens.labels[settle.first]), "n_rows": settle.n_rows,
              "model": other or ctx.sel.model_label}
     caption = t("lk_bl_lens_fallback", model=md_escape(other), text=md_escape(example)) if other else ""
     params = _res_params("lens")

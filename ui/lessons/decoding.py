@@ -175,8 +175,10 @@ def generation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = vz.token_bars(probs, labels, numbered=False, value_name=t("term_probability"),
                         title=t("lk_dc_gen_title", n=len(new_tokens)))
     low = int(np.argmin(probs))
+    # a toy's symbols and a character model's characters run together ("长干", not "长 干"); words get spaces
+    chars = toy or all(len(tok) <= 1 for tok in new_tokens)
     facts = {"prompt": vz.visible_label(prompt, 80), "output": vz.visible_label("".join(new_tokens)
-                                                                              if toy else " ".join(new_tokens), 120),
+                                                                              if chars else " ".join(new_tokens), 120),
              "n_new": len(new_tokens), "low": float(probs[low]), "low_token": labels[low], "mean": float(probs.mean())}
     return Shown(fig, facts, page="generate", params=_gen_params(prompt))
 
@@ -208,8 +210,9 @@ def kv_grid(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def kv_memory(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     cfg = ctx.cfg
     positions, curves = KV.kv_cache_curves(cfg, cfg.max_len)
-    series = {KV.kv_label(cfg.n_heads, d): b for d, b in curves.items()}
-    fig = vg.kv_memory_chart(positions, series, current=KV.kv_label(cfg.n_heads, cfg.kv_heads), at=cfg.max_len,
+    name = {d: t("gen_kv_label", kind=KV.attention_kind(cfg.n_heads, d), n=d) for d in curves}
+    series = {name[d]: b for d, b in curves.items()}
+    fig = vg.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=cfg.max_len,
                              terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")})
     size = KV.kv_cache_bytes(cfg, cfg.max_len)
     facts = {"per_token": size.per_token, "max_len": cfg.max_len, "at_max_kib": size.total / 1024,

@@ -73,7 +73,7 @@ def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     scheme, n, d = p["scheme"], p["n"], p["d"]
     key = learned_source(ctx) if scheme == "learned" else ""
     vt = PV.vector_table(scheme, n, d, 10000.0, key)
-    fig = PV.table_figure(scheme, n, d, 10000.0, key, t("lk_pe_table_title", scheme=PC.scheme_label(scheme), n=n),
+    fig = PV.table_figure(scheme, n, d, 10000.0, key, t("lk_pe_table_title", scheme=PC.scheme_label(scheme), n=n - 1),
                           tuple(PV.words().items()))
     waves = vt.wavelengths if vt.wavelengths is not None else np.array([np.nan])
     facts = {"n": n, "d": vt.table.shape[1], "source": label_of(key) if key else "-", "min_wave": float(np.min(waves)),

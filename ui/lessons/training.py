@@ -31,6 +31,7 @@ from viz_core.figure import add_title
 
 from ..i18n import t
 from ..markup import md_code, md_escape
+from ..model_names import pe_name
 from ..serving import run_held
 from . import Shown, StepContext, kind
 
@@ -183,7 +184,7 @@ def train_task(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
              "vocab": task.tokenizer.vocab_size, "n_answer": probe.answer.stop - probe.answer.start}
     return Shown(fig, facts, page="training",
                  caption=t("lt_model_caption", layers=cfg.n_layers, heads=cfg.n_heads, d=cfg.d_model,
-                           pe=md_escape(cfg.positional), probe=md_code(probe.text)))
+                           pe=md_escape(pe_name(cfg.positional)), probe=md_code(probe.text)))
 
 
 @kind("train_run", params=RUN, facts={"steps": "int", "seconds": "num", "first_loss": "num", "ln_vocab": "num",

@@ -22,7 +22,7 @@ _HOLDS = {
     "window": ("K and V of the last w positions only", "只保留最近 w 个位置的键和值"),
     "retention": ("a d_head × d_head state per head and layer", "每层每个头一个 d_head × d_head 的状态矩阵"),
     "rwkv": ("per channel and layer: WKV's (a, b, max) and the two token-shift inputs",
-             "每层每个通道：WKV 的 (a, b, max) 以及两处词元平移的上一个输入"),
+             "每层每个通道：WKV 的 a、b 和运行中的最大值，以及两处词元平移的上一个输入"),
     "mamba": ("per layer: d_inner × d_state scan state + d_inner × (d_conv − 1) convolution inputs",
               "每层：d_inner × d_state 的扫描状态 + d_inner × (d_conv − 1) 的卷积输入"),
 }

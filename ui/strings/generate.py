@@ -77,7 +77,7 @@ STRINGS = {
     "gen_pause": {"en": "Pause", "zh": "暂停"},
     "gen_step": {"en": "Step", "zh": "步骤"},
     "gen_candidates": {"en": "Step {i}: candidates for position {pos}", "zh": "第 {i} 步：位置 {pos} 的候选词元"},
-    "gen_chosen": {"en": "Chosen: **{tok}**.", "zh": "选中：**{tok}**。"},
+    "gen_chosen": {"en": "Chosen: **{tok}**.", "zh": "选中：**“{tok}”**。"},
     "gen_why_greedy": {"en": "Greedy decoding takes the most probable token.", "zh": "贪心解码选择概率最高的词元。"},
     "gen_why_sampled": {"en": "Drawn at random with probability {p:.3f} (rank {rank} by the model); {kept} tokens of "
                               "the vocabulary survived the cut.",
@@ -108,6 +108,7 @@ STRINGS = {
     "gen_term_new": {"en": "computed in this step", "zh": "这一步新计算"},
     "gen_term_tokens": {"en": "cached positions", "zh": "已缓存的位置数"},
     "gen_term_bytes": {"en": "KV cache (KiB, float32)", "zh": "KV 缓存（KiB，float32）"},
+    "gen_kv_label": {"en": "{kind}, {n} kv", "zh": "{kind}（{n} 个键/值头）"},
     "gen_term_block": {"en": "block", "zh": "块"},
     "gen_term_slot": {"en": "slot in the block", "zh": "块内槽位"},
     "gen_term_source": {"en": "source token", "zh": "源词元"},

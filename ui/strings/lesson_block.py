@@ -29,6 +29,8 @@ STRINGS = {
     "lk_opt_sub_embed": {"en": "the embedding", "zh": "嵌入"},
     "lk_opt_sub_attn": {"en": "an attention sub-layer", "zh": "某个注意力子层"},
     "lk_opt_sub_mlp": {"en": "an FFN sub-layer", "zh": "某个前馈网络子层"},
+    "lk_bl_token_sep": {"en": ", ", "zh": "、"},
+    "lk_bl_token_quoted": {"en": "{token}", "zh": "“{token}”"},
     "lk_bl_kind_layernorm": {"en": "LayerNorm", "zh": "层归一化（LayerNorm）"},
     "lk_bl_kind_rmsnorm": {"en": "RMSNorm", "zh": "RMSNorm"},
     "lk_bl_kind_dyt": {"en": "DyT (no statistics: tanh(αx))", "zh": "DyT（不计算统计量：tanh(αx)）"},

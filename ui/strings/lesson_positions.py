@@ -7,8 +7,8 @@ STRINGS = {
                       "zh": "{model}，第 0 层第 0 个头：分数的 softmax（不加掩码），打乱前后对比"},
     "lk_permutation_notice": {
         "en": "Without positions, the shuffled input's layer-0 scores equal the original ones reordered, up to "
-              "{score_error:.1e}; with {other} positions they differ by up to {other_error:.2f}.",
-        "zh": "没有位置编码时，打乱后输入的第 0 层分数与原分数重新排列后相同，误差不超过 {score_error:.1e}；"
+              "{score_error:.1g}; with {other} positions they differ by up to {other_error:.2f}.",
+        "zh": "没有位置编码时，打乱后输入的第 0 层分数与原分数重新排列后相同，误差不超过 {score_error:.1g}；"
               "加上{other}位置编码后，差异最大可达 {other_error:.2f}。"},
     "lk_opt_perm_same": {"en": "the same numbers, only reordered", "zh": "数值相同，只是换了顺序"},
     "lk_opt_perm_changed": {"en": "different numbers", "zh": "数值变了"},
@@ -21,8 +21,8 @@ STRINGS = {
               "{learned_1:.2f} and {learned_10:.2f}.",
         "zh": "正弦：距离 1 时余弦相似度为 {sin_1:.2f}，距离 10 时为 {sin_10:.2f}。可学习（{source}）："
               "{learned_1:.2f} 和 {learned_10:.2f}。"},
-    "lk_rope_notice": {"en": "The score curves of the queries at m = {positions} differ by at most {error:.1e}.",
-                       "zh": "查询位于 m = {positions} 时的分数曲线之间最多相差 {error:.1e}。"},
+    "lk_rope_notice": {"en": "The score curves of the queries at m = {positions} differ by at most {error:.1g}.",
+                       "zh": "查询位于 m = {positions} 时的分数曲线之间最多相差 {error:.1g}。"},
     "lk_opt_rope_same": {"en": "the score stays the same", "zh": "分数不变"},
     "lk_opt_rope_changes": {"en": "the score changes", "zh": "分数会变"},
     "lk_alibi_title": {"en": "ALiBi bias per head, as in {model} (first {n} positions)",

@@ -14,7 +14,7 @@ STRINGS = {
                    "zh": "本课程的训练：{task}，{steps} 步，用时 {s} 秒（随机种子 {seed}），最终准确率 {acc}。"},
     "lt_model_caption": {
         "en": "The model: {layers} layer(s), {heads} heads, width {d}, {pe} positions. The example it is shown: {probe}",
-        "zh": "模型：{layers} 层，{heads} 个头，宽度 {d}，位置编码 {pe}。展示用的样例：{probe}"},
+        "zh": "模型：{layers} 层，{heads} 个头，宽度 {d}，{pe}。展示用的样例：{probe}"},
     "lt_ideal_title": {"en": "The attention that solves “{task}” (answer rows)",
                        "zh": "能解决“{task}”任务的注意力（答案所在的行）"},
     "lt_head_at": {"en": "Head {head} at step {step}", "zh": "第 {step} 步时的{head}"},

@@ -88,11 +88,17 @@ STRINGS = {
     "refused_lesson_unreadable": {"en": "the file cannot be read.", "zh": "无法读取该文件。"},
     # attention step kinds (ui/lessons/attention.py)
     "lk_value": {"en": "value", "zh": "值"},
+    "lk_all_heads_title": {"en": "All heads: rows = layers, columns = heads", "zh": "全部注意力头：行 = 层，列 = 头"},
     "lk_tokens_title": {"en": "Your sentence as {n} tokens (with their ids)", "zh": "你的句子被切分为 {n} 个词元（附 id）"},
-    "lk_tokens_notice": {"en": "{n_words:d} words became {n_tokens:d} tokens, {n_special:d} of them special "
+    "lk_tokens_notice": {"en": "{words} became {n_tokens:d} tokens, {n_special:d} of them special "
                                "markers; {unk_share:.0%} are unknown to the vocabulary.",
-                         "zh": "{n_words:d} 个词（汉字按字计）被切成 {n_tokens:d} 个词元，其中 {n_special:d} 个是特殊词元；"
+                         "zh": "{words}被切成 {n_tokens:d} 个词元，其中 {n_special:d} 个是特殊词元；"
                                "词表外（未知）词元占 {unk_share:.0%}。"},
+    # how much text (lk_tokens_notice's {words}): Chinese is counted in characters (no spaces)
+    "lk_words": {"en": "{n} words", "zh": "{n} 个词"},
+    "lk_words_one": {"en": "1 word", "zh": "1 个词"},
+    "lk_words_han": {"en": "{n} Chinese characters", "zh": "{n} 个汉字"},
+    "lk_words_both": {"en": "{words} words and {han} Chinese characters", "zh": "{words} 个词和 {han} 个汉字"},
     "lk_qkv_title": {"en": "Queries, keys and values of layer {layer}, head {head}",
                      "zh": "第 {layer} 层第 {head} 个头的查询、键和值"},
     "lk_qkv_notice": {"en": "Each token gets a query, a key and a value of {d_head:d} numbers in this head: the "

@@ -117,7 +117,7 @@ STRINGS = {
         "en": "It divides by sqrt(var + ε) with the *biased* variance (÷ d, not d − 1) and ε = {eps:g}: over every "
               "LayerNorm and position of this text, the model's divisor differs from sqrt(biased var + ε) by at most "
               "{biased:.1e}, and from sqrt(unbiased var + ε) by up to {unbiased:.1e}.",
-        "zh": "它除以 sqrt(var + ε)，其中方差是*有偏*的（除以 d，而不是 d − 1），ε = {eps:g}：在本文本的每个层归一化和每个位置上，"
+        "zh": "它除以 √(方差 + ε)，其中方差是*有偏*的（除以 d，而不是 d − 1），ε = {eps:g}：在本文本的每个层归一化和每个位置上，"
               "模型的除数与 sqrt(有偏方差 + ε) 最多相差 {biased:.1e}，而与 sqrt(无偏方差 + ε) 最多相差 {unbiased:.1e}。"},
     "res_mis_postln_common": {"en": "“The Transformer puts the LayerNorm before each sub-layer (Pre-LN).”",
                               "zh": "“Transformer 把层归一化放在每个子层之前（Pre-LN）。”"},
@@ -127,7 +127,7 @@ STRINGS = {
               "Xiong et al. (2020) showed why it trains without a learning-rate warm-up. In the twins above the "
               "stream grows ×{pre:.2f} with Pre-LN and ×{post:.2f} with Post-LN.",
         "zh": "原始 Transformer（Vaswani 等，2017）计算的是 LayerNorm(x + Sublayer(x))：即 Post-LN，与本目录中的"
-              "“Original Transformer”一致（{where}）。Pre-LN，即 x + Sublayer(LN(x))，是后来才出现的（GPT-2）；"
+              "“原始 Transformer”一致（{where}）。Pre-LN，即 x + Sublayer(LN(x))，是后来才出现的（GPT-2）；"
               "Xiong 等（2020）说明了它为什么不需要学习率预热也能训练。在上面的孪生模型中，残差流在 Pre-LN 下变为原来的 {pre:.2f} 倍，"
               "在 Post-LN 下为 {post:.2f} 倍。"},
     # ---- the input layer ---------------------------------------------------------------------------
@@ -169,7 +169,7 @@ STRINGS = {
     "res_in_segments": {
         "en": "Segment (token-type) embeddings: BERT adds S[0] to the tokens of the first sentence and S[1] to those "
               "of the second (question and answer, for example). A single text is all segment 0.",
-        "zh": "段（token type）嵌入：BERT 给第一句的词元加 S[0]，给第二句的词元加 S[1]（例如问题和答案）。单独一段文本全部属于第 0 段。"},
+        "zh": "段嵌入：BERT 给第一句的词元加 S[0]，给第二句的词元加 S[1]（例如问题和答案）。单独一段文本全部属于第 0 段。"},
     "res_in_embed_norm": {
         "en": "BERT then normalises the sum (a LayerNorm on the embeddings): the mean norm goes from {before:.3g} to "
               "{after:.3g}, so the parts' sizes above are what the norm evens out.",

@@ -125,7 +125,7 @@ STRINGS = {
     "term_masked": {"en": "masked", "zh": "被掩码"},
     "term_layer": {"en": "layer", "zh": "层"},
     "term_head": {"en": "head", "zh": "头"},
-    "term_tile": {"en": "layer {layer}, head {head}", "zh": "第 {l} 层第 {h} 个头"},
+    "term_tile": {"en": "layer L{l}, head H{h}", "zh": "第 {l} 层第 {h} 个头"},
     "term_weight": {"en": "attention weight", "zh": "注意力权重"},
     "term_token": {"en": "token", "zh": "词元"},
     "term_neuron": {"en": "neuron", "zh": "神经元"},

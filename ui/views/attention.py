@@ -27,7 +27,7 @@ from viz_core.figure import text_scale, use_text_scale
 
 from ..widgets import figure_export as fx
 from .. import serving
-from ..i18n import FORMULAS, t
+from ..i18n import FORMULAS, formula, t
 from ..markup import md_escape
 from ..serving import AttentionData, config_json, trace_npz
 from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
@@ -126,12 +126,15 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
 
 # ---- the heads view --------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
-def model_view_figure(key: str, device: str, text: str, target: str, stack: str, palette: str, scale: float):
+def model_view_figure(key: str, device: str, text: str, target: str, stack: str, palette: str, scale: float,
+                      tile: str):
     """All heads of one stack as one image (built once per text, palette and text scale:
     ~50 ms at 64 tokens, ~0.6 s at 512); the selected tile is outlined afterwards with
-    viz_core.mark_tile."""
+    viz_core.mark_tile. `tile`: a head's name in the hover, in the UI language (the warm-up
+    builds the English one)."""
     with colors.use_palette(palette), use_text_scale(scale):
-        return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack])
+        return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack],
+                             terms={"tile": tile})
 
 
 
@@ -151,7 +154,7 @@ def _on_cell() -> None:
 def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     st.markdown(f"**{t('model_view_title')}**")
     fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
-                            text_scale())
+                            text_scale(), t("term_tile"))
     if c.combine == "one":
         vz.mark_tile(fig, c.layer, c.head)
     fx.chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
@@ -391,4 +394,4 @@ def explanations() -> None:
         st.markdown(t("ex_multihead"))
         st.latex(FORMULAS["multihead"])
         st.markdown(t("ex_mask"))
-        st.latex(FORMULAS["mask"])
+        st.latex(formula("mask"))

@@ -20,8 +20,9 @@ from models.errors import Refused
 from viz_core.colors import DIVERGING
 
 from ..widgets import figure_export as fx
-from ..i18n import FORMULAS, t
+from ..i18n import formula, t
 from ..markup import md_code, md_escape
+from ..model_names import site_label
 from ..refusals import say
 from ..serving import attribution as SA
 from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
@@ -123,7 +124,7 @@ def dla_view(sel: Selection, model, tok) -> None:
 
 
 def frozen_caption(scales: dict[str, float]) -> str:
-    shown = ", ".join(f"{md_escape(k)}: s = {v:.4g}" for k, v in list(scales.items())[:6])
+    shown = ", ".join(f"{md_escape(site_label(k))}: s = {v:.4g}" for k, v in list(scales.items())[:6])
     more = "" if len(scales) <= 6 else f" (+{len(scales) - 6})"
     return t("at_frozen", n=len(scales), scales=shown + more)
 
@@ -161,7 +162,7 @@ def piece_label(p) -> str:
     if p.kind in ("head", "cross_head"):
         return t(f"at_piece_{p.kind}", layer=p.layer, head=p.head)
     if p.kind == "norm_bias":
-        return t("at_piece_norm_bias", norm=p.norm)
+        return t("at_piece_norm_bias", norm=site_label(p.norm))
     if p.kind in ("mlp", "attn_bias", "cross_bias"):
         return t(f"at_piece_{p.kind}", layer=p.layer)
     return t(f"at_part_{p.kind}")
@@ -217,4 +218,4 @@ def explanations(view: str) -> None:
         for key in {"dla": ("dla", "frozen", "logit_diff"), "head": ("head_write", "ov"),
                     "patching": ("patching",), "detectors": ("detectors",)}[view]:
             st.markdown(t(f"at_ex_{key}"))
-            st.latex(FORMULAS[f"at_{key}"])
+            st.latex(formula(f"at_{key}"))

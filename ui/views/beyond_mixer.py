@@ -61,7 +61,7 @@ def render(sel: Selection, src: "QKV") -> None:
                                   terms=terms(), square=False)
         else:
             fig = vz.matrix_heatmap(r.token_mixing, row_labels=shown, col_labels=shown, title=t("bxm_mix_tok_title"),
-                                    row_name=t("term_query"), col_name=t("term_key"))
+                                    row_name=t("term_query"), col_name=t("term_key"), colorbar_title=t("wt_term_value"))
         fx.chart(fig, key="bxm_mix_tokens", width="stretch")
     if not shuffled:
         st.info(t("bxm_mix_unshuffled"), icon=":material/shuffle:")

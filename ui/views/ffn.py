@@ -16,7 +16,7 @@ from lab import ffn as F
 
 from ..widgets import figure_export as fx
 from .. import serving
-from ..i18n import FORMULAS, t
+from ..i18n import FORMULAS, STRINGS, formula, t
 from ..serving import InternalsData, neuron_projection, parameters
 from ..shell import Selection, bound, choice, explain, index_slider, internals_page, show_notices
 from ..widgets import compare
@@ -73,7 +73,7 @@ def controls(cfg) -> Controls:
         layer = layer_slider(cfg.n_layers)
     with c2:
         st.caption(t("ffn_shape", d=cfg.d_model, ff=cfg.d_ff, ratio=cfg.d_ff / cfg.d_model,
-                     act=cfg.activation))
+                     act=t(f"act_{cfg.activation}")))
     return Controls(view, layer)
 
 
@@ -144,7 +144,7 @@ def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np
                                    title=t("ffn_promotes"), terms=terms()),
                      key="neuron_vocab", width="stretch")
             st.caption(t(f"ffn_via_{proj['via']}"))
-        st.latex(FORMULAS["ffn_kv"])
+        st.latex(formula("ffn_kv"))
 
 
 def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
@@ -152,8 +152,8 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     lo, hi = np.percentile(pre, [0.5, 99.5]) if pre.size else (-3.0, 3.0)
     span = max(abs(float(lo)), abs(float(hi)), 1.0)
     x = np.linspace(-span, span, 201, dtype=np.float32)
-    name = {"swiglu": "SiLU (SwiGLU gate)", "geglu": "GELU-tanh (GeGLU gate)", "geglu_exact": "GELU (GeGLU gate)"}.get(
-        cfg.activation, cfg.activation.upper().replace("_", "-"))
+    curve = f"act_curve_{cfg.activation}"
+    name = t(curve if curve in STRINGS else f"act_{cfg.activation}")
     left, right = st.columns([3, 2])
     with left:
         fx.chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,

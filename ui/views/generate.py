@@ -25,8 +25,8 @@ from models.trace import Stack, act_name
 from models.weights import zoo
 
 from ..widgets import figure_export as fx
-from .. import serving
-from ..i18n import FORMULAS, lang, t
+from .. import model_names, serving
+from ..i18n import formula, lang, t
 from ..markup import md_escape
 from ..serving import MAX_CHARS, load_model, run_held
 from ..shell import Selection, bound, choice, explain, require_model, show_notices
@@ -129,7 +129,7 @@ def encoder_only(sel: Selection) -> None:
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
     entry = decoder_choice()
     if entry is not None:
-        st.button(t("gen_switch_decoder", model=md_escape(entry.label)), on_click=_switch_model, args=(entry,),
+        st.button(t("gen_switch_decoder", model=md_escape(model_names.label(entry))), on_click=_switch_model, args=(entry,),
                   key="gen_switch", type="primary")
 
 
@@ -401,7 +401,7 @@ def beam_view(tok, run: Run) -> None:
     st.markdown(t("gen_beam_best", score=best.score, n=length, alpha=run.settings.length_penalty,
                   norm=G.normalised_score(best.score, length, run.settings.length_penalty)))
     st.markdown(t("gen_beam_explain", width=run.settings.beam_width))
-    st.latex(FORMULAS["gen_beam"])
+    st.latex(formula("gen_beam"))
 
 
 def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
@@ -414,7 +414,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         st.info(t("gen_cache_off"))
     st.markdown(t("gen_cache_explain", n=rows, kv=cfg.kv_heads, heads=cfg.n_heads, kind=cfg.attention_kind,
                   dh=cfg.head_dim))
-    st.latex(FORMULAS["gen_cache_bytes"])
+    st.latex(formula("gen_cache_bytes"))
     tokens = all_tokens[:rows]
     before = 0 if index == 0 else rows - 1
     fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
@@ -433,8 +433,9 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         st.caption(t("gen_cache_cross", n=n_src, kib=KV.kv_cache_bytes(cfg, n_src).total / 1024))
     # MHA / GQA / MQA for this model's shape
     positions, curves = KV.kv_cache_curves(cfg, max(cfg.max_len, rows))
-    series = {KV.kv_label(cfg.n_heads, d): b for d, b in curves.items()}
-    fx.chart(vg.kv_memory_chart(positions, series, current=KV.kv_label(cfg.n_heads, cfg.kv_heads), at=rows,
+    name = {d: t("gen_kv_label", kind=KV.attention_kind(cfg.n_heads, d), n=d) for d in curves}
+    series = {name[d]: b for d, b in curves.items()}
+    fx.chart(vg.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=rows,
                                 terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
              key="gen_cache_memory", width="stretch")
     st.markdown(t("gen_cache_compare", n=rows, this=cache.total / 1024, mha=cache.mha / 1024, mqa=cache.mqa / 1024,
@@ -472,5 +473,5 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
 def explanations() -> None:
     with st.expander(t("explain")):
         st.markdown(t("gen_ex_loop"))
-        st.latex(FORMULAS["gen_sampling"])
+        st.latex(formula("gen_sampling"))
         st.markdown(t("gen_ex_cache"))

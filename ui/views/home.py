@@ -7,7 +7,8 @@ import streamlit as st
 import viz_core as vz
 from models.weights import zoo
 
-from ..i18n import t
+from .. import model_names
+from ..i18n import STRINGS, t
 from ..markup import markdown_table, md_escape
 from ..serving import encode
 from ..shell import Selection, describe_entry, require_model, show_notices
@@ -132,7 +133,8 @@ def card_rows(cfg) -> dict[str, str]:
 
 
 def _attention_notes(cfg) -> list[str]:
-    notes = [cfg.attention_kind, cfg.attention.kind]
+    kind = cfg.attention.kind
+    notes = [cfg.attention_kind, t(f"mk_kind_{kind}") if f"mk_kind_{kind}" in STRINGS else kind]
     if cfg.attention.kind == "local":                                     # Mistral's sliding window
         notes.append(t("card_window").format(w=cfg.attention.window))
     if cfg.has_qkv_bias and not cfg.bias:                                 # Qwen2
@@ -215,7 +217,7 @@ def model_card(model, sel: Selection):
 def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
     header = [t("col_model"), t("col_kind"), t("col_available"), t("col_details")]
-    rows = [[e.label, t(f"kind_{e.kind}"), "✓" if e.available else "✗",
+    rows = [[model_names.label(e), t(f"kind_{e.kind}"), "✓" if e.available else "✗",
              describe_entry(e) if e.available else e.reason]
             for e in zoo.catalogue()]
     st.markdown(markdown_table(header, rows))

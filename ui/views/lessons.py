@@ -22,8 +22,10 @@ from .. import presenter
 from ..i18n import lang, t
 from ..lessons import KINDS, Shown, StepContext, default_notice, specs
 from ..markup import lesson_markdown, md_escape
+from ..model_names import label_of
 from ..refusals import say
-from ..shell import Selection, choice, notice, require_model, require_text, show_notices, use_text
+from ..shell import (EXAMPLE_TEXTS, Selection, choice, notice, require_model, require_text, show_notices,
+                     use_text)
 from . import lesson_class
 
 UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
@@ -31,6 +33,7 @@ TALLY = "_ls_tally"                  # session: (lesson, step) -> [right, guesse
 REVEALED = "_ls_revealed"            # session: {(lesson, step, model, text)} revealed
 STEP = "_ls_step"                    # session: (lesson id, step index 0-based)
 UPLOAD_SAID = "_ls_upload_said"      # session: ("ok" | "bad", sentence) of the last upload
+STARTED = "_ls_started"              # session: (lesson id, language) whose text was put in the sidebar
 
 
 @st.cache_data(max_entries=1, show_spinner=False, ttl=60)
@@ -67,6 +70,8 @@ def render(sel: Selection) -> None:
     place = choose(lessons, cls)
     if place is None:
         return
+    if cls is None:                                  # a class keeps the class's own text
+        start_on_lesson_text(place.lesson, lessons, sel)
     if not presenting() and cls is None:
         library(lessons, errors)
     if cls is not None or not presenting():           # a class's code and QR stay on the projector
@@ -122,6 +127,30 @@ def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
     return Place(lesson, index)
 
 
+def start_text(lesson: LL.Lesson, code: str) -> str:
+    """The text `lesson` starts on in language `code`: its own (a poem), else the app's
+    example sentence in that language (`shell.EXAMPLE_TEXTS`)."""
+    return lesson.text[code] if lesson.text else EXAMPLE_TEXTS[code]
+
+
+def start_on_lesson_text(lesson: LL.Lesson, lessons: dict[str, LL.Lesson], sel: Selection) -> None:
+    """Put the lesson's text in the reader's language into the sidebar when the sidebar holds
+    a text the app chose (an example sentence, or a lesson's text): a lesson opened in Chinese
+    reads Chinese, in English English. A text the reader typed, or a link carried, stays.
+    Once per lesson and language (the reader may type an example back), then a rerun, so
+    that the sidebar shows it."""
+    code = lang()
+    want = start_text(lesson, code)
+    chosen = {v.strip() for v in EXAMPLE_TEXTS.values()}
+    chosen |= {v.strip() for other in lessons.values() if other.text for v in other.text.values()}
+    have = sel.text.strip()
+    if have == want.strip() or have not in chosen or st.session_state.get(STARTED) == (lesson.id, code):
+        return
+    st.session_state[STARTED] = (lesson.id, code)
+    st.session_state["_sidebar_pending"] = {**(st.session_state.get("_sidebar_pending") or {}), "text": want}
+    st.rerun()
+
+
 def go(lid: str, index: int) -> None:
     st.session_state[STEP] = (lid, index)
     lesson_class.moved(index)                        # a teacher's class follows
@@ -132,8 +161,9 @@ def library(lessons: dict[str, LL.Lesson], errors: list[LL.LessonError]) -> None
     code = lang()
     with st.expander(t("ls_library", n=len(lessons))):
         for lesson in lessons.values():
-            st.markdown(f"**{md_escape(lesson.title[code])}** · {t('ls_n_steps', n=len(lesson.steps))} · "
-                        f"{md_escape(lesson.model)}  \n{lesson_markdown(lesson.summary[code])}")
+            model = f" · {md_escape(label_of(lesson.model))}" if lesson.model else ""     # the model it was written for
+            st.markdown(f"**{md_escape(lesson.title[code])}** · {t('ls_n_steps', n=len(lesson.steps))}{model}  \n"
+                        f"{lesson_markdown(lesson.summary[code])}")
         for e in errors:
             st.warning(t("ls_bad_file", file=md_escape(getattr(e, "source", "?")), error=say(e)))
         st.file_uploader(t("ls_upload"), type=["toml"], key="ls_upload", help=t("ls_upload_help"),
@@ -172,9 +202,9 @@ def _switch(key: str) -> None:
 def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
     """Whether the lesson can run on the reader's model; otherwise say why and offer the
     model it was written for. A different but fitting model only gets a note."""
-    from .. import serving
+    from .. import model_names, serving
     suited = serving.entry(lesson.model) if lesson.model else None
-    label = suited.label if suited is not None else lesson.model
+    label = model_names.label(suited) if suited is not None else lesson.model
     if not lesson.fits(cfg.arch):
         st.warning(t("ls_wrong_arch", model=md_escape(sel.model_label), arch=t(f"ls_arch_{cfg.arch}"),
                      archs=", ".join(t(f"ls_arch_{a}") for a in lesson.archs)), icon=":material/swap_horiz:")
@@ -239,7 +269,7 @@ def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
     (st.title if presenting() else st.header)(md_escape(step.title[code]), anchor=False)
     st.markdown(lesson_markdown(step.body[code]))
     if step.formula:
-        st.latex(step.formula)
+        st.latex(step.formula[lang()])
     try:
         with st.spinner(t("ls_computing")):
             shown = compute(step, sel, model, tok)

@@ -25,7 +25,7 @@ from viz_core import masks as vm
 
 from ..widgets import figure_export as fx
 from .. import serving
-from ..i18n import FORMULAS, lang, t
+from ..i18n import FORMULAS, STRINGS, formula, lang, t
 from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
@@ -89,8 +89,9 @@ def controls(stack: str, n_layers: int, n_heads: int) -> tuple[Controls, list]:
 
 def terms() -> dict[str, str]:
     """Words inside the mask figures, in the UI language."""
-    out = {w: t(f"mk_term_{w}") for w in ("allowed", "blocked", "empty", "length", "pairs", "reached", "keys")}
-    out.update(query=t("term_query"), key=t("term_key"), layer=t("mk_term_layers"))
+    out = {w: t(f"mk_term_{w}") for w in ("allowed", "blocked", "empty", "length", "pairs", "reached", "keys",
+                                           "fewest")}
+    out.update(query=t("term_query"), key=t("term_key"), layer=t("mk_term_layers"), value=t("wt_term_value"))
     return out
 
 
@@ -236,7 +237,9 @@ def trained_note(run: MK.MaskedRun) -> None:
     if changed == 0:
         st.success(t("mk_same_as_trained"), icon=":material/check:")
         return
-    st.info(t("mk_differs", trained=run.kind + (" + causal" if run.decoder and run.kind != "prefix" else ""),
+    trained = t(f"mk_kind_{run.kind}") if f"mk_kind_{run.kind}" in STRINGS else run.kind
+    trained += " + " + t("mk_kind_causal") if run.decoder and run.kind != "prefix" else ""
+    st.info(t("mk_differs", trained=trained,
               n=changed, total=run.used.size), icon=":material/warning:")
     if run.n_future:
         st.warning(t("mk_sees_future", n=run.n_future), icon=":material/fast_forward:")
@@ -280,7 +283,8 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
     with c1:
         st.markdown(f"**{t('mk_step_scores')}**")
         fx.chart(vz.matrix_heatmap(scores, row_labels=tokens, col_labels=tokens, row_name=t("term_query"),
-                                   col_name=t("term_key")), key="mk_scores", width="stretch")
+                                   col_name=t("term_key"), colorbar_title=t("fa_term_score")),
+                 key="mk_scores", width="stretch")
     with c2:
         st.markdown(f"**{t('mk_step_masked')}**")
         fx.chart(vm.masked_scores_figure(scores, mask, tokens, terms=terms()), key="mk_masked",
@@ -301,7 +305,7 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
         fig.update_layout(height=int(np.clip(160 + 30 * change.shape[0], 300, 560)))
         fx.chart(fig, key="mk_change", width="stretch")
         st.caption(t("mk_output_caption"))
-    st.latex(FORMULAS["mk_masked_softmax"])
+    st.latex(formula("mk_masked_softmax"))
 
 
 # ---- gallery ----------------------------------------------------------------------------------------
@@ -430,7 +434,8 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
     with bottom[0]:
         st.markdown(f"**{t('mk_v_retention')}**")
         fx.chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
-                                         row_name=t("term_query"), col_name=t("term_key"))),
+                                         row_name=t("term_query"), col_name=t("term_key"),
+                                         colorbar_title=t("wt_term_value"))),
                  key="mk_v_ret", width="stretch")
     with bottom[1]:
         st.markdown(f"**{t('mk_v_similarity')}**")

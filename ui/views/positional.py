@@ -22,8 +22,8 @@ from models.training.tasks import get_task
 from models.weights import zoo
 
 from ..widgets import figure_export as fx
-from .. import serving
-from ..i18n import FORMULAS, t
+from .. import model_names, serving
+from ..i18n import FORMULAS, formula, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice, show_notices
 from . import positional_checkpoints as cv
@@ -80,7 +80,7 @@ def sources(positional: str) -> dict[str, str]:
     entries = [e for e in zoo.catalogue() if e.available and e.config is not None
                and e.config.positional == positional]
     entries.sort(key=lambda e: order.get(e.kind, 9))
-    return {e.key: e.label + (" · random" if e.is_random else "") for e in entries}
+    return {e.key: model_names.random_label(e) for e in entries}
 
 
 def is_random(key: str) -> bool:
@@ -401,7 +401,7 @@ def formulas(schemes) -> None:
     with st.expander(t("pe_formulas"), expanded=False):
         for s in schemes:
             st.markdown(t(f"pe_ex_{s}"))
-            st.latex(FORMULAS[f"pe_{s}"])
+            st.latex(formula(f"pe_{s}"))
             if s == "sinusoidal":
                 st.markdown(t("pe_ex_worked", v0=w.sin_pos10[0], v1=w.sin_pos10[1], deg=w.sin_10_degrees))
                 with st.container(key="pe_calc"):

@@ -19,6 +19,7 @@ import viz_core.positional as vp
 from lab import positional as E
 from lab.attention import head_entropy
 from models.config import POSITIONALS
+from models.errors import Refused
 from models.training import tasks
 from models.training.tasks import get_task
 
@@ -26,6 +27,7 @@ from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import STRINGS, t
 from ..markup import md_escape
+from ..refusals import say
 from ..shell import bound, choice
 from ..widgets.notes import misconception
 from . import positional_knobs as kp
@@ -179,6 +181,7 @@ def attention_section() -> None:
                      t("pe_col_ideal"): sc.ideal, t("pe_col_best"): f"{t('pe_w_head', h=sc.best_head)}: {sc.best:.2f}"})
     fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
+                         x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                          title=t("pe_attn_title", layer=c.layer))
     fx.chart(fig, key="pe_attn_grid", width="stretch")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_attn_table",
@@ -217,6 +220,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
     for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
         with col:
             fx.chart(vp.matrix(m, title=title, center=None, tick_labels=ticks,
+                               x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                                value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
                                showscale=i == 2),   # one scale for the three, drawn once
                      key=f"pe_perm_{i}", width="stretch")
@@ -235,6 +239,14 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
 
 
 # ---- length extrapolation ---------------------------------------------------------------------------
+def why_not(row: dict) -> str:
+    """Why a length could not be measured (lab.positional.extrapolation's row), in the UI language."""
+    if row.get("refused"):
+        reason, values = row["refused"]
+        return say(Refused(reason, row["reason"], **values))
+    return md_escape(row["reason"])
+
+
 def extrapolation_section() -> None:
     task_name, cards = task_control()
     task = get_task(task_name)
@@ -256,7 +268,7 @@ def extrapolation_section() -> None:
     progress.empty()
     acc = {scheme_label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
     y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
-    fx.chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=task_name, metric=y_name),
+    fx.chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=t(f"pe_task_{task_name}"), metric=y_name),
                                     x_name=t("pe_extra_x"), y_name=y_name),
              key="pe_extra_chart", width="stretch")
     lengths = [r["length"] for r in next(iter(results.values()))]
@@ -272,7 +284,7 @@ def extrapolation_section() -> None:
     for s, rs in results.items():
         for r in rs:
             if r["accuracy"] is None:
-                notes.append(f"- {scheme_label(s)}, ×{r['factor']:g}: {md_escape(r['reason'])}")
+                notes.append(f"- {scheme_label(s)}, ×{r['factor']:g}: {why_not(r)}")
     if notes:
         st.info(t("pe_extra_beyond") + "\n" + "\n".join(notes), icon=":material/straighten:")
     if "learned" in cards:
@@ -331,11 +343,12 @@ def shift_test_section() -> None:
         st.info(t("pe_beyond_table"))
         return
     fx.chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
-                     [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name="max |Δ score|",
+                     [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name=t("pe_col_score_change"),
                      text_fmt=".1e"),
              key="pe_shift_bars", width="stretch")
     fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
-                         value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"))
+                         value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"),
+                         x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"))
     fx.chart(fig, key="pe_shift_grid", width="stretch")
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch", key="pe_shift_table",

@@ -17,7 +17,7 @@ from models.training.tasks import get_task
 from models.weights import zoo
 from viz_core.geometry import qk_scatter
 
-from .. import serving
+from .. import model_names, serving
 from ..i18n import STRINGS, lang, t
 from ..markup import md_escape
 from ..shell import Selection, bound, choice, index_slider, show_notices
@@ -44,14 +44,19 @@ class Look:
 
 
 # ---- which models ---------------------------------------------------------------------------------
-@st.cache_data(ttl=60, show_spinner=False)
 def models() -> dict[str, str]:
-    """Shipped trained single-stack models: key -> label (toy tasks first, then LMs, then pretrained)."""
+    """Shipped trained single-stack models: key -> name in the UI language (toy tasks first,
+    then LMs, then pretrained)."""
+    return model_names.labels(model_entries())
+
+
+@st.cache_data(ttl=60, show_spinner=False)
+def model_entries() -> list[zoo.Entry]:
     order = {"toy": 0, "lm": 1, "pretrained": 2}
     entries = [e for e in zoo.catalogue() if e.available and not e.is_random and e.config is not None
                and e.config.arch != "encoder-decoder" and e.kind in order]
     entries.sort(key=lambda e: order[e.kind])
-    return {e.key: e.label for e in entries}
+    return entries
 
 
 @st.cache_data(ttl=60, show_spinner=False)

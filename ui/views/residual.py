@@ -16,6 +16,7 @@ from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
+from ..model_names import site_labels
 from ..serving import InternalsData, encode, load_model, run_held
 from ..shell import Selection, choice, explain, internals_page, show_notices, task_example
 from ..widgets import compare
@@ -69,17 +70,16 @@ def plain_labels(tokens: list[str]) -> list[str]:
 # ---- the stream and its contributions ------------------------------------------------------
 def stream_view(data: InternalsData, cfg) -> None:
     c = data.contrib
-    fx.chart(vz.value_heatmap(c["stream_norm"], data.labels, data.tokens, title=t("res_norm_title"),
+    fx.chart(vz.value_heatmap(c["stream_norm"], site_labels(data.labels), data.tokens, title=t("res_norm_title"),
                               value_name="‖x‖"), key="res_norm", width="stretch")
     st.caption(t("res_norm_caption"))
     options = ["mean", *range(len(data.tokens))]
-    labels = plain_labels(data.tokens)
-    pos = st.selectbox(t("res_position"), options, key="res_pos",
-                       format_func=lambda o: t("res_all_positions") if o == "mean" else labels[o])
+    labels = {"mean": t("res_all_positions"), **dict(enumerate(plain_labels(data.tokens)))}   # this run's language
+    pos = st.selectbox(t("res_position"), options, key="res_pos", format_func=labels.__getitem__)
     norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
     cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
-    fx.chart(vz.contribution_chart(data.labels, norm, cos, title=t("res_contrib_title"),
-                                   terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}),
+    fx.chart(vz.contribution_chart(site_labels(data.labels), norm, cos, title=t("res_contrib_title"),
+                                   terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}, kinds=data.labels),
              key="res_contrib", width="stretch")
     st.caption(t("res_contrib_caption"))
     if data.additive:
@@ -93,8 +93,8 @@ def stream_view(data: InternalsData, cfg) -> None:
 # ---- normalisation --------------------------------------------------------------------------
 def norms_view(data: InternalsData, cfg) -> None:
     ns = data.norms
-    st.markdown(t("res_norms_intro", kind=cfg.norm, where=t(f"res_where_{cfg.norm_position}")))
-    names = ns.labels
+    st.markdown(t("res_norms_intro", kind=t(f"bn_axis_{cfg.norm}"), where=t(f"res_where_{cfg.norm_position}")))
+    names = site_labels(ns.labels)
     series = {t("res_in_std"): (names, np.sqrt(ns.in_var).mean(1)),
               t("res_out_std"): (names, np.sqrt(ns.out_var).mean(1))}
     if cfg.norm == "rmsnorm":      # LayerNorm's scale is the input std (+eps): the same line
@@ -161,9 +161,10 @@ def prepost_view(sel: Selection) -> None:
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return
-    series = {t("res_pre_stream"): (pre.steps, pre.stream), t("res_post_stream"): (post.steps, post.stream)}
+    series = {t("res_pre_stream"): (site_labels(pre.steps), pre.stream),
+              t("res_post_stream"): (site_labels(post.steps), post.stream)}
     if post.unnormed is not None:
-        series[t("res_post_unnormed")] = (post.steps[1:], post.unnormed)
+        series[t("res_post_unnormed")] = (site_labels(post.steps[1:]), post.unnormed)
     left, right = st.columns([3, 2])
     with left:
         fx.chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
@@ -182,7 +183,7 @@ def prepost_view(sel: Selection) -> None:
     for col, res, tokens, key, name in ((cols[0], pre, pre_tokens, "res_pre_map", "res_pre_stream"),
                                         (cols[1], post, post_tokens, "res_post_map", "res_post_stream")):
         with col:
-            fx.chart(vz.value_heatmap(res.per_token, res.steps, tokens, title=t(name),
+            fx.chart(vz.value_heatmap(res.per_token, site_labels(res.steps), tokens, title=t(name),
                                       value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
@@ -203,14 +204,15 @@ def lens_view(data: InternalsData, cfg) -> None:
                    labels={"top": t("res_lens_top"), "final": t("res_lens_final")})
     z = lens.top_probs[..., 0] if shown == "top" else lens.final_token_prob
     text = [[cell[0] for cell in row] for row in data.lens_tokens]
-    fig = vz.value_heatmap(z, lens.labels, data.tokens, title=t("res_lens_title"), value_name=t("term_probability"),
+    fig = vz.value_heatmap(z, site_labels(lens.labels), data.tokens, title=t("res_lens_title"),
+                           value_name=t("term_probability"),
                            zmin=0.0, zmax=1.0, text=text)
     fx.chart(fig, key="res_lens", width="stretch")
     st.caption(t("res_lens_caption"))
     labels = plain_labels(data.tokens)
     pos = st.selectbox(t("res_position"), list(range(len(data.tokens))), index=len(data.tokens) - 1, key="lens_pos",
                        format_func=labels.__getitem__)
-    rows = {t("layer"): lens.labels}
+    rows = {t("layer"): site_labels(lens.labels)}
     for j in range(lens.top_ids.shape[-1]):
         rows[f"#{j + 1}"] = [f"{vz.visible_label(data.lens_tokens[i][pos][j])} ({lens.top_probs[i, pos, j]:.3g})"
                              for i in range(len(lens.labels))]

@@ -18,6 +18,7 @@ from viz_core import syllabus as vy
 from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
+from ..model_names import site_label
 from ..shell import Selection, explain, index_slider
 from ..widgets.notes import misconception
 
@@ -119,7 +120,7 @@ def scatter_view(sel: Selection) -> None:
         return
     # open on the norm whose cloud bends most (where tanh beats a straight line by the most)
     best = int(np.argmax([s.r2_tanh - s.r2_line for s in items]))
-    labels = [s.label for s in items]
+    labels = [site_label(s.label) for s in items]
     pick = st.selectbox(t("bn_scatter_norm"), list(range(len(items))), index=best, key="bn_norm",
                         format_func=labels.__getitem__)
     try:
@@ -129,7 +130,7 @@ def scatter_view(sel: Selection) -> None:
         return
     slope = float(s.x @ s.y / max(float(s.x @ s.x), 1e-300))
     fx.chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
-                             title=t("bn_scatter_fig", norm=s.label)), key="bn_scatter", width="stretch")
+                             title=t("bn_scatter_fig", norm=site_label(s.label))), key="bn_scatter", width="stretch")
     st.caption(t("bn_scatter_caption", n=len(s.x), alpha=s.alpha, g=s.gain, r2=s.r2_tanh, r2l=s.r2_line,
                  err=s.formula_error))
     if s.kind == "dyt":

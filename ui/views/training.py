@@ -30,6 +30,7 @@ from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_code, md_escape
+from ..model_names import pe_name
 from ..refusals import say
 from ..serving import run_held, trained
 from ..shell import Selection, explain
@@ -167,6 +168,9 @@ def settings_form(running: bool) -> Choices | None:
                 text = None
     base = _base_task(task_id)
     defaults = base.default_config() if base is not None else None
+    # option labels in this run's language (a format_func that looked them up later would follow AppTest's)
+    names = {**{p: t(f"pos_{p}") for p in POSITIONALS}, **{n: t(f"bn_axis_{n}") for n in NORMS},
+             **{p: t(f"norm_{p}") for p in ("pre", "post")}, **{a: t(f"act_{a}") for a in ACTIVATIONS}}
     with st.form("tr_form", border=True):
         c = st.columns(4)
         layers = c[0].number_input(t("tr_layers"), 1, 6, defaults.n_layers if defaults else 2, key="tr_layers")
@@ -175,12 +179,14 @@ def settings_form(running: bool) -> Choices | None:
         d_model = c[3].number_input(t("tr_d_model"), 8, 512, 64, step=8, key="tr_d_model")
         c = st.columns(4)
         d_ff = c[0].number_input(t("tr_d_ff"), 8, 2048, 256, step=8, key="tr_d_ff")
-        pe = c[1].selectbox(t("tr_positional"), POSITIONALS,
+        pe = c[1].selectbox(t("tr_positional"), POSITIONALS, format_func=names.__getitem__,
                             index=POSITIONALS.index(defaults.positional if defaults else "rope"), key="tr_pe")
-        norm = c[2].selectbox(t("tr_norm"), NORMS, key="tr_norm")
-        norm_pos = c[3].selectbox(t("tr_norm_position"), ("pre", "post"), key="tr_norm_pos")
+        norm = c[2].selectbox(t("tr_norm"), NORMS, format_func=names.__getitem__, key="tr_norm")
+        norm_pos = c[3].selectbox(t("tr_norm_position"), ("pre", "post"), format_func=names.__getitem__,
+                                  key="tr_norm_pos")
         c = st.columns(4)
-        act = c[0].selectbox(t("tr_activation"), ACTIVATIONS, index=ACTIVATIONS.index("gelu"), key="tr_act")
+        act = c[0].selectbox(t("tr_activation"), ACTIVATIONS, index=ACTIVATIONS.index("gelu"),
+                             format_func=names.__getitem__, key="tr_act")
         length_default = base.train_len if base is not None else 64
         length = c[1].number_input(t("tr_length") if task_id != "char_lm" else t("tr_context"), 1, 64 if
                                    task_id != "char_lm" else 128, length_default, key=f"tr_len_{task_id}")
@@ -229,7 +235,7 @@ def start(c: Choices, device: str) -> None:
         st.error(t("tr_refused", error=explain(e)), icon=":material/block:")
         return
     run = TrainRun(task, cfg, settings, task.probe(), detector_ids=detector_ids(task, cfg))
-    label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {cfg.positional}"
+    label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {pe_name(cfg.positional)}"
     rec = Record(run, threading.Event(), label)
     rec.thread = threading.Thread(target=_worker, args=(rec, device), daemon=True,
                                   name=f"glassbox-train-{c.task_id}")
@@ -300,7 +306,8 @@ def live(rec: Record) -> None:
         snap = run.snapshots[-1]
         stack = run.probe_stack
         st.caption(t("tr_live_attention", step=snap.step))
-        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96),
+        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96,
+                               terms={"tile": t("term_tile")}),
                  key="tr_live_heads", config={"displayModeBar": False}, download=False)
 
 
@@ -339,7 +346,8 @@ def finished(rec: Record) -> None:
     left, right = st.columns([1, 1])
     with left:
         st.caption(t("tr_all_heads", step=snap.step))
-        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128), key="tr_heads_fig",
+        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128,
+                               terms={"tile": t("term_tile")}), key="tr_heads_fig",
                  config={"displayModeBar": False})
     with right:
         st.caption(t("tr_ideal_map"))

@@ -63,10 +63,11 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
                                     title=t("sc_variance_title")), key="sc_variance", width="stretch")
         st.caption(t("sc_variance_caption", samples=curve.samples, dk=h.d_k, var=h.var_dots, scaled=h.var_scaled,
                      vq=h.var_q, vk=h.var_k))
-    q_label = md_escape(f"{c.query}·{vz.visible_label(q_tokens[c.query])}")
+    q_plain = f"{c.query}·{vz.visible_label(q_tokens[c.query])}"          # a figure title escapes it itself
+    q_label = md_escape(q_plain)
     with right:
         weights = [np.where(h.with_scale.scores > -np.inf, r.weights, np.nan) for r in (h.with_scale, h.without)]
-        fx.chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_label)),
+        fx.chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_plain)),
                  key="sc_softmax", width="stretch")
         rows = [{t("sc_col_row"): t(name), t("sc_col_max"): r.max_weight, t("sc_col_entropy"): r.entropy,
                  t("sc_col_grad_s"): r.grad_scores, t("sc_col_grad_dot"): r.grad_dots}

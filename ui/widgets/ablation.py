@@ -101,11 +101,11 @@ def controls(n_layers: int, n_heads: int, norm: str, positional: str, arch: str,
         picked = st.multiselect(t("abl_heads"), options, key=f"{prefix}_heads", help=t("abl_heads_help"),
                                 max_selections=len(options))
         norms = ["keep", *[n for n in NORMS if n != norm]]
-        swap = st.selectbox(t("abl_norm"), norms, key=f"{prefix}_norm",
-                            format_func=lambda n: t("abl_norm_keep", norm=norm) if n == "keep" else n,
+        names = {"keep": t("abl_norm_keep", norm=t(f"bn_axis_{norm}")), **{n: t(f"bn_axis_{n}") for n in NORMS}}
+        swap = st.selectbox(t("abl_norm"), norms, key=f"{prefix}_norm", format_func=names.__getitem__,
                             help=t("abl_norm_help"))
     with c2:
-        drop_pe = st.checkbox(t("abl_drop_pe", pe=positional), key=f"{prefix}_pe", disabled=positional == "none",
+        drop_pe = st.checkbox(t("abl_drop_pe", pe=t(f"pos_{positional}")), key=f"{prefix}_pe", disabled=positional == "none",
                               help=t("abl_drop_pe_help"))
         remove_mask = st.checkbox(t("abl_mask"), key=f"{prefix}_mask", help=t("abl_mask_help"))
     heads = tuple((int(s.split()[0][1:]), int(s.split()[1][1:])) for s in picked)

@@ -17,6 +17,7 @@ from lab import attention as LA
 from . import figure_export as fx
 from ..i18n import t
 from ..markup import md_escape
+from ..model_names import site_labels
 from ..serving import attention_data, internals
 from ..shell import Selection, bound
 
@@ -92,7 +93,7 @@ def residual_ab(sel: Selection) -> None:
         return
     a, b = pair
     dist = np.linalg.norm(vz.difference(a.stream, b.stream), axis=-1)               # [n, pos]
-    fig = vz.value_heatmap(dist, a.labels, a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
+    fig = vz.value_heatmap(dist, site_labels(a.labels), a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
     fx.chart(fig, key="ab_resid", width="stretch")
     st.caption(t("ab_resid_caption"))
 

@@ -39,7 +39,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from viz_core.figure import CLICK_TRACE
+from viz_core.figure import CLICK_TRACE, text_scale
 
 from ..i18n import t
 
@@ -207,10 +207,22 @@ def chart(fig: go.Figure, *, key: str, download: bool = True, **kwargs: Any) -> 
     stem = file_stem(key)
     config = dict(kwargs.pop("config", None) or {})
     config.setdefault("toImageButtonOptions", {"format": "svg", "filename": stem})
-    state = st.plotly_chart(fig, key=key, config=config, **kwargs)
+    state = st.plotly_chart(readable_bar_text(fig), key=key, config=config, **kwargs)
     if download:
         download_menu(fig, key, stem)
     return state
+
+
+def readable_bar_text(fig: go.Figure) -> go.Figure:
+    """On a projector (text scale > 1), the numbers written beside bars keep a readable size:
+    plotly shrinks a bar's text to the bar's thickness (9 px beside a thin bar). A copy, so a
+    cached figure is not changed; other figures are returned as they are."""
+    scale = text_scale()
+    if scale <= 1 or not any(tr.type == "bar" and tr.text is not None for tr in fig.data):
+        return fig
+    out = go.Figure(fig)
+    out.update_layout(uniformtext=dict(minsize=round(10 * scale), mode="show"))
+    return out
 
 
 def download_menu(fig: go.Figure, key: str, stem: str) -> None:

@@ -22,7 +22,7 @@ from models.trace import Stack
 from viz_core import model_map as vmap
 
 from . import figure_export as fx
-from .. import serving
+from .. import model_names, serving
 from ..serving import sessions
 from ..i18n import t
 from ..markup import markdown_table, md_escape
@@ -229,12 +229,14 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     entries = [e for e in serving.entries() if e.key != sel.model_key and e.config is not None]
     if not entries:
         return
-    labels = {e.key: e.label for e in entries}
+    labels = model_names.labels(entries)           # the link holds the name: either language opens it
     keys = list(labels)
     first = default_partner(model_a.cfg, keys)
     if st.session_state.get("vs") not in keys:
         st.session_state["vs"] = first
-    key_b = bound(st.selectbox, t("map_vs"), keys, key="vs", url_default=labels[first], format_func=labels.get)
+    names = model_names.follow_link("vs", entries, labels)
+    key_b = bound(st.selectbox, t("map_vs"), keys, key="vs", url_default=labels[first], format_func=labels.get,
+                  renamed=names)
     show_notices()
     entry_b = next(e for e in entries if e.key == key_b)
     view_b = None
@@ -251,7 +253,7 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     unit = vmap.unit_for(ROOM_PX - 40, mp_a, mp_b)
     left, right = st.columns([len(mp_a.stacks), len(mp_b.stacks)], gap="medium")   # an encoder-decoder: twice
     for col, mp, view, label, key in ((left, mp_a, view_a, sel.model_label, "model_map"),
-                                      (right, mp_b, view_b, entry_b.label, "model_map_b")):
+                                      (right, mp_b, view_b, labels[key_b], "model_map_b")):
         with col:
             fig = vmap.model_map(mp, None if view is None else view.data, highlight=sorted(hl), rows=rows,
                                  title=label, terms=terms(), unit_px=unit)
@@ -260,5 +262,6 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     if not diffs:
         st.success(t("map_no_diff"), icon=":material/check:")
         return
-    st.markdown(markdown_table([t("map_col_setting"), sel.model_label, entry_b.label],
-                               [[t(f"map_field_{d.field}"), d.a, d.b] for d in diffs]))
+    st.markdown(markdown_table([t("map_col_setting"), sel.model_label, labels[key_b]],
+                               [[t(f"map_field_{d.field}"), model_names.setting_text(d.field, d.a),
+                                 model_names.setting_text(d.field, d.b)] for d in diffs]))

@@ -1,0 +1,112 @@
+"""The Chinese screens on a projector (issue 35): every step of every shipped lesson, opened
+in Chinese presenter mode (?present=1&lang=中文) at 1280x720, as a teacher walks through it
+with Next (a question revealed first).
+
+On each step, read from the DOM's bounding boxes: the page's first line sits below the
+header (Streamlit's header grew with presenter mode's 24 px root font and covered it), and
+every tick label of every chart (token labels, turned or not) lies inside its chart and is
+drawn (plotly hides a label that runs past the figure). A screenshot of what the projector
+shows on arrival goes to test-artifacts/screenshots/presenter-zh-<lesson>-<step>.png.
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from lab import lessons as LL
+from models.weights import zoo
+from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from ui.lessons import specs
+from ui.shell import EXAMPLE_TEXTS
+
+TIMEOUT = 180_000
+VIEWPORT = {"width": 1280, "height": 720}
+SHIPPED = LL.shipped(specs())[0]
+
+# The header's bottom, the first visible block of the page (its text), and per chart every tick
+# label that is hidden or outside the chart's own box (px, 1 px of slack for anti-aliasing).
+_CHECK_JS = """
+() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  main.scrollTo(0, 0);
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect();
+  const blocks = [...main.querySelectorAll('[data-testid="stMainBlockContainer"] [data-testid="stElementContainer"]')]
+      .filter((el) => { const r = el.getBoundingClientRect(); return r.height > 0 && el.innerText.trim(); });
+  const first = blocks.length ? blocks[0] : null;
+  const firstBox = first ? first.getBoundingClientRect() : null;
+  const bad = [];
+  let labels = 0;
+  main.querySelectorAll('[data-testid="stPlotlyChart"]').forEach((chart, c) => {
+    const svg = chart.querySelector('.main-svg');
+    if (!svg) return;
+    const box = svg.getBoundingClientRect();
+    chart.querySelectorAll('g.xtick text, g.ytick text, g.x2tick text, g.y2tick text').forEach((t) => {
+      const text = t.textContent.trim();
+      if (!text) return;
+      labels += 1;
+      const style = getComputedStyle(t);
+      if (style.display === 'none' || style.visibility === 'hidden' || t.closest('[display="none"]')) {
+        bad.push(`chart ${c}: "${text}" hidden`);
+        return;
+      }
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1) {
+        bad.push(`chart ${c}: "${text}" at [${Math.round(r.left)}, ${Math.round(r.top)}, ${Math.round(r.right)}, ` +
+                 `${Math.round(r.bottom)}] outside [${Math.round(box.left)}, ${Math.round(box.top)}, ` +
+                 `${Math.round(box.right)}, ${Math.round(box.bottom)}]`);
+      }
+    });
+  });
+  return {headerBottom: header.bottom, firstTop: firstBox ? firstBox.top : null,
+          firstText: first ? first.innerText.trim().slice(0, 40) : null, bad, labels,
+          charts: main.querySelectorAll('[data-testid="stPlotlyChart"]').length};
+}
+"""
+
+
+def settle(page: Page, chart: bool) -> None:
+    """Wait until the step's chart is drawn (plotly draws after the run has finished, once
+    Streamlit has loaded the chart element), when the step shows one."""
+    if chart:
+        page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg').first.wait_for(
+            state="attached", timeout=TIMEOUT)
+        page.wait_for_timeout(400)                # plotly's first layout (axis labels turn)
+
+
+def check(page: Page, where: str, chart: bool) -> dict:
+    settle(page, chart)
+    m = page.evaluate(_CHECK_JS)
+    assert m["firstTop"] is not None, f"{where}: nothing on the page"
+    assert m["firstTop"] >= m["headerBottom"] - 1, (where, "the first line sits under the header", m)
+    assert not m["bad"], (where, "tick labels cut or hidden", m["bad"])
+    return m
+
+
+@pytest.mark.parametrize("lid", list(SHIPPED))
+def test_every_lesson_step_reads_on_a_projector_in_chinese(page: Page, app_server: str, lid: str) -> None:
+    lesson = SHIPPED[lid]
+    page.set_viewport_size(VIEWPORT)
+    query = {"present": "1", "lang": "中文", "lesson": lid}
+    if lesson.model and not lesson.fits("encoder"):              # a decoder lesson: the model it was written for
+        query["model"] = zoo.get(lesson.model).label
+    open_app(page, app_server, "/lessons", query, timeout=TIMEOUT)
+    text = page.locator('[data-testid="stSidebar"] textarea').first.input_value()
+    assert text == (lesson.text["zh"] if lesson.text else EXAMPLE_TEXTS["zh"])     # a Chinese lesson reads Chinese
+    labels = 0
+    for i, step in enumerate(lesson.steps):
+        where = f"{lid} step {i + 1}"
+        check(page, where, chart=not step.ask)
+        assert step.title["zh"] in page.locator('[data-testid="stMain"] h1').first.inner_text()
+        screenshot(page, f"presenter-zh-{lid}-{i + 1:02d}", full_page=False)
+        reveal = page.locator('[class*="st-key-ls_reveal_"] button')
+        if reveal.count():
+            reveal.first.click()
+            wait_for_rerun(page, timeout=TIMEOUT)
+        m = check(page, where + " (figure)", chart=True)
+        assert m["charts"] == 1, (where, m)
+        labels += m["labels"]
+        if i < len(lesson.steps) - 1:
+            page.locator(".st-key-ls_next button").click()
+            wait_for_rerun(page, timeout=TIMEOUT)
+    assert labels, f"{lid}: no tick label was measured"
+    assert_clean(page)
