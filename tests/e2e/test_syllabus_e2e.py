@@ -111,7 +111,7 @@ def test_notes_beside_the_activation(app_server: str, page: Page, lang: str, cod
     open_app(page, app_server, "/ffn", {"text": TEXT, "fview": "function", "lang": lang}, timeout=TIMEOUT)
     note = page.locator(".st-key-mis_mixing")
     expect(note).to_be_visible(timeout=TIMEOUT)
-    expect(note).to_contain_text("token-mixing")
+    expect(note).to_contain_text("词元混合" if code == "zh" else "token-mixing")   # zh: the glossary's term
     shot(page, page.locator(".st-key-mis_activation"), f"note-activation-{code}")
     shot(page, note, f"note-mixing-{code}")
     assert_clean(page)
