@@ -20,7 +20,7 @@ from . import masks as M
 from . import positional as P
 from .config import MaskSpec, TransformerConfig
 from .device import pick_device
-from .attention import Attention, dropout_of as _dropout, identity
+from .attention import Attention, dropout_of, identity
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording
 from .kv_cache import KVCache, LayerCache, cache_is_exact
 from .feedforward import MLP, Unembed
@@ -55,7 +55,7 @@ class Block(nn.Module):
         self.parallel = cfg.parallel_residual
         self.shared_norm = cfg.shared_block_norm
         self.multiplier = cfg.residual_multiplier
-        self.drop = _dropout(cfg)
+        self.drop = dropout_of(cfg)
         reads_norm = cfg.norm_position in ("pre", "sandwich", "post")   # a norm named ln1/ln2 exists
         out_norm = cfg.norm_position in ("sandwich", "output")
         self.hook_resid_pre = HookPoint()            # [b, pos, d]
@@ -139,7 +139,7 @@ class _StackMixin:
         if cfg.d_embed is not None:                      # ELECTRA: embeddings [e] -> the stream [d]
             self.embed_proj = nn.Linear(e, cfg.d_model)
             self.hook_embed_proj = HookPoint()           # [b, pos, d]
-        self.drop_embed = _dropout(cfg)
+        self.drop_embed = dropout_of(cfg)
         self.blocks = nn.ModuleList(Block(cfg, cross=decoder and cfg.arch == "encoder-decoder", layer=i)
                                     for i in range(cfg.n_layers))
         if cfg.final_norm:

@@ -14,8 +14,9 @@ transformers.logging.set_verbosity_error()
 from models.weights import pretrained, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
+from tests.unit.families import build, ids  # noqa: E402
 from tests.unit.test_families_llama3 import (TOL, assert_kv_cache_exact, assert_parity,  # noqa: E402
-                                             assert_parity_from_a_folder, build, ids, right_padded)
+                                             assert_parity_from_a_folder, right_padded)
 
 FAMILIES = ("qwen3", "olmo2", "smollm3", "granite")
 

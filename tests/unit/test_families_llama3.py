@@ -21,30 +21,12 @@ from models.kv_cache import KVCache  # noqa: E402
 from models.weights import pretrained, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError, rope_settings  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
+from tests.unit.families import build, ids  # noqa: E402
 
 TOL = 1e-5
 
 
-# ---- helpers shared with test_families_decoders_2026.py ------------------------------------------
-def build(family, **changes):
-    """A tiny random HF model of `family` (tiny_hf.TINY, config changed by `changes`),
-    float32, eager attention, its norm weights and biases moved off 1 and 0."""
-    spec = tiny_hf.TINY[family]
-    config = getattr(transformers, spec.config_class)(**{**spec.kwargs, **changes})
-    torch.manual_seed(0)
-    hf = getattr(transformers, spec.model_class)(config).float().eval()
-    hf.set_attn_implementation("eager")
-    with torch.no_grad():
-        for _, p in hf.named_parameters():
-            if p.dim() == 1:
-                p.add_(torch.randn_like(p) * 0.1)
-    return hf
-
-
-def ids(batch=2, n=20, seed=1):
-    return torch.randint(0, tiny_hf.VOCAB, (batch, n), generator=torch.Generator().manual_seed(seed))
-
-
+# ---- parity helpers shared with test_families_decoders_2026.py (build, ids: tests/unit/families.py) ------------------------------------------
 def max_diffs(ours, hf, x, attention_mask=None):
     """(hidden, attention, logits): the largest |ours - HF| over every layer's hidden state,
     every attention probability and the logits, at the real (unpadded) positions only."""

@@ -14,6 +14,7 @@ from models.kv_cache import KVCache  # noqa: E402
 from models.weights import pretrained, safety, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
+from tests.unit.families import build, ids  # noqa: E402
 
 TOL = 1e-5
 FAMILIES = ("phi3", "phi", "stablelm", "opt")
@@ -52,26 +53,6 @@ def assert_parity(ours, hf, ids, mask=None):
     assert a <= TOL, f"attention differs by {a:.2e}"
     assert lg <= TOL, f"logits differ by {lg:.2e}"
     return h, a, lg
-
-
-def build(family, **changes):
-    """A tiny random HF model of `family` (config changed by `changes`) whose norm weights
-    and biases are random too (HF starts them at 1 or 0, which would hide a missing bias,
-    a norm read by the wrong branch or a bias on the wrong rows)."""
-    spec = tiny_hf.TINY[family]
-    config = getattr(transformers, spec.config_class)(**{**spec.kwargs, **changes})
-    torch.manual_seed(0)
-    hf = getattr(transformers, spec.model_class)(config).float().eval()
-    hf.set_attn_implementation("eager")
-    with torch.no_grad():
-        for name, p in hf.named_parameters():
-            if p.dim() == 1:
-                p.add_(torch.randn_like(p) * 0.1)
-    return hf
-
-
-def ids(batch=2, n=20, seed=1):
-    return torch.randint(0, tiny_hf.VOCAB, (batch, n), generator=torch.Generator().manual_seed(seed))
 
 
 # Phi-3-128k / Phi-4-mini's LongRoPE: one short and one long divisor per rotating pair (16 · 0.75 / 2 = 6)
