@@ -19,6 +19,7 @@ from typing import Callable
 
 import torch
 from torch import nn
+from torch.utils.weak import WeakIdKeyDictionary
 
 from . import positional as P
 from .config import TransformerConfig
@@ -67,7 +68,7 @@ def scaled_dot_product_attention(
     if mask is not None:
         mask = on_mask(mask)
         if not hides_nothing(mask):                                         # skip the copy when nothing is hidden
-            scores = scores.masked_fill(~mask, float("-inf"))                # exp(-inf) = exactly 0
+            scores = scores + additive_mask(mask, scores.dtype)              # exp(-inf) = exactly 0
     pattern = on_pattern(scores.softmax(dim=-1, dtype=torch.float32).to(q.dtype))  # rows sum to 1
     z = torch.matmul(dropout(pattern), v)                                    # [b, head, q, dh]
     return z, pattern
@@ -113,7 +114,7 @@ def attend_per_head(
     z = q.new_empty(b, h, n_q, v.shape[-1])
     k_t = k.transpose(-1, -2)
     bias = None if bias is None else bias.expand(b, h, n_q, n_k)
-    hidden = None if mask is None or hides_nothing(mask) else (~mask).expand(b, h, n_q, n_k)
+    hidden = None if mask is None or hides_nothing(mask) else additive_mask(mask, q.dtype).expand(b, h, n_q, n_k)
     step = max(1, torch.get_num_threads())
     for i in range(b):
         for j in range(0, h, step):
@@ -124,12 +125,32 @@ def attend_per_head(
             if softcap is not None:
                 s.div_(softcap).tanh_().mul_(softcap)
             if hidden is not None:
-                s = s.masked_fill(hidden[i, heads], float("-inf"))
+                s = s + hidden[i, heads]
             torch.matmul(torch.softmax(s, -1, out=pattern[i, heads]), v[i, heads], out=z[i, heads])
     on_scores(scores)                     # passive hooks: they record, they cannot change
     if mask is not None:
         on_mask(mask)
     return z, on_pattern(pattern)
+
+
+def additive_mask(mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """The bool mask as numbers to add to the scores: 0 where a query may attend, -inf where
+    it may not. `scores + additive_mask(...)` equals `scores.masked_fill(~mask, -inf)` for
+    every finite score, and is ~4x faster: masked_fill broadcasting a [q, k] bool mask over
+    the heads is not vectorised (bfloat16, 14 heads x 512 x 512: 2.8 ms against 0.7 ms). The
+    layers of one pass share one mask, so it is made once per mask; a copy of the mask it
+    was made from is kept beside it and compared (bytes, vectorised) in case a hook changed
+    the mask in place (inference tensors keep no version counter to tell)."""
+    made = _ADDITIVE.get(mask)
+    if (made is None or made[0] != dtype or made[1].shape != mask.shape
+            or not torch.equal(made[1].view(torch.uint8), mask.view(torch.uint8))):
+        additive = torch.zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+        made = (dtype, mask.clone(), additive)
+        _ADDITIVE[mask] = made
+    return made[2]
+
+
+_ADDITIVE = WeakIdKeyDictionary()         # mask -> (dtype, the mask as it was, additive mask)
 
 
 def hides_nothing(mask: torch.Tensor) -> bool:
@@ -216,14 +237,15 @@ class Attention(nn.Module):
         if cache is not None:
             k, v = (cache.k, cache.v) if reuse else cache.extend(k, v)   # [b, past + new, kv_head, dh]
         group = self.n_heads // self.n_kv                         # query heads per kv head
-        k = k.repeat_interleave(group, dim=2) if group > 1 else k   # [b, k, head, dh]
-        v = v.repeat_interleave(group, dim=2) if group > 1 else v
+        k, v = k.transpose(1, 2), v.transpose(1, 2)               # [b, kv_head, k, dh]
+        if group > 1:       # repeated head-first, so each head's K and V are one contiguous block for the matmuls
+            k, v = k.repeat_interleave(group, dim=1), v.repeat_interleave(group, dim=1)   # [b, head, k, dh]
         scale = self.scale
         if self.temperature != 1.0:                               # scores ÷ T, the position bias included
             scale = (self.dh ** -0.5 if scale is None else scale) / self.temperature
             bias = None if bias is None else bias / self.temperature
         z, _ = scaled_dot_product_attention(
-            q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), mask,
+            q.transpose(1, 2), k, v, mask,
             None if bias is None else bias[None],
             on_scores=self.hook_scores, on_mask=self.hook_mask, on_pattern=self.hook_pattern, dropout=self.drop,
             scale=scale, softcap=self.softcap,
