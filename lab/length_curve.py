@@ -36,8 +36,8 @@ __all__ = ["FACTORS", "BUDGET", "heldout_ids", "bits_per_char", "curve", "distan
 
 
 def heldout_ids(tokenizer, lang: str | None = None) -> list[int]:
-    """The held-out text of the verse corpus (one language, or both when None), encoded
-    without special tokens."""
+    """The held-out text of the models' corpus, encoded without special tokens: one language
+    (zh: modern Chinese and the poems, en), one part (zh-modern, zh-verse), or all when None."""
     text = corpus.split_text(corpus.load_corpus(), True, lang)
     return list(tokenizer.encode(text, add_special_tokens=False).ids)
 

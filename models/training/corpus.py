@@ -1,16 +1,25 @@
-"""The bilingual verse corpus of the shipped language models (verse-lm, verse-mlm).
+"""The corpus of the shipped language models (verse-lm, verse-mlm, the pe64 set), in two files.
 
-Sources (public domain text, installed from Debian packages; see data/SOURCES.md):
+data/verse.txt.xz: the bilingual verse (public domain text, from Debian packages; see
+data/SOURCES.md):
 - Chinese: `fortunes-zh` (tang300 = 唐诗三百首, song100 = 宋词一百首), entries separated by
   lines "%", with ANSI colour escapes, a title line 《…》 and an author line (作者…);
 - English: the King James Bible from `bible-kjv` + `bible-kjv-text`, its poetic books
   (Psalms, Proverbs, Ecclesiastes, Song of Solomon), one document per chapter.
 
-`build_corpus(...)` reads the installed packages (or the folders given), cleans the text
-and returns the documents in a fixed order; every 10th document of each source is held
-out (whole poems and chapters: never half a poem in each split). `write_corpus` stores
-them as one xz-compressed text file in the repository (data/verse.txt.xz), so training,
-evaluation and the tests run without the packages: `load_corpus()` reads it back.
+data/zh_modern.txt.xz: modern (simplified) Chinese prose from Debian's documentation (the
+Debian Reference, the Debian FAQ, the Chinese manual pages), built by
+models/training/corpus_zh.py, under the licences of its sources (GPL-2+, GFDL-1.2+;
+data/SOURCES.md): a file of its own, so that verse.txt.xz stays public domain and each file
+rebuilds from its own packages.
+
+`build_corpus(...)` (and corpus_zh.build_modern) read the installed packages (or the folders
+given, or a folder the .deb files were unpacked into with `dpkg-deb -x`), clean the text and
+return the documents in a fixed order; every 10th document of each source is held out (whole
+poems, chapters, sections, pages: never half of one in each split). `write_corpus` stores them
+as xz-compressed text in the repository, so training, evaluation and the tests run without the
+packages: `load_corpus()` reads both files back (verse first). The models read three parts
+(PARTS, part_of): zh-modern, zh-verse (the poems) and en.
 
 File format: a document is a header line `### <lang> <source> <index> <train|heldout>`
 followed by its text lines; documents are separated by one blank line.
@@ -30,6 +39,9 @@ CORPUS_PATH = DATA_DIR / "verse.txt.xz"
 FORTUNES_DIR = Path("/usr/share/games/fortunes")
 BIBLE_DATA_DIR = Path("/usr/lib")            # bible.data of bible-kjv-text
 APT_COMMAND = "sudo apt-get install -y fortunes-zh bible-kjv bible-kjv-text"
+MODERN_PATH = DATA_DIR / "zh_modern.txt.xz"
+VERSE_SOURCES = ("tang300", "song100")                        # classical Chinese
+MODERN_SOURCES = ("debref", "debfaq", "manpages-zh")          # modern Chinese, in this order
 HOLD_OUT_EVERY = 10                          # every 10th document of each source is held out
 # the poetic books of the KJV: (the bible program's abbreviation, chapters)
 KJV_BOOKS = (("ps", 150), ("pr", 31), ("ec", 12), ("so", 8))
@@ -44,7 +56,7 @@ class MissingSource(RuntimeError):
 @dataclass(frozen=True)
 class Doc:
     lang: str           # zh | en
-    source: str         # tang300 | song100 | kjv-ps | kjv-pr | kjv-ec | kjv-so
+    source: str         # tang300 | song100 | kjv-ps | kjv-pr | kjv-ec | kjv-so | debref | debfaq | manpages-zh
     index: int          # position within its source
     heldout: bool
     text: str
@@ -53,7 +65,8 @@ class Doc:
         return f"### {self.lang} {self.source} {self.index} {'heldout' if self.heldout else 'train'}"
 
 
-def _split(i: int) -> bool:
+def held_out(i: int) -> bool:
+    """Whether the i-th document of a source is held out (every HOLD_OUT_EVERY-th)."""
     return i % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1
 
 
@@ -100,13 +113,19 @@ def read_kjv_chapter(bible: str, data_dir: Path, book: str, chapter: int) -> str
     return "\n".join(verses)
 
 
+def under_root(root: Path | None, path: Path) -> Path:
+    """`path` (absolute) inside `root`, a folder .deb files were unpacked into; itself without."""
+    return Path(root) / path.relative_to("/") if root else path
+
+
 def find_sources(fortunes_dir: Path | None = None, bible: str | None = None,
-                 bible_data: Path | None = None) -> tuple[Path, str, Path]:
+                 bible_data: Path | None = None, root: Path | None = None) -> tuple[Path, str, Path]:
     """(fortunes folder, bible program, bible data folder); MissingSource with the apt
     command when any of them is absent."""
-    fdir = Path(fortunes_dir) if fortunes_dir else FORTUNES_DIR
-    prog = bible or shutil.which("bible") or "/usr/bin/bible"
-    bdata = Path(bible_data) if bible_data else BIBLE_DATA_DIR
+    fdir = Path(fortunes_dir) if fortunes_dir else under_root(root, FORTUNES_DIR)
+    prog = bible or (str(under_root(root, Path("/usr/bin/bible"))) if root else
+                     shutil.which("bible") or "/usr/bin/bible")
+    bdata = Path(bible_data) if bible_data else under_root(root, BIBLE_DATA_DIR)
     missing = [str(p) for p in (fdir / "tang300", fdir / "song100", Path(prog), bdata / "bible.data")
                if not Path(p).exists()]
     if missing:
@@ -115,18 +134,19 @@ def find_sources(fortunes_dir: Path | None = None, bible: str | None = None,
 
 
 def build_corpus(fortunes_dir: Path | None = None, bible: str | None = None,
-                 bible_data: Path | None = None) -> list[Doc]:
-    """Every document, in a fixed order (tang300, song100, then the KJV books)."""
-    fdir, prog, bdata = find_sources(fortunes_dir, bible, bible_data)
+                 bible_data: Path | None = None, root: Path | None = None) -> list[Doc]:
+    """The verse documents (data/verse.txt.xz), in a fixed order (tang300, song100, then the
+    KJV books)."""
+    fdir, prog, bdata = find_sources(fortunes_dir, bible, bible_data, root)
     docs: list[Doc] = []
-    for source in ("tang300", "song100"):
+    for source in VERSE_SOURCES:
         for i, text in enumerate(read_fortunes(fdir / source)):
-            docs.append(Doc("zh", source, i, _split(i), unicodedata.normalize("NFC", text)))
+            docs.append(Doc("zh", source, i, held_out(i), unicodedata.normalize("NFC", text)))
     for book, chapters in KJV_BOOKS:
         for c in range(1, chapters + 1):
             text = read_kjv_chapter(prog, bdata, book, c)
             if text:
-                docs.append(Doc("en", f"kjv-{book}", c - 1, _split(c - 1), unicodedata.normalize("NFC", text)))
+                docs.append(Doc("en", f"kjv-{book}", c - 1, held_out(c - 1), unicodedata.normalize("NFC", text)))
     return docs
 
 
@@ -151,10 +171,27 @@ def write_corpus(docs: list[Doc], path: Path = CORPUS_PATH) -> Path:
     return path
 
 
-def load_corpus(path: Path = CORPUS_PATH) -> list[Doc]:
-    return parse(lzma.decompress(Path(path).read_bytes()).decode("utf-8"))
+def load_corpus(path: Path | None = None) -> list[Doc]:
+    """The documents of one corpus file, or (path None) of both shipped files, verse first."""
+    if path is not None:
+        return parse(lzma.decompress(Path(path).read_bytes()).decode("utf-8"))
+    return [d for p in (CORPUS_PATH, MODERN_PATH) for d in load_corpus(p)]
+
+
+def part_of(doc: Doc) -> str:
+    """zh-verse (the poems), zh-modern (Debian's documentation) or the language (en)."""
+    if doc.source in VERSE_SOURCES:
+        return "zh-verse"
+    if doc.source in MODERN_SOURCES:
+        return "zh-modern"
+    return doc.lang
+
+
+PARTS = ("zh-modern", "zh-verse", "en")
 
 
 def split_text(docs: list[Doc], heldout: bool, lang: str | None = None) -> str:
-    """The documents of one split (and language) joined by blank lines: what the models read."""
-    return "\n\n".join(d.text for d in docs if d.heldout == heldout and (lang is None or d.lang == lang)) + "\n"
+    """The documents of one split joined by blank lines: what the models read. `lang`: None
+    (all), a language (zh = both Chinese parts, en) or a part (zh-modern, zh-verse)."""
+    return "\n\n".join(d.text for d in docs if d.heldout == heldout
+                       and (lang is None or d.lang == lang or part_of(d) == lang)) + "\n"

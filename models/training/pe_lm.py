@@ -1,6 +1,6 @@
 """Train short, test long (Press et al. 2022, "Train Short, Test Long", Figure 1) at toy scale.
 
-Six character-level decoders on the verse corpus (models/training/corpus.py), one per
+Six character-level decoders on the corpus of verse-lm (models/training/corpus.py), one per
 positional scheme (models.config.POSITIONALS), identical in everything else: the same
 seed, the same batches in the same order, the same FIXED number of steps (no time
 budget, so the six runs are comparable and reproducible), trained at a context of 64
@@ -32,7 +32,7 @@ from ..config import POSITIONALS
 from ..weights.checkpoint import CHECKPOINT_DIR, load_checkpoint, save_checkpoint
 from . import corpus
 from .trainer import TrainSettings, train
-from .verse import SHARES, train_texts
+from .verse import MIN_COUNT, SHARES, train_texts
 from .verse_tasks import VerseLMTask
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ def max_len(scheme: str) -> int:
 
 def task(docs: list[corpus.Doc] | None = None) -> VerseLMTask:
     """verse-lm's texts, tokenizer construction and shares, at a context of 64."""
-    return VerseLMTask(train_texts(docs), SHARES, TRAIN_LEN)
+    return VerseLMTask(train_texts(docs), SHARES, TRAIN_LEN, min_count=MIN_COUNT)
 
 
 def config(t: VerseLMTask, scheme: str):
@@ -84,13 +84,13 @@ def texts(scheme: str) -> dict[str, str]:
     """The card's labels and descriptions, English and Chinese."""
     en, zh, what, what_zh = NAMES[scheme]
     return {"label": f"Char LM · {en} (trained at 64)", "label_zh": f"字符级语言模型 · {zh}（训练长度 64）",
-            "description": (f"A small character-level decoder with {what}, trained on 64-character windows of the "
-                            "verse corpus (Tang poems, Song ci, the King James Bible's poetic books); one of six "
-                            "models identical but for the positional scheme, to test them on longer texts "
-                            "(Press et al. 2022)."),
-            "description_zh": (f"小型字符级解码器，{what_zh}，在诗文语料（唐诗、宋词、英王钦定本圣经诗歌书卷）"
-                               "的 64 字符窗口上训练；六个模型只有位置编码不同，用来比较它们在更长文本上的表现"
-                               "（Press 等，2022）。")}
+            "description": (f"A small character-level decoder with {what}, trained on 64-character windows of "
+                            "verse-lm's corpus (modern Chinese from Debian's documentation, Tang poems, Song ci, the "
+                            "King James Bible's poetic books); one of six models identical but for the positional "
+                            "scheme, to test them on longer texts (Press et al. 2022)."),
+            "description_zh": (f"小型字符级解码器，{what_zh}，在 verse-lm 的语料（Debian 文档中的现代中文、"
+                               "唐诗、宋词、英王钦定本圣经诗歌书卷）的 64 字符窗口上训练；六个模型只有位置编码不同，"
+                               "用来比较它们在更长文本上的表现（Press 等，2022）。")}
 
 
 def card(scheme: str, run, settings: TrainSettings) -> dict:

@@ -1,4 +1,5 @@
-"""Evaluation of the shipped verse models on the held-out poems and chapters.
+"""Evaluation of the shipped verse models on the held-out text of each part of the corpus
+(corpus.PARTS: modern Chinese sections and pages, Chinese poems, English chapters).
 
 Bits per character (bpc) of the character LM against two count baselines fit on the
 same training text and the same symbol set (the model's vocabulary; a held-out character
@@ -9,7 +10,7 @@ it lacks is its <unk>):
 k and b are tuned on a grid **on the held-out text itself**, which favours the baselines
 (the model gets no such tuning), so the comparison is conservative.
 
-Every model scores the same positions: each held-out language's text from its second
+Every model scores the same positions: each part's held-out text from its second
 character on, the LM with up to `context` characters before it (windows of `context`,
 stride context/2).
 For the masked-LM encoder: bits per masked character on held-out windows (15% chosen,
@@ -128,12 +129,13 @@ def masked_positions_unigram(train: np.ndarray, test: np.ndarray, v: int, seed: 
 
 
 def evaluate_lm(model, tok, docs=None, context: int = 128) -> dict:
-    """{lang | "all": {"chars", "model", "unigram", "bigram", "k", "b"}} in bits per character."""
+    """{part | "all": {"chars", "model", "unigram", "bigram", "k", "b"}} in bits per character;
+    each part's baselines are fit on that part's training text."""
     docs = docs if docs is not None else corpus.load_corpus()
     v = tok.vocab_size
     out = {}
     sums = {"model": 0.0, "unigram": 0.0, "bigram": 0.0, "chars": 0}
-    for lang in ("zh", "en"):
+    for lang in corpus.PARTS:
         train = ids_of(tok, corpus.split_text(docs, False, lang))
         test = ids_of(tok, corpus.split_text(docs, True, lang))
         uni, k = unigram_bits(train, test, v)
@@ -155,12 +157,28 @@ def evaluate_mlm(model, task: MaskedCharTask, docs=None) -> dict:
     docs = docs if docs is not None else corpus.load_corpus()
     v = task.tokenizer.vocab_size
     out = {}
-    for lang in ("zh", "en"):
+    for lang in corpus.PARTS:
         train = ids_of(task.tokenizer, corpus.split_text(docs, False, lang))
         test = ids_of(task.tokenizer, corpus.split_text(docs, True, lang))
         bits, acc, n = mlm_bits(model, task, test)
         out[lang] = {"masked": n, "model": round(bits, 3), "accuracy": round(acc, 3),
                      "unigram": round(masked_positions_unigram(train, test, v), 3)}
+    return out
+
+
+def corpus_stats(docs, tok) -> dict:
+    """{part: documents, characters and distinct characters of each split, unknown held-out
+    characters} of the corpus the models read, and the vocabulary size."""
+    out = {}
+    for part in corpus.PARTS:
+        train, held = corpus.split_text(docs, False, part), corpus.split_text(docs, True, part)
+        sources = sorted({d.source for d in docs if corpus.part_of(d) == part})
+        out[part] = {"sources": sources,
+                     "docs": sum(1 for d in docs if corpus.part_of(d) == part and not d.heldout),
+                     "heldout_docs": sum(1 for d in docs if corpus.part_of(d) == part and d.heldout),
+                     "train_chars": len(train), "heldout_chars": len(held), "distinct_train": len(set(train)),
+                     "unknown_heldout": sum(1 for c in held if c not in tok.index)}
+    out["vocab"] = tok.vocab_size
     return out
 
 
@@ -179,30 +197,38 @@ def write_report(path: Path) -> dict:
             entry["bpc"] = evaluate_lm(model, tok, docs)
             entry["samples"] = verse.samples(model, tok)
             entry["samples_more"] = {f"seed {s}": verse.samples(model, tok, seed=s) for s in (1, 2)}
+            report["corpus"] = corpus_stats(docs, tok)
         else:
             entry["masked"] = evaluate_mlm(model, verse.mlm_task(docs), docs)
         report[stem] = entry
+    report = {k: report[k] for k in ("verse-lm", "verse-mlm", "corpus")}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return report
 
 
 SECTION = "## Shipped language models"
+PART_NAMES = {"zh-modern": "Modern Chinese (held-out sections, answers, manual pages)",
+              "zh-verse": "Chinese verse (held-out poems)", "en": "English (held-out chapters)", "all": "overall"}
 
 
 def markdown_section(report: dict) -> str:
     """The "Shipped language models" section of docs/benchmarks.md from a report."""
-    lm, mlm = report["verse-lm"], report["verse-mlm"]
+    from . import verse
+
+    lm, mlm, stats = report["verse-lm"], report["verse-mlm"], report["corpus"]
     bpc = lm["bpc"]
     rows = []
-    for key, name in (("zh", "Chinese (held-out poems)"), ("en", "English (held-out chapters)"), ("all", "overall")):
+    for key, name in PART_NAMES.items():
         b = bpc[key]
         rows.append(f"| {name} | {b['chars']:,} | **{b['model']:.3f}** | {b['bigram']:.3f} | {b['unigram']:.3f} |")
-    zh, en = bpc["zh"], bpc["en"]
-    mz, me = mlm["masked"]["zh"], mlm["masked"]["en"]
+    modern, poems = bpc["zh-modern"], bpc["zh-verse"]
 
     def quote(s: str) -> str:
         return s.replace("\n", " ⏎ ").replace("|", "\\|").strip()
+
+    def kb(n: int) -> str:
+        return f"{n / 1000:,.0f}K"
 
     samples = []
     for lang in ("zh", "en"):
@@ -211,14 +237,29 @@ def markdown_section(report: dict) -> str:
         outs += [(f"T=0.8, {k}", v[lang]["sampled"]) for k, v in lm["samples_more"].items()][:1]
         for how, text in outs:
             samples.append(f"| {lang} | {how} | `{quote(s0['prompt'])}` → {quote(text)} |")
+    tuning = "; ".join(f"{part}: k={bpc[part]['unigram_k']}, bigram k={bpc[part]['bigram_k']}, "
+                       f"b={bpc[part]['bigram_b']}" for part in corpus.PARTS)
+    shares = ", ".join(f"{verse.SHARES[p]:.0%} {p}" for p in corpus.PARTS)
+    verdict = []
+    for part, b in (("modern Chinese", modern), ("the poems", poems)):
+        if b["model"] < b["bigram"]:
+            verdict.append(f"On {part} the LM beats the bigram ({b['model']:.2f} vs {b['bigram']:.2f}).")
+        else:
+            verdict.append(f"On {part} the LM does **not** beat the bigram ({b['model']:.2f} vs {b['bigram']:.2f}; "
+                           f"unigram {b['unigram']:.2f}).")
+    masked = "; ".join(f"{part} {m['model']:.2f} bits (accuracy {m['accuracy']:.1%}) vs the unigram's "
+                       f"{m['unigram']:.2f}" for part, m in mlm["masked"].items())
     return "\n".join([
         SECTION, "",
-        "Two small models trained by the project's own trainer (`models/training/trainer.py`) on public-domain "
-        "verse shipped with the repository (`models/training/data/verse.txt.xz`: "
-        "唐诗三百首 and 宋词一百首 from "
-        "Debian's `fortunes-zh`, the King James Bible's Psalms, Proverbs, Ecclesiastes and Song of Solomon from "
-        "`bible-kjv-text`; every 10th poem and chapter held out). Reproduce with `make verse-lm` "
-        "(`python -m models.training.verse all`); figures: `docs/verse_lm.json`.",
+        "Two small models trained by the project's own trainer (`models/training/trainer.py`) on text shipped with "
+        "the repository (`models/training/data/`, sources and licences in `SOURCES.md`): `verse.txt.xz`, "
+        "唐诗三百首 and 宋词一百首 from Debian's `fortunes-zh` and the King James Bible's Psalms, Proverbs, "
+        "Ecclesiastes and Song of Solomon from `bible-kjv-text` (public domain), and `zh_modern.txt.xz`, modern "
+        "Chinese prose from Debian's documentation (`debian-reference-zh-cn`, `debian-faq-zh-cn`, `manpages-zh`; "
+        "GPL-2+ / GFDL-1.2+); every 10th poem, chapter, section, answer and manual page held out. Training "
+        f"characters: modern Chinese {kb(stats['zh-modern']['train_chars'])}, poems "
+        f"{kb(stats['zh-verse']['train_chars'])}, English {kb(stats['en']['train_chars'])}. Reproduce with "
+        "`make verse-lm` (`python -m models.training.verse all`); figures: `docs/verse_lm.json`.",
         "",
         "| model | architecture | parameters | file (fp16) | vocabulary | steps | training (wall clock) |",
         "| --- | --- | --- | --- | --- | --- | --- |",
@@ -229,34 +270,27 @@ def markdown_section(report: dict) -> str:
         f"{mlm['bytes'] / 2**20:.1f} MiB | {mlm['vocab']:,} (+ `<mask>`, `<cls>`) | {mlm['steps']} | "
         f"{mlm['seconds'] / 60:.1f} min |",
         "",
-        "Both were trained side by side, one thread each, on a 2-core machine shared with other jobs: the "
-        "budget is wall-clock time (`TrainSettings.time_budget`; the cosine decay follows the clock), so the "
-        "number of steps, and the weights, depend on the machine's load; each run got a fraction of a core. "
-        "Batches of 16 windows draw 40% from the Chinese text (10% of the characters) and 60% from the English.",
+        "Both were trained side by side, one thread each, on a 2-core machine: the budget is wall-clock time "
+        "(`TrainSettings.time_budget`; the cosine decay follows the clock), so the number of steps, and the "
+        f"weights, depend on the machine's load. Batches of 16 windows draw {shares}.",
         "",
-        "Bits per character on the held-out text (lower is better). The baselines are fit on the same training "
-        "text over the same symbols (the model's vocabulary; a held-out character it lacks counts as `<unk>`): an "
-        "add-k unigram and a bigram smoothed towards that unigram (Dirichlet prior b, MacKay & Peto). k and b are "
-        f"tuned on the held-out text itself, which favours the baselines (zh: k={zh['unigram_k']}, bigram "
-        f"k={zh['bigram_k']}, b={zh['bigram_b']}; en: k={en['unigram_k']}, bigram k={en['bigram_k']}, "
-        f"b={en['bigram_b']}). The LM reads up to 128 characters of history (windows of 128, stride 64). "
-        f"{zh['unknown']} of the Chinese held-out characters are not in the training text.",
+        "Bits per character on the held-out text of each part (lower is better). The baselines are fit on the same "
+        "part's training text over the same symbols (the model's vocabulary; a held-out character it lacks counts "
+        "as `<unk>`): an add-k unigram and a bigram smoothed towards that unigram (Dirichlet prior b, MacKay & "
+        f"Peto). k and b are tuned on the held-out text itself, which favours the baselines ({tuning}). The LM "
+        "reads up to 128 characters of history (windows of 128, stride 64). Held-out characters missing from the "
+        f"training text: {modern['unknown']} in modern Chinese, {poems['unknown']} in the poems"
+        + (" (each costs the LM many bits: it never saw `<unk>` as a target)." if verse.MIN_COUNT == 1 else
+           f" (characters seen fewer than {verse.MIN_COUNT} times are `<unk>` in training too)."),
         "",
         "| held-out text | characters | verse-lm | bigram | unigram |",
         "| --- | --- | --- | --- | --- |",
         *rows,
         "",
-        *([] if zh["model"] < zh["bigram"] else [
-            f"On Chinese the LM beats the unigram but **not** the bigram ({zh['model']:.2f} vs {zh['bigram']:.2f}): "
-            "the Chinese training text is 33K characters over 2,800 distinct ones, which the batches revisited about "
-            "25 times (likely over-fitting), and the "
-            f"{zh['unknown']} held-out characters missing from the training text cost the LM about 18 bits each "
-            "(it never saw `<unk>` as a target; the add-k baselines give it mass). Excluding them the LM scores "
-            "8.60. More Chinese text, dropout or a shared-radical input would be the next steps.", ""]),
-        f"verse-mlm, masked characters (15% of held-out windows, all replaced by `<mask>`): Chinese "
-        f"{mz['model']:.2f} bits (accuracy {mz['accuracy']:.1%}) vs the unigram's {mz['unigram']:.2f}; English "
-        f"{me['model']:.2f} bits (accuracy {me['accuracy']:.1%}) vs {me['unigram']:.2f}. Its vocabulary has every "
-        "character of the training poems, so a Chinese sentence such as "
+        " ".join(verdict),
+        "",
+        f"verse-mlm, masked characters (15% of held-out windows, all replaced by `<mask>`): {masked}. Its "
+        "vocabulary has every character of the training text, so a Chinese sentence such as "
         "床前明月光，疑是地上霜。 has no unknown "
         "token (MiniLM's WordPiece reads most Chinese characters as [UNK]).",
         "",

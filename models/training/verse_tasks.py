@@ -1,6 +1,7 @@
 """The tasks of the shipped language models (models/training/verse.py): next-character
 prediction (VerseLMTask) and BERT's masked-character objective (MaskedCharTask) on several
-texts at once, one per language."""
+texts at once, one per part of the corpus (models/training/corpus.py: modern Chinese,
+Chinese verse, English)."""
 from __future__ import annotations
 
 import unicodedata
@@ -15,22 +16,24 @@ MASK, CLS = "<mask>", "<cls>"
 
 
 class VerseLMTask(CharLMTask):
-    """Next-character prediction on several texts at once (one per language), each batch
-    drawing a fixed share of its windows from each, so a small language is not drowned
-    by a large one. The vocabulary is every character of the texts (plus the specials);
-    unlike the app's char_lm task there is no size limit (the texts ship with the repo)."""
+    """Next-character prediction on several texts at once (one per part of the corpus), each
+    batch drawing a fixed share of its windows from each, so a small text is not drowned
+    by a large one. The vocabulary is every character seen at least `min_count` times in
+    the texts (plus the specials; the rarer ones read as <unk>); unlike the app's char_lm
+    task there is no size limit (the texts ship with the repo)."""
 
-    name, title = "verse_lm", "Character language model (Chinese + English verse)"
-    description = "Predict the next character of Tang/Song poems and the King James Bible's poetic books."
+    name, title = "verse_lm", "Character language model (Chinese + English)"
+    description = ("Predict the next character of Tang/Song poems, modern Chinese (Debian's documentation) and "
+                   "the King James Bible's poetic books.")
 
     def __init__(self, texts: dict[str, str], shares: dict[str, float] | None = None, train_len: int = 128,
-                 extra_tokens: tuple[str, ...] = ()) -> None:
+                 extra_tokens: tuple[str, ...] = (), min_count: int = 1) -> None:
         if not texts or any(len(t) < 2 * train_len + 2 for t in texts.values()):
             raise ValueError(f"Every text needs at least {2 * train_len + 2} characters.")
         self.texts = {k: unicodedata.normalize("NFC", v) for k, v in texts.items()}
         self.text = "\n\n".join(self.texts.values())
         self.train_len = self.min_len = self.sample_from = int(train_len)
-        base = CharTokenizer.from_corpus(list(self.texts.values()), add_bos=False)
+        base = CharTokenizer.from_corpus(list(self.texts.values()), min_freq=min_count, add_bos=False)
         self.tokenizer = CharTokenizer(list(SPECIALS) + list(extra_tokens) + base.vocab[len(SPECIALS):],
                                        add_bos=False)
         self.parts = {k: torch.tensor(self.tokenizer.encode(v).ids, dtype=torch.long) for k, v in self.texts.items()}
@@ -65,13 +68,15 @@ class MaskedCharTask(VerseLMTask):
     the characters are chosen, of which 80% become <mask>, 10% a random character and
     10% stay; the model predicts the chosen characters (bidirectional encoder)."""
 
-    name, title = "verse_mlm", "Masked character model (Chinese + English verse)"
-    description = "Predict hidden characters of Tang/Song poems and the King James Bible's poetic books."
+    name, title = "verse_mlm", "Masked character model (Chinese + English)"
+    description = ("Predict hidden characters of Tang/Song poems, modern Chinese (Debian's documentation) and the "
+                   "King James Bible's poetic books.")
     arch = "encoder"
     mask_rate = 0.15
 
-    def __init__(self, texts: dict[str, str], shares: dict[str, float] | None = None, train_len: int = 128) -> None:
-        super().__init__(texts, shares, train_len, extra_tokens=(MASK, CLS))
+    def __init__(self, texts: dict[str, str], shares: dict[str, float] | None = None, train_len: int = 128,
+                 min_count: int = 1) -> None:
+        super().__init__(texts, shares, train_len, extra_tokens=(MASK, CLS), min_count=min_count)
         self.mask_id, self.cls_id = self.tokenizer.index[MASK], self.tokenizer.index[CLS]
         self.first_char = len(SPECIALS) + 2
 

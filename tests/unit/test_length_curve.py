@@ -104,7 +104,8 @@ def test_heldout_ids_are_the_held_out_text():
     from models.training import pe_lm
 
     tok = pe_lm.task().tokenizer
-    zh, en = L.heldout_ids(tok, "zh"), L.heldout_ids(tok, "en")
-    both = L.heldout_ids(tok)
-    assert len(both) > len(en) > len(zh) > 1000
-    assert tok.decode(zh[:200]).count("，") > 3
+    modern, poems, en = (L.heldout_ids(tok, p) for p in ("zh-modern", "zh-verse", "en"))
+    zh, every = L.heldout_ids(tok, "zh"), L.heldout_ids(tok)
+    assert len(every) > len(zh) > len(modern) > len(en) > len(poems) > 1000
+    assert len(zh) == len(poems) + 1 + len(modern)           # the poems, a blank line, modern Chinese
+    assert tok.decode(poems[:200]).count("，") > 3 and "Debian" in tok.decode(modern[:2000])
