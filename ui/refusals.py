@@ -19,13 +19,16 @@ from .markup import md_escape
 LOG = logging.getLogger("glassbox")
 
 
-def say(e: BaseException) -> str:
-    """The sentence for `e` in the UI language, safe for markdown."""
+def say(e: BaseException, log: bool = True, markdown: bool = True) -> str:
+    """The sentence for `e` in the UI language, safe for markdown (`markdown=False`: plain
+    text, for a caller that escapes it, such as a markdown table). `log=False`: a refusal
+    said again at every run (why a catalogue model is unavailable) is not logged each time."""
     if isinstance(e, Refused):
-        LOG.info("refused (%s): %s", e.reason, e)
+        if log:
+            LOG.info("refused (%s): %s", e.reason, e)
         key = f"refused_{e.reason}"
         if key in STRINGS:
-            values = {k: md_escape(_word(k, v)) for k, v in e.values.items()}
+            values = {k: md_escape(_word(k, v)) if markdown else _word(k, v) for k, v in e.values.items()}
             try:
                 return t(key, **values)
             except (KeyError, IndexError, ValueError):

@@ -19,15 +19,10 @@ from models.errors import Refused
 
 from . import serving
 from .i18n import LANGUAGES, STRINGS, lang, t
+from .examples import EXAMPLE_TEXT, EXAMPLE_TEXTS, example_follows_language
 from .markup import md_code, md_escape
 from .refusals import say
 
-EXAMPLE_TEXT = "The students watched the model read their sentence, and every head chose where to look."
-# The example in each language, for a lesson that has no text of its own (ui/views/lessons.py).
-# The Chinese one uses only characters of MiniLM's WordPiece vocabulary (it holds about 240 Han
-# characters; every other one reads as [UNK]), so the MiniLM lessons see every token, and the
-# character models (verse-lm, pe64) read it as well.
-EXAMPLE_TEXTS = {"en": EXAMPLE_TEXT, "zh": "天上有明月，水中也有明月，我心中也有明月。"}
 _NOTICES = "_url_notices"
 
 
@@ -233,8 +228,11 @@ def sidebar() -> Selection:
                     format_func=labels.get, renamed=names)
         entry = next(e for e in entries if e.key == key)
         st.caption(describe(entry))
+        example_follows_language(entry, applied=isinstance(pending.get("text"), str))
         text = bound(st.text_area, t("text"), EXAMPLE_TEXT, key="text", url_default=EXAMPLE_TEXT,
-                     help=t("text_help"), height=110)
+                     help=t("text_help"), height=110, renamed=set(EXAMPLE_TEXTS.values()))
+        if lang() == "zh" and entry.key == "minilm" and (text or "").strip() == EXAMPLE_TEXT:
+            st.caption(t("sb_example_english"))     # why a Chinese screen reads an English sentence
         target = ""
         if entry.config is not None and entry.config.arch == "encoder-decoder":
             target = bound(st.text_input, t("target_text"), "", key="target", url_default="", help=t("target_help"))
@@ -247,7 +245,8 @@ def sidebar() -> Selection:
         if unavailable:
             with st.expander(t("model_unavailable")):
                 for e in unavailable:
-                    st.caption(f"**{md_escape(model_names.label(e))}**: {md_escape(e.reason)}")
+                    st.caption(t("label_value", label=f"**{md_escape(model_names.label(e))}**",
+                                 value=unavailable_reason(e)))
     sel = Selection(key, labels[key], text or "", target or "", device, entry.is_random,
                     entry.config.arch if entry.config is not None else "")
     st.session_state["_selection"] = sel
@@ -305,6 +304,18 @@ def describe_entry(entry) -> str:
         except (KeyError, TypeError, ValueError):
             pass
     return entry.description
+
+
+def unavailable_reason(entry: Any, markdown: bool = True) -> str:
+    """Why a catalogue entry is not available here, in the UI language: its refusal's
+    sentence (models/weights/zoo.py carries the reason id and its values, so no English
+    exception text reaches a Chinese screen). Markdown-safe, or plain (`markdown=False`)."""
+    refusal = getattr(entry, "refusal", None)
+    if refusal is not None:
+        return say(refusal, log=False, markdown=markdown)
+    if lang() != "en":
+        return t("refused_unexpected")
+    return md_escape(entry.reason) if markdown else entry.reason
 
 
 def describe(entry: Any) -> str:

@@ -14,12 +14,13 @@ from .training import attention_over_steps, detector_curves, training_curves
 from .colors import colormap_lut, plotly_colorscale, to_rgb
 from .events import selected_customdata
 from .labels import escape_labels, position_labels, visible_label
+from .figure import fit_height
 
 __all__ = [
     "head_heatmap", "head_metrics_chart", "line_view", "mark_tile", "matrix_heatmap", "model_view",
     "query_bars", "colormap_lut", "plotly_colorscale", "to_rgb", "selected_customdata",
     "escape_labels", "position_labels", "visible_label", "attention_over_steps", "detector_curves", "training_curves",
-    "positional",
+    "positional", "fit_height",
 ]
 from .compare import difference, differing_positions
 from .ffn import (

@@ -28,6 +28,7 @@ from .figure import (
     axis_ticks,
     check_labels,
     colorbar_only,
+    fit_height,
     fixed_margins,
     marker_layer,
     merge_terms,
@@ -210,7 +211,7 @@ def head_heatmap(
             outline(fig, dx - 0.5, dx + n_k - 0.5, q - 0.5, q + 0.5)
         else:
             outline(fig, dx + k - 0.5, dx + k + 0.5, q - 0.5, q + 0.5)
-    return add_title(fig, title, margin_t=48)
+    return fit_height(add_title(fig, title, margin_t=48))   # room for the token labels
 
 
 def matrix_heatmap(
@@ -259,7 +260,7 @@ def matrix_heatmap(
         colorbar_title=html.escape(colorbar_title) if colorbar_title else words["value"],
         max_ticks=max_ticks,
     )
-    return add_title(fig, title, margin_t=48)
+    return fit_height(add_title(fig, title, margin_t=48))   # room for the token labels
 
 # --------------------------------------------------------------------------- query bars
 

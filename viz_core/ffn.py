@@ -17,8 +17,8 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, plotly_colorscale
-from .figure import (BLUE, ORANGE, RED, as_array, as_matrix, axis_ticks, check_labels, marker_layer, merge_terms,
-                     outline)
+from .figure import (BLUE, ORANGE, RED, as_array, as_matrix, axis_ticks, check_labels, fit_height, marker_layer,
+                     merge_terms, outline)
 from .labels import escape_labels
 
 FFN_TERMS = {"token": "token", "neuron": "neuron", "activation": "activation", "count": "count",
@@ -105,7 +105,7 @@ def activation_heatmap(
     )
     if title:
         fig.update_layout(title=dict(text=html.escape(title)))
-    return fig
+    return fit_height(fig)          # token labels: more room for a long text or a projector's larger labels
 
 
 def activation_function_figure(

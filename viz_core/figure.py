@@ -180,6 +180,47 @@ def fixed_margins(x_ticks: dict, y_ticks: dict, title: bool) -> tuple[dict, dict
     return margin, dict(fixed, tickangle=-90 if rotate else 0), fixed
 
 
+LABEL_LINE = 1.4        # px of axis per px of tick font: one label's line, with a gap to the next
+MAX_FIG_PX = 1600       # the tallest a figure grows for its labels (MAX_TICKS keeps it far below)
+
+
+def x_label_extent(x_ticks: Mapping) -> float:
+    """px the x axis's tick labels take across the axis: the longest label when they stand
+    turned (a fixed -90 angle, or too wide side by side, as in :func:`fixed_margins`), else one
+    line of text."""
+    size = float((x_ticks.get("tickfont") or {}).get("size") or 12)
+    widths = [text_px(str(t), size) for t in (x_ticks.get("ticktext") or ())] or [0.0]
+    turned = x_ticks.get("tickangle") in (-90, 90) or sum(widths) + 8 * len(widths) > 450
+    return max(widths) if turned else size * 1.3
+
+
+def label_rows_height(fig: go.Figure) -> int:
+    """The height (px) ``fig`` needs for the tick labels down its y axis (from
+    :func:`axis_ticks`) to stand one to a line at their font size, with the x axis's labels,
+    the axis title and the figure's title around them. On a projector the labels are drawn
+    larger (:func:`text_scale`, ui/presenter.py), so they need more room. 0 when the y axis
+    has no labels of its own."""
+    y = fig.layout.yaxis
+    labels = y.ticktext or ()
+    if not labels:
+        return 0
+    s = text_scale()
+    x = fig.layout.xaxis
+    x_ticks = {"ticktext": x.ticktext, "tickfont": {"size": x.tickfont.size}, "tickangle": x.tickangle}
+    rows = len(labels) * float(y.tickfont.size or 12) * LABEL_LINE
+    chrome = (30 + 30 + (40 if fig.layout.title.text else 0)) * s        # axis title, padding, the title
+    return int(min(rows + x_label_extent(x_ticks) + chrome, MAX_FIG_PX))
+
+
+def fit_height(fig: go.Figure, height: int | None = None) -> go.Figure:
+    """Set ``fig``'s height to ``height`` px (default: the height it has), or more where its
+    y axis's labels need more (:func:`label_rows_height`): a long text, or presenter mode's
+    larger labels, grows the figure instead of crowding and cutting its token labels."""
+    base = int(height if height is not None else (fig.layout.height or 0))
+    fig.update_layout(height=max(base, label_rows_height(fig)))
+    return fig
+
+
 def template_text(text: str) -> str:
     """Make (escaped) text safe to embed in a hovertemplate: "%{" would be read as a field."""
     return text.replace("%", "&#37;")

@@ -14,7 +14,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .attention import matrix_heatmap
-from .figure import add_title, axis_ticks, check_labels, merge_terms, template_text
+from .figure import add_title, axis_ticks, check_labels, fit_height, merge_terms, template_text
 from .labels import escape_labels, position_labels
 
 ALLOWED = "#3b6fd8"      # may attend
@@ -77,7 +77,7 @@ def mask_figure(
     )
     if title:
         fig.update_layout(title=dict(text=html.escape(title), y=0.99), margin_t=90)
-    return fig
+    return fit_height(fig)          # token labels: more room for a long text or a projector's larger labels
 
 
 def masked_scores_figure(

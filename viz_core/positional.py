@@ -20,7 +20,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, NAN_CSS, SEQUENTIAL, plotly_colorscale, to_rgb
-from .figure import as_array, colorbar_only, text_scale
+from .figure import as_array, colorbar_only, fit_height, text_scale
 from .labels import escape_labels
 from .png import png_data_uri
 
@@ -100,7 +100,7 @@ def matrix(values: np.ndarray, *, title: str = "", x_name: str = "key position",
         yaxis=dict(title=dict(text=html.escape(y_name)), range=[n_r - 0.5, -0.5], showgrid=False, zeroline=False,
                    scaleanchor=False, **ticks),
     )
-    return fig
+    return fit_height(fig)          # token labels: more room for a long text or a projector's larger labels
 
 
 def pe_table(pe: np.ndarray, *, wavelengths: np.ndarray | None = None, table_end: int | None = None,

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, SEQUENTIAL, plotly_colorscale
-from .figure import BLUE, GREY, ORANGE, as_array, as_matrix, axis_ticks, check_labels, merge_terms
+from .figure import BLUE, GREY, ORANGE, as_array, as_matrix, axis_ticks, check_labels, fit_height, merge_terms
 from .labels import escape_labels
 
 RESIDUAL_TERMS = {"norm": "norm", "cosine": "cosine"}
@@ -66,7 +66,7 @@ def value_heatmap(
         height=int(np.clip(150 + 26 * n_r, 280, 820)), margin=dict(l=90, r=20, t=48 if title else 20, b=90),
         plot_bgcolor="rgba(0,0,0,0)", title=dict(text=html.escape(title)) if title else None,
     )
-    return fig
+    return fit_height(fig)          # row labels: more room on a projector's larger labels
 
 
 def contribution_chart(labels: Sequence[str], norm: np.ndarray, cos: np.ndarray, *, title: str = "",

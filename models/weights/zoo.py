@@ -68,9 +68,17 @@ class Entry:
     kind: str                        # pretrained | toy | lm | custom | folder
     description: str
     available: bool
-    reason: str = ""                 # why it is not available
+    reason: str = ""                 # why it is not available (English: logs, notebooks)
     config: TransformerConfig | None = field(default=None, compare=False)  # known without loading
     card: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)  # a checkpoint's "meta"
+    # why it is not available, as a refusal an app says in its reader's language (ui/refusals.py)
+    refusal: Refused | None = field(default=None, compare=False, hash=False)
+
+    @classmethod
+    def refused(cls, key: str, label: str, kind: str, description: str, refusal: Refused,
+                config: TransformerConfig | None = None) -> Entry:
+        """An entry that is not available here, and why."""
+        return cls(key, label, kind, description, False, str(refusal), config=config, refusal=refusal)
 
     @property
     def is_random(self) -> bool:
@@ -89,10 +97,10 @@ def _minilm_entry() -> Entry:
     try:
         folder = minilm_path()
         if not (folder / "model.safetensors").exists():
-            return Entry("minilm", label, "pretrained", desc, False, f"{folder} has no model.safetensors.")
+            raise Refused("minilm_no_weights", f"{folder} has no model.safetensors.")
         return Entry("minilm", label, "pretrained", desc, True, config=config_from_hf(read_hf_config(folder)))
     except Refused as e:
-        return Entry("minilm", label, "pretrained", desc, False, str(e))
+        return Entry.refused("minilm", label, "pretrained", desc, e)
 
 
 def toy_entries() -> list[Entry]:
@@ -110,8 +118,9 @@ def toy_entries() -> list[Entry]:
             kind = "lm" if meta.get("kind") == "language-model" else "toy"
             out.append(Entry(key, meta.get("label", path.stem), kind, meta.get("description", "trained toy model"),
                              True, config=TransformerConfig.from_dict(doc["config"]), card=meta))
-        except ValueError as e:
-            out.append(Entry(key, path.stem, "toy", "shipped checkpoint", False, str(e)))
+        except ValueError as e:      # a Refused, or one of the config's own checks
+            refusal = e if isinstance(e, Refused) else Refused("not_checkpoint", str(e), file=path.name)
+            out.append(Entry.refused(key, path.stem, "toy", "shipped checkpoint", refusal))
     return sorted(out, key=lambda e: (e.kind != "lm", bool(e.card.get("family"))))
 
 
@@ -126,14 +135,16 @@ def folder_entry(path: str | Path) -> Entry:
             raise CheckpointError("no_weights", f"{path} has no .safetensors weights.", folder=path.name)
         return Entry(key, label, "folder", "local Hugging Face checkpoint", True, config=cfg)
     except Refused as e:
-        return Entry(key, label, "folder", "local Hugging Face checkpoint", False, str(e))
+        return Entry.refused(key, label, "folder", "local Hugging Face checkpoint", e)
 
 
 def catalogue(folders: Sequence[str | Path] = ()) -> list[Entry]:
     """Everything the app can offer, available or not (with the reason)."""
     minilm = _minilm_entry()
-    custom = [Entry(f"custom:{k}", label, "custom", f"{desc} (random weights)", minilm.available,
-                    "" if minilm.available else "needs the MiniLM WordPiece tokenizer: " + minilm.reason, cfg)
+    custom = [Entry(f"custom:{k}", label, "custom", f"{desc} (random weights)", True, config=cfg)
+              if minilm.available else
+              Entry.refused(f"custom:{k}", label, "custom", f"{desc} (random weights)",
+                            Refused("needs_minilm", "needs the MiniLM WordPiece tokenizer: " + minilm.reason), cfg)
               for k, (label, desc, cfg) in PRESETS.items()]
     return [minilm, *toy_entries(), *custom, *(folder_entry(f) for f in folders)]
 

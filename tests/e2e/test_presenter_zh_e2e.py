@@ -110,3 +110,36 @@ def test_every_lesson_step_reads_on_a_projector_in_chinese(page: Page, app_serve
             wait_for_rerun(page, timeout=TIMEOUT)
     assert labels, f"{lid}: no tick label was measured"
     assert_clean(page)
+
+
+# Every option of the training lab's four menus, as the menu would show it once chosen: it must fit
+# its box (a quarter of the form's width cut "RoPE（旋转位置编码）" and "Pre-LN（前置层归一化）"). The
+# width is measured in the browser with the box's own font.
+_FITS_JS = """
+([key, labels]) => {
+  const input = document.querySelector(`.st-key-${key} input`);
+  const style = getComputedStyle(input);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = style.font;
+  const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return labels.filter((label) => ctx.measureText(label).width > room)
+               .map((label) => `${label}: ${Math.round(ctx.measureText(label).width)} px > ${Math.round(room)} px`);
+}
+"""
+
+
+@pytest.mark.parametrize("code", ["zh", "en"])
+def test_the_training_labs_menus_show_whole_names_on_a_projector(page: Page, app_server: str, code: str) -> None:
+    from models.config import ACTIVATIONS, NORMS, POSITIONALS
+    from ui.i18n import STRINGS
+
+    page.set_viewport_size(VIEWPORT)
+    open_app(page, app_server, "/training", {"present": "1", "lang": "中文" if code == "zh" else "English"},
+             timeout=TIMEOUT)
+    menus = {"tr_pe": [f"pos_{p}" for p in POSITIONALS], "tr_norm": [f"bn_axis_{n}" for n in NORMS],
+             "tr_norm_pos": ["norm_pre", "norm_post"], "tr_act": [f"act_{a}" for a in ACTIVATIONS]}
+    cut = {key: page.evaluate(_FITS_JS, [key, [STRINGS[k][code] for k in keys]]) for key, keys in menus.items()}
+    assert not any(cut.values()), cut
+    page.locator('[data-testid="stForm"]').first.scroll_into_view_if_needed()
+    screenshot(page, f"presenter-{code}-training-menus", full_page=False)
+    assert_clean(page)

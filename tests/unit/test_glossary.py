@@ -1,6 +1,7 @@
 """Every Chinese UI string uses the glossary's term, never a listed variant (ui/glossary.py, docs/glossary.md)."""
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -71,3 +72,41 @@ def test_every_term_is_one_clean_entry():
 def test_docs_glossary_is_generated_from_the_module():
     doc = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
     assert doc == markdown(), "docs/glossary.md is stale: run `python -m ui.glossary > docs/glossary.md`"
+
+
+# ---- Chinese punctuation (issue 35): full-width colon and parentheses after Chinese text ----------
+CJK = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+SLIPS = (
+    (re.compile(CJK + r"\**[:;,!?]"), "a half-width colon or mark right after a Chinese character (use ：；，！？)"),
+    (re.compile(CJK + r"\**\("), "a half-width parenthesis right after a Chinese character (use （）)"),
+    (re.compile(CJK + r" \([^()]*" + CJK + r"[^()]*\)"), "a Chinese aside in half-width parentheses (use （）)"),
+    (re.compile(r"\(([^()]*" + CJK + r"[^()]*)\)" + CJK), "a Chinese aside in half-width parentheses (use （）)"),
+    (re.compile(r"（[^（）]*（[^（）]*）[^（）]*）"), "parentheses inside parentheses (rephrase, or use ——)"),
+)
+# Where a slip is meant: (where, fragment) -> why. Code spans (`...`) and inline LaTeX ($...$) are
+# not prose and are left out before the check; a function's argument in maths, logit(目标), has a
+# Latin name before its parenthesis and is not a slip.
+PUNCTUATION_OK: dict[tuple[str, str], str] = {}
+
+
+def punctuation_slips(text: str) -> list[tuple[str, str]]:
+    """(fragment, what is wrong) for each half-width slip in a Chinese text (code and maths left out)."""
+    prose = re.sub(r"`[^`]*`|\$[^$]*\$", " ", text)
+    return [(m.group(), why) for pattern, why in SLIPS for m in pattern.finditer(prose)]
+
+
+def test_chinese_strings_take_full_width_colons_and_parentheses():
+    found = [f"{where}: {fragment!r}: {why}" for where, text in chinese_texts().items()
+             for fragment, why in punctuation_slips(text) if (where, fragment) not in PUNCTUATION_OK]
+    assert not found, "half-width punctuation in Chinese text:\n" + "\n".join(found)
+
+
+def test_punctuation_slips_are_found_and_maths_and_code_are_not():
+    assert [f for f, _ in punctuation_slips("- **结构**: 编码器")] == ["构**:"]     # bold in markdown too
+    assert [f for f, _ in punctuation_slips("结构: 编码器")] == ["构:"]
+    assert [f for f, _ in punctuation_slips("位置编码(可学习)")] == ["码("]
+    assert [f for f, _ in punctuation_slips("位置编码 (可学习)")] == ["码 (可学习)"]
+    assert [f for f, _ in punctuation_slips("（全注意力（全部可见））")] == ["（全注意力（全部可见））"]
+    for fine in ("p(目标) 与 logit(目标)", "状态 (a, b, p)", "结构：编码器", "用 `x: int` 写", "$f(x)$ 的值",
+                 "位置编码（可学习）", "GELU (tanh)"):
+        assert punctuation_slips(fine) == [], fine

@@ -131,3 +131,27 @@ def test_text_scale_grows_tick_labels_and_margins():
     with pytest.raises(ValueError):
         with use_text_scale(10):
             pass
+
+
+def test_a_heat_map_grows_with_its_token_labels_and_the_text_scale():
+    """Issue 35: token labels are not crowded or cut on a projector (presenter mode draws them
+    1.5 times larger): every map with token labels down its side is at least as tall as its
+    labels need, and a page's fixed height is a floor (`vz.fit_height`), never a ceiling."""
+    from viz_core.figure import LABEL_LINE, fit_height, label_rows_height
+
+    for n in (8, 19, 40, 64):
+        labels = [f"token{i}" for i in range(n)]
+        small = vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
+        with use_text_scale(1.5):
+            big = vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
+            fitted = fit_height(vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0"), 600)
+        shown = len(big.layout.yaxis.ticktext)
+        assert big.layout.height >= shown * big.layout.yaxis.tickfont.size * LABEL_LINE, n
+        assert big.layout.height >= small.layout.height, n
+        assert fitted.layout.height >= max(600, big.layout.height), n
+    n = 40
+    labels = [f"token{i}" for i in range(n)]
+    with use_text_scale(1.5):
+        fixed = fit_height(vc.head_heatmap(pattern(n), labels, labels, square=False), 600)
+        assert fixed.layout.height > 600 and fixed.layout.height == label_rows_height(fixed)
+    assert fit_height(vc.head_heatmap(pattern(4), labels[:4], labels[:4], square=False), 600).layout.height == 600

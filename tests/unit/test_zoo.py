@@ -28,6 +28,29 @@ def test_unavailable_entries_say_why(tmp_path):
         zoo.get("nope")
 
 
+def test_an_unavailable_entry_carries_its_refusal_for_the_app_to_translate(tmp_path, monkeypatch):
+    """Issue 35 (review E19): the app says why in the reader's language, from the refusal's id
+    and values; `reason` keeps the English sentence for logs and notebooks."""
+    from models.errors import Refused
+    from models.weights.pretrained import CheckpointError
+
+    missing = zoo.folder_entry(tmp_path / "nope")
+    assert missing.refusal.reason == "not_folder" and missing.refusal.values == {"folder": "nope"}
+    assert missing.reason == str(missing.refusal)
+
+    def no_minilm():
+        raise CheckpointError("minilm_missing", "The bundled MiniLM is not installed.")
+
+    monkeypatch.setattr(zoo, "minilm_path", no_minilm)
+    entries = {e.key: e for e in zoo.catalogue()}
+    assert entries["minilm"].refusal.reason == "minilm_missing"
+    custom = entries["custom:gpt"]
+    assert not custom.available and custom.refusal.reason == "needs_minilm" and custom.config is not None
+    assert "not installed" in custom.reason
+    assert all(isinstance(e.refusal, Refused) for e in entries.values() if not e.available)
+    assert all(e.refusal is None for e in entries.values() if e.available)
+
+
 @pytest.mark.parametrize("preset", sorted(zoo.PRESETS))
 def test_every_preset_loads_and_runs(preset):
     model, tok = zoo.load(f"custom:{preset}")
@@ -68,4 +91,5 @@ def test_checkpoint_round_trip_and_toy_listing(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="corrupt or truncated"):
         load_checkpoint(path)
     (tmp_path / "copy.safetensors").unlink()
-    assert not zoo.get("toy:copy").available
+    gone = zoo.get("toy:copy")
+    assert not gone.available and gone.refusal.reason == "weights_absent"

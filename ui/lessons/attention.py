@@ -185,7 +185,7 @@ def head_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = vz.head_heatmap(pattern, q_tok, k_tok, title=t("head_title", layer=layer, what=t("head_what", head=head)),
                           selected=(query, -1), clickable=False, square=False,
                           terms={w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")})
-    fig.update_layout(height=min(640, 200 + 22 * len(q_tok)))
+    vz.fit_height(fig, min(640, 200 + 22 * len(q_tok)))
     facts = {"layer": layer, "head": head, **shares, "query": label(q_tok, query), "top_key": label(k_tok, row.top),
              "top_weight": row.top_value}
     return Shown(fig, facts, answer=row.top, tokens=list(k_tok), page="attention",
@@ -244,7 +244,7 @@ def rollout(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = vz.head_heatmap(last.astype(np.float32), tokens, tokens, title=t("lk_rollout_title", n=roll.shape[0]),
                           selected=(query, -1), clickable=False, square=False,
                           terms={w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")})
-    fig.update_layout(height=min(640, 200 + 22 * len(tokens)))
+    vz.fit_height(fig, min(640, 200 + 22 * len(tokens)))
     facts = {"query": label(tokens, query), "top_key": label(tokens, top), "top_weight": float(last[query, top]),
              "first_layer_top": label(tokens, first_top)}
     return Shown(fig, facts, answer=top, tokens=list(tokens), page="attention",

@@ -116,7 +116,7 @@ def causal_weights(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     fig = vz.head_heatmap(shown, q_tok, k_tok, title=t("head_title", layer=layer, what=t("head_what", head=head)),
                           selected=(q, -1), clickable=False, square=False,
                           terms={x: t(f"term_{x}") for x in ("query", "key", "masked", "weight")})
-    fig.update_layout(height=min(640, 200 + 22 * len(q_tok)))
+    vz.fit_height(fig, min(640, 200 + 22 * len(q_tok)))
     facts = {"layer": layer, "head": head, "query": label(q_tok, q), "future": future, "top_key": label(k_tok, top),
              "top_weight": float(w[q, top])}
     return Shown(fig, facts, page="attention", params={"view": "heads", "layer": str(layer), "head": str(head)},

@@ -162,7 +162,7 @@ def _heat(pattern: np.ndarray, tokens: list[str], title: str):
     causal = np.tril(np.ones(pattern.shape, bool))
     fig = vz.head_heatmap(np.where(causal, pattern, np.nan).astype(np.float32), tokens, tokens, title=title,
                           clickable=False, square=False, terms={w: t(f"term_{w}") for w in WORDS})
-    fig.update_layout(height=min(560, 220 + 24 * len(tokens)))
+    vz.fit_height(fig, min(560, 220 + 24 * len(tokens)))
     return fig
 
 

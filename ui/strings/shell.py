@@ -16,8 +16,6 @@ STRINGS = {
                           "Empty = the same as the source.",
                     "zh": "编码器-解码器模型用编码器读源文本，用解码器读这段文本。留空则与源文本相同。"},
     "device": {"en": "Device", "zh": "设备"},
-    "example_text": {"en": "The students watched the model read their sentence, and every head chose where to look.",
-                     "zh": "The students watched the model read their sentence, and every head chose where to look."},
     "loading_torch": {"en": "Starting PyTorch…", "zh": "正在启动 PyTorch……"},
     "loading_model": {"en": "Loading {model}…", "zh": "正在加载 {model}……"},
     "loaded_model": {"en": "{model} ready", "zh": "{model} 已就绪"},
@@ -30,6 +28,12 @@ STRINGS = {
     "url_adjusted": {"en": "The link's {param}={value} was adjusted to {now}.",
                      "zh": "链接中的 {param}={value} 已调整为 {now}。"},
     "model_unavailable": {"en": "Not available on this machine", "zh": "本机不可用"},
+    # a label and its value in a line or a list (Chinese takes the full-width colon)
+    "label_value": {"en": "{label}: {value}", "zh": "{label}：{value}"},
+    "sb_example_english": {
+        "en": "MiniLM learned English, so the example sentence is English. Type Chinese to see which characters "
+              "its vocabulary does not know ([UNK]).",
+        "zh": "MiniLM 是用英文训练的，所以这里默认用英文例句。输入中文试试：它词表里没有的字会变成 [UNK]。"},
     "random_weights": {"en": "random weights: patterns show the architecture, not learned behaviour",
                        "zh": "随机权重：图案反映结构，而非学到的行为"},
     "load_failed": {"en": "Could not load {model}: {error}", "zh": "无法加载 {model}：{error}"},

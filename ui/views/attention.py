@@ -77,7 +77,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
     with c1:
         stack = stack_choice(Stack.attention_maps(arch), t("stack"), "stack", horizontal=False)
         if stack == "self":
-            st.caption(f"{t('stack')}: {t('stack_self')}")
+            st.caption(t("label_value", label=t("stack"), value=t("stack_self")))
     with c2:
         # in the instant view the browser chooses the head; the sliders (and the URL) follow it
         layer = index_slider(t("rollout_layer") if view == "rollout" else t("layer"), n_layers, "layer",
@@ -181,7 +181,7 @@ def head_panel(data: AttentionData, c: Controls, sel: Selection) -> None:
     with left:
         # cells need not be square: the map fills the column instead of floating in it
         fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms(), square=False)
-        fig.update_layout(height=HEATMAP_HEIGHT)
+        vz.fit_height(fig, HEATMAP_HEIGHT)     # taller for many tokens, or on a projector
         fx.chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
     with right:
         if cell is None:
@@ -332,9 +332,9 @@ def rollout_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     q_tok, _ = data.tokens_of(c.stack)
     roll = serving.rollout(sel.model_key, sel.device, sel.text, sel.target, c.stack)   # [L, q, q]
     upto = c.layer
-    fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=f"{t('view_rollout')}: {t('layer')} 0…{upto}",
-                          clickable=False, terms=terms(), square=False)
-    fig.update_layout(height=HEATMAP_HEIGHT)
+    title = t("label_value", label=t("view_rollout"), value=f"{t('layer')} 0…{upto}")
+    fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=title, clickable=False, terms=terms(), square=False)
+    vz.fit_height(fig, HEATMAP_HEIGHT)     # taller for many tokens, or on a projector
     fx.chart(fig, key="rollout_map", width="stretch")
     st.markdown(t("ex_rollout"))
     st.latex(FORMULAS["rollout"])

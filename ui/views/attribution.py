@@ -124,7 +124,8 @@ def dla_view(sel: Selection, model, tok) -> None:
 
 
 def frozen_caption(scales: dict[str, float]) -> str:
-    shown = ", ".join(f"{md_escape(site_label(k))}: s = {v:.4g}" for k, v in list(scales.items())[:6])
+    shown = t("card_sep").join(t("label_value", label=md_escape(site_label(k)), value=f"s = {v:.4g}")
+                               for k, v in list(scales.items())[:6])
     more = "" if len(scales) <= 6 else f" (+{len(scales) - 6})"
     return t("at_frozen", n=len(scales), scales=shown + more)
 

@@ -353,7 +353,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
         fig = vz.head_heatmap(row, [f"H{h}" for h in range(row.shape[0])], ctx, clickable=False, square=False,
                               title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
                               terms={"query": t("term_head"), "key": t("term_key"), "weight": t("term_weight")})
-        fig.update_layout(height=int(np.clip(200 + 26 * row.shape[0], 320, 560)))
+        vz.fit_height(fig, int(np.clip(200 + 26 * row.shape[0], 320, 560)))
         fx.chart(fig, key="gen_attn_row", width="stretch")
         st.caption(t("gen_attn_caption"))
 
@@ -465,7 +465,7 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
     fig = vz.head_heatmap(m, q_labels, run.source_tokens, clickable=False, square=False,
                           title=t("gen_cross_title", layer=layer, n=s.index + 1),
                           terms={"query": t("gen_term_step"), "key": t("gen_term_source"), "weight": t("term_weight")})
-    fig.update_layout(height=int(np.clip(160 + 26 * m.shape[0], 260, 700)))
+    vz.fit_height(fig, int(np.clip(160 + 26 * m.shape[0], 260, 700)))
     fx.chart(fig, key="gen_cross", width="stretch")
     st.caption(t("gen_cross_caption"))
 

@@ -11,7 +11,7 @@ from .. import model_names
 from ..i18n import STRINGS, t
 from ..markup import markdown_table, md_escape
 from ..serving import encode
-from ..shell import Selection, describe_entry, require_model, show_notices
+from ..shell import Selection, describe_entry, require_model, show_notices, unavailable_reason
 from ..widgets import model_loader, model_map
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
@@ -132,9 +132,23 @@ def card_rows(cfg) -> dict[str, str]:
     return rows
 
 
-def _attention_notes(cfg) -> list[str]:
+def attention_pattern(cfg) -> str:
+    """The attention pattern as the card names it, in the UI language: an encoder's pattern;
+    a decoder's with its causal mask (a "full" pattern is the causal mask alone); an
+    encoder-decoder's per stack (its decoder's self-attention is causal too)."""
     kind = cfg.attention.kind
-    notes = [cfg.attention_kind, t(f"mk_kind_{kind}") if f"mk_kind_{kind}" in STRINGS else kind]
+    name = t(f"mk_kind_{kind}") if f"mk_kind_{kind}" in STRINGS else kind
+    if kind in ("full", "causal"):
+        decoder = t("card_causal")
+    else:
+        decoder = name if kind == "prefix" else t("card_with_causal", pattern=name)
+    if cfg.arch == "encoder":
+        return name
+    return decoder if cfg.arch == "decoder" else t("card_stacks", enc=name, dec=decoder)
+
+
+def _attention_notes(cfg) -> list[str]:
+    notes = [cfg.attention_kind, attention_pattern(cfg)]
     if cfg.attention.kind == "local":                                     # Mistral's sliding window
         notes.append(t("card_window").format(w=cfg.attention.window))
     if cfg.has_qkv_bias and not cfg.bias:                                 # Qwen2
@@ -210,7 +224,8 @@ def model_card(model, sel: Selection):
         c1, c2 = st.columns(2)
         c1.metric(t("cfg_params"), f"{model.n_params / 1e6:.1f} M")
         c2.metric("d_model", model.cfg.d_model)
-        st.markdown("\n".join(f"- **{label}**: {md_escape(value)}" for label, value in card_rows(model.cfg).items()))
+        st.markdown("\n".join("- " + t("label_value", label=f"**{label}**", value=md_escape(value))
+                               for label, value in card_rows(model.cfg).items()))
         return st.empty()
 
 
@@ -218,6 +233,6 @@ def catalogue_table() -> None:
     st.subheader(t("home_catalogue"))
     header = [t("col_model"), t("col_kind"), t("col_available"), t("col_details")]
     rows = [[model_names.label(e), t(f"kind_{e.kind}"), "✓" if e.available else "✗",
-             describe_entry(e) if e.available else e.reason]
+             describe_entry(e) if e.available else unavailable_reason(e, markdown=False)]
             for e in zoo.catalogue()]
     st.markdown(markdown_table(header, rows))

@@ -302,7 +302,7 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
                               clickable=False, cmap="blues", square=False,
                               terms={"query": t("mk_term_layers"), "key": t("mk_term_position"),
                                      "weight": t("mk_term_change")})
-        fig.update_layout(height=int(np.clip(160 + 30 * change.shape[0], 300, 560)))
+        vz.fit_height(fig, int(np.clip(160 + 30 * change.shape[0], 300, 560)))
         fx.chart(fig, key="mk_change", width="stretch")
         st.caption(t("mk_output_caption"))
     st.latex(formula("mk_masked_softmax"))

@@ -177,8 +177,9 @@ def attention_section() -> None:
         sc = E.probe_scores(task, ex, pattern, mask, c.layer, c.head)
         mats.append(sc.shown)
         titles.append(scheme_label(s))
+        best = t("label_value", label=t("pe_w_head", h=sc.best_head), value=f"{sc.best:.2f}")
         rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
-                     t("pe_col_ideal"): sc.ideal, t("pe_col_best"): f"{t('pe_w_head', h=sc.best_head)}: {sc.best:.2f}"})
+                     t("pe_col_ideal"): sc.ideal, t("pe_col_best"): best})
     fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
                          x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),

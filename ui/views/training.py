@@ -177,16 +177,19 @@ def settings_form(running: bool) -> Choices | None:
         heads = c[1].number_input(t("tr_heads"), 1, 16, 4, key="tr_heads")
         kv = c[2].number_input(t("tr_kv_heads"), 1, 16, 4, key="tr_kv", help=t("tr_kv_help"))
         d_model = c[3].number_input(t("tr_d_model"), 8, 512, 64, step=8, key="tr_d_model")
+        # the four menus two to a row: their names ("RoPE（旋转位置编码）", "Pre-LN（前置层归一化）") were
+        # cut off in a quarter of the width, in Chinese and on a projector's larger text
+        c = st.columns(2)
+        pe = c[0].selectbox(t("tr_positional"), POSITIONALS, format_func=names.__getitem__,
+                            index=POSITIONALS.index(defaults.positional if defaults else "rope"), key="tr_pe")
+        norm = c[1].selectbox(t("tr_norm"), NORMS, format_func=names.__getitem__, key="tr_norm")
+        c = st.columns(2)
+        norm_pos = c[0].selectbox(t("tr_norm_position"), ("pre", "post"), format_func=names.__getitem__,
+                                  key="tr_norm_pos")
+        act = c[1].selectbox(t("tr_activation"), ACTIVATIONS, index=ACTIVATIONS.index("gelu"),
+                             format_func=names.__getitem__, key="tr_act")
         c = st.columns(4)
         d_ff = c[0].number_input(t("tr_d_ff"), 8, 2048, 256, step=8, key="tr_d_ff")
-        pe = c[1].selectbox(t("tr_positional"), POSITIONALS, format_func=names.__getitem__,
-                            index=POSITIONALS.index(defaults.positional if defaults else "rope"), key="tr_pe")
-        norm = c[2].selectbox(t("tr_norm"), NORMS, format_func=names.__getitem__, key="tr_norm")
-        norm_pos = c[3].selectbox(t("tr_norm_position"), ("pre", "post"), format_func=names.__getitem__,
-                                  key="tr_norm_pos")
-        c = st.columns(4)
-        act = c[0].selectbox(t("tr_activation"), ACTIVATIONS, index=ACTIVATIONS.index("gelu"),
-                             format_func=names.__getitem__, key="tr_act")
         length_default = base.train_len if base is not None else 64
         length = c[1].number_input(t("tr_length") if task_id != "char_lm" else t("tr_context"), 1, 64 if
                                    task_id != "char_lm" else 128, length_default, key=f"tr_len_{task_id}")
@@ -235,7 +238,7 @@ def start(c: Choices, device: str) -> None:
         st.error(t("tr_refused", error=explain(e)), icon=":material/block:")
         return
     run = TrainRun(task, cfg, settings, task.probe(), detector_ids=detector_ids(task, cfg))
-    label = f"{t('tr_trained')}: {_task_label(c.task_id)} · {pe_name(cfg.positional)}"
+    label = t("label_value", label=t("tr_trained"), value=f"{_task_label(c.task_id)} · {pe_name(cfg.positional)}")
     rec = Record(run, threading.Event(), label)
     rec.thread = threading.Thread(target=_worker, args=(rec, device), daemon=True,
                                   name=f"glassbox-train-{c.task_id}")
@@ -421,7 +424,7 @@ def upload() -> None:
         except Exception as e:      # noqa: BLE001 - a hostile file must leave a sentence, never a traceback
             st.error(say(e), icon=":material/error:")
             return
-        label = meta.get("label") or f"{t('tr_uploaded_label')}: {f.name}"
+        label = meta.get("label") or t("label_value", label=t("tr_uploaded_label"), value=f.name)
         key = trained.add(model, tok, str(label)[:60], {**meta, "description": t("tr_uploaded_desc", name=f.name),
                                                               "description_key": "tr_uploaded_desc",
                                                               "description_values": {"name": f.name}})

@@ -214,7 +214,7 @@ def output_section(w: HeadWalk, cfg) -> None:
                             col_name=t("wt_term_dim"), colorbar_title=t("wt_term_value"), max_ticks=16)
     fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
                   line=dict(color=HIGHLIGHT, width=2))
-    fig.update_layout(height=int(np.clip(120 + 26 * H, 220, 520)))
+    vz.fit_height(fig, int(np.clip(120 + 26 * H, 220, 520)))
     fx.chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
     hook = w.checked_against.rsplit(".", 1)[-1]          # the last part of the name (the hook point)

@@ -130,7 +130,7 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
         cols = st.columns(2)
         for col, fig in zip(cols, row):
             with col:
-                fig.update_layout(height=HEIGHT)
+                vz.fit_height(fig, HEIGHT)
                 fx.chart(fig, key=keys.pop(0), width="stretch")
         if len(row) == 1:
             cols[1].caption(t("ab_attn_caption"))
