@@ -134,10 +134,11 @@ def _run() -> None:
         from . import shell
         from .i18n import STRINGS
         from .serving import cache, gate
+        from .serving.attention import model_view_figure
         from viz_core import colors
         from viz_core.figure import text_scale
 
-        from .views import attention  # the page's own imports: viz_core, widgets
+        from .views import attention  # noqa: F401  (the page's own imports: viz_core, widgets)
 
         t0 = _mark(step, t0)
         step = _state.stage = "model"
@@ -152,8 +153,8 @@ def _run() -> None:
         data = cache.attention_data(entry.key, device, shell.EXAMPLE_TEXT, "")
         # the heads view's all-heads figure (st.cache_data too), for the default palette and
         # text scale (outside a session: the defaults a first visitor gets)
-        attention.model_view_figure(entry.key, device, shell.EXAMPLE_TEXT, "", next(iter(data.patterns)),
-                                    colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
+        model_view_figure(entry.key, device, shell.EXAMPLE_TEXT, "", next(iter(data.patterns)),
+                          colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
         _mark(step, t0)
         _state.stage = "done"
         log.info("warm-up done in %.1f s: %s", sum(_state.seconds.values()),

@@ -25,6 +25,7 @@ GENERATION_TERMS = {"prob": "probability", "model": "model (T = 1)", "tempered":
           "new": "new this step", "empty": "not yet", "tokens": "positions", "bytes": "KV cache (KiB)",
           "block": "block", "slot": "slot", "finished": "finished", "pruned": "pruned", "kept": "kept",
           "best": "best sequence"}
+BAR_TERMS = ("prob", "model", "tempered", "final", "cut", "chosen")      # the words candidate_bars reads
 
 
 def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.ndarray, kept: np.ndarray,

@@ -84,3 +84,8 @@ def position_labels(tokens: Sequence[str], max_chars: int = MAX_LABEL_CHARS) -> 
     Two identical tokens then stay distinct wherever labels are used as keys.
     """
     return [f"{i}·{label}" for i, label in enumerate(escape_labels(tokens, max_chars))]
+
+
+def plain_labels(tokens: Sequence[str]) -> list[str]:
+    """'3·the' labels for widgets (plain text there: made visible, not HTML-escaped)."""
+    return [f"{i}·{visible_label(tok)}" for i, tok in enumerate(tokens)]

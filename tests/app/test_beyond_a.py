@@ -70,7 +70,7 @@ def test_retention_chunks_and_its_sentence_for_a_chunk_longer_than_the_text():
 
 def test_retention_matrix_is_q_k_times_the_decay_on_random_vectors():
     from lab import recurrent as R
-    from ui.views.beyond import random_qkv
+    from ui.serving.beyond import random_qkv
     src = random_qkv(24, 8, 3)
     at = open_beyond({"bx_view": "recurrent", "bxr_gamma": "0.9", **SOURCES[1]})
     want = R.retention_forms(src.q, src.k, src.v, 0.9, 8).weights

@@ -83,10 +83,11 @@ def page_attention(lang):
 
 
 def page_positional(lang):
+    from ui.serving.positional import scheme_checkpoints
     from ui.views import positional_checkpoints as cv, positional_geometry as geo, positional_length as pl
     from ui.views.positional import BASE_SECTIONS
 
-    secs = (BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
+    secs = (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
             + (("geometry",) if geo.models() else ()))
     return sections_walk("app_pages/positional.py", "pe_view", secs, lang)
 

@@ -15,7 +15,7 @@ from models.training.tasks import get_task
 from ui import serving
 from ui.i18n import STRINGS
 from ui.lessons import specs
-from ui.views import positional_checkpoints as PC
+from ui.serving import positional
 
 from .helpers import TEXT, as_shown, open_app
 from .test_lesson_heads import walk
@@ -62,7 +62,7 @@ def test_permutation_answer():
         s, s2 = layer0_scores(key, ids), layer0_scores(key, shuffled)
         err = float(np.abs(s2 - s[:, perm][:, :, perm]).max())
         assert LP.permuted_exactly(err, s) is same, (key, err)
-        res = PC.permutation(key, "copy", 1)                    # what the step reads
+        res = positional.permutation(key, "copy", 1)                    # what the step reads
         assert LP.permuted_exactly(res.score_error, res.scores) is same
 
 
@@ -86,7 +86,7 @@ def winner(task_name: str) -> LP.Extrapolation:
     """Each checkpoint evaluated with the task's own evaluate at 1x and 2x (same examples as the step)."""
     task = get_task(task_name)
     rows = {}
-    for s, card in PC.scheme_checkpoints()[task_name].items():
+    for s, card in positional.scheme_checkpoints()[task_name].items():
         model, _ = serving.load_model(card["key"], "cpu")
         rows[s] = [{"factor": f, "accuracy": float(task.evaluate(model, length=int(f * task.train_len), n=64,
                                                                   seed=1234))} for f in (1.0, 2.0)]

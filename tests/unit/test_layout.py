@@ -6,12 +6,28 @@
 - hook names are spelled only in models/: no string in ui/, viz_core/ or app_pages/
   (outside the string tables) names a hook point;
 - every page file is the same three lines, every view module exposes render(sel);
-- no source file outside the string tables is over 500 lines.
+- no source file outside the string tables is over 500 lines;
+- inside ui/ (issue 34, "views draw; serving computes"):
+  - ui/lessons, ui/widgets and ui/serving import no view (ui/views);
+  - a view imports another view only when it is a page view importing one of its own
+    sections. A page view is a module an app_pages file renders (`from ui.views import X`);
+    its sections are the modules named `<page>_<x>.py`. lesson_class.py (class mode, drawn
+    inside the Lessons page) is a section of lessons.py, named before that rule
+    (`SECTION_OF`); every other view module is a page view or a section of one;
+  - views define no `st.cache_data` / `st.cache_resource` function: the cached passes and
+    datasets live in ui/serving/<topic>.py;
+- no import circle inside a folder (models, lab, viz_core, ui and every subfolder, cli,
+  app_pages): the graph of each folder's modules from their imports, deferred imports
+  inside functions and TYPE_CHECKING imports included. Importing `pkg.mod` is an edge to
+  mod, not to pkg/__init__.py.
+The exceptions are the short allow-lists below, each naming why and what removes it; an
+entry that no longer matches anything fails, so whoever removes an exception deletes its line.
 """
 from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -138,3 +154,214 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     assert ("models.trace", ["_KINDS"], 1) in found
     assert any(HOOK_NAME.search(s) for _, s in string_constants(tree))
     assert not PAGE.fullmatch('"""x"""\nimport streamlit as st\nst.title("x")\n')
+
+
+# ---- inside ui/: views draw, serving computes (issue 34) ----------------------------------------
+def page_views() -> set[str]:
+    return {m[1] for m in (PAGE.fullmatch(p.read_text(encoding="utf-8")) for p in (ROOT / "app_pages").glob("*.py"))
+            if m}
+
+
+VIEWS = sorted(p for p in (ROOT / "ui" / "views").glob("*.py") if p.name != "__init__.py")
+SECTION_OF = {"lesson_class": "lessons"}     # named before the <page>_<x> rule (issue 34 deliverable 3 renames it)
+# view -> view imports and view caches that wait for ui/views/positional_length.py: a parallel change holds
+# that file, so its cached functions (lm_set, heldout, curve, profile) and its imports stay until it is free;
+# then they move to ui/serving/positional.py and ui/widgets/positional_knobs.py and these lines go
+VIEW_IMPORTS_ALLOWED = {
+    ("positional_geometry", "positional_length"),        # scheme_sets reads lm_set
+    ("positional_length", "positional_checkpoints"),     # scheme_label (now ui/figure_words.py)
+    ("positional_length", "positional_knobs"),           # the knobs (now ui/widgets, ui/serving; a re-export)
+}
+VIEW_CACHES_ALLOWED = {
+    "positional_length": {"lm_set", "heldout", "curve", "profile"},
+    "positional_geometry": {"scheme_sets"},              # reads lm_set above
+}
+# circles outside deliverable 1 of issue 34, each with what removes it
+KNOWN_CIRCLES = {
+    frozenset({"ui/presenter.py", "ui/shell.py"}):
+        "deliverable 2: shell.py split by job, no circle with presenter",
+    frozenset({"models/training/verse.py", "models/training/verse_eval.py"}):
+        "deliverable 5: the checkpoint recipes and their report writers out of models/",
+    frozenset({"models/training/pe_lm.py", "models/training/pe_lm_eval.py"}):
+        "deliverable 5: the checkpoint recipes and their report writers out of models/",
+    frozenset({"models/weights/encoders.py", "models/weights/hub.py", "models/weights/pretrained.py"}):
+        "named by no issue-34 deliverable (deliverable 2's rule, no deferred import that only dodges a circle, "
+        "covers it): pretrained.py imports encoders.py and hub.py, which import it back at call time",
+}
+
+
+def page_of(view: str, pages: set[str]) -> str | None:
+    """The page a view module draws for: itself for a page view, else the page its name extends."""
+    if view in pages:
+        return view
+    if view in SECTION_OF:
+        return SECTION_OF[view]
+    owners = [p for p in pages if view.startswith(p + "_")]
+    return max(owners, key=len) if owners else None
+
+
+def view_import_allowed(importer: str, imported: str, pages: set[str]) -> bool:
+    """A page view may import its own sections; no other view imports a view."""
+    return importer in pages and imported != importer and page_of(imported, pages) == importer
+
+
+def module_file(dotted: str) -> Path | None:
+    base = ROOT.joinpath(*dotted.split("."))
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+def imported_files(tree: ast.AST, path: Path) -> list[tuple[Path, int]]:
+    """(project file, line) of every import, deferred ones included: a name imported from a
+    package that is a module of its own counts as that module, any other as the package."""
+    out = []
+    for module, names, line in imports(tree, path):
+        subs = [f for f in (module_file(f"{module}.{n}") for n in names) if f]
+        out += [(f, line) for f in subs]
+        if len(subs) < len(names) or not names:
+            f = module_file(module)
+            if f is not None:
+                out.append((f, line))
+    return out
+
+
+def cached_functions(tree: ast.AST) -> set[str]:
+    """Functions decorated with st.cache_data / st.cache_resource (called or bare)."""
+    def is_cache(d: ast.expr) -> bool:
+        d = d.func if isinstance(d, ast.Call) else d
+        return isinstance(d, ast.Attribute) and d.attr in ("cache_data", "cache_resource")
+    return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and any(is_cache(d) for d in n.decorator_list)}
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("path", sources("ui/lessons", "ui/widgets", "ui/serving"), ids=rel)
+def test_lessons_widgets_and_serving_import_no_view(path: Path):
+    views = ROOT / "ui" / "views"
+    found = [(line, rel(f)) for f, line in imported_files(parsed(path), path) if f.parent == views]
+    assert not found, f"{rel(path)} imports views {found}: what it needs belongs in ui/serving, lab or viz_core"
+
+
+@pytest.mark.parametrize("path", VIEWS, ids=lambda p: p.name)
+def test_a_view_imports_only_its_own_sections(path: Path):
+    pages = page_views()
+    views = ROOT / "ui" / "views"
+    bad = [(line, f.stem) for f, line in imported_files(parsed(path), path)
+           if f.parent == views and f.name != "__init__.py" and not view_import_allowed(path.stem, f.stem, pages)
+           and (path.stem, f.stem) not in VIEW_IMPORTS_ALLOWED]
+    assert not bad, (f"ui/views/{path.name} imports the views {bad}: only a page view imports its own sections "
+                     "(shared code goes to ui/serving, ui/widgets, lab or viz_core)")
+
+
+@pytest.mark.parametrize("path", VIEWS, ids=lambda p: p.name)
+def test_every_view_is_a_page_or_one_of_its_sections(path: Path):
+    assert page_of(path.stem, page_views()) is not None, f"ui/views/{path.name} belongs to no page"
+
+
+@pytest.mark.parametrize("path", VIEWS, ids=lambda p: p.name)
+def test_views_cache_nothing(path: Path):
+    cached = cached_functions(parsed(path)) - VIEW_CACHES_ALLOWED.get(path.stem, set())
+    assert not cached, f"ui/views/{path.name} caches {sorted(cached)}: cached passes live in ui/serving/<topic>.py"
+
+
+def find_circles(graph: dict[str, set[str]]) -> list[tuple[frozenset[str], list[str]]]:
+    """Every group of nodes that import each other, directly or not (the strongly connected
+    components of more than one node, Tarjan), with one circle through it as a path."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    circles = []
+    for group in groups:
+        start = min(group)
+        path, seen = [start], {start}
+        while True:                          # walk inside the group until the path closes
+            nxt = sorted(w for w in graph[path[-1]] if w in group)
+            back = [w for w in nxt if w == start]
+            if back and len(path) > 1:
+                circles.append((frozenset(group), path + [start]))
+                break
+            step = next((w for w in nxt if w not in seen), None)
+            if step is None:                 # a dead end inside the group: close through any member seen
+                w = next(w for w in nxt if w in seen)
+                circles.append((frozenset(group), path[path.index(w):] + [w]))
+                break
+            path.append(step)
+            seen.add(step)
+    return circles
+
+
+FOLDERS = sorted({p.parent for p in sources(*LAYERS) if p.name != "app.py"})
+
+
+@cache
+def folder_circles(folder: Path) -> list[tuple[frozenset[str], list[str]]]:
+    files = sorted(folder.glob("*.py"))
+    graph = {rel(f): {rel(g) for g, _ in imported_files(parsed(f), f) if g.parent == folder and g != f}
+             for f in files}
+    return find_circles(graph)
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=rel)
+def test_no_import_circle_inside_a_folder(folder: Path):
+    found = [path for group, path in folder_circles(folder) if group not in KNOWN_CIRCLES]
+    assert not found, "import circles: " + "; ".join(" -> ".join(path) for path in found)
+
+
+def test_the_allow_lists_name_only_what_exists():
+    """An exception that no longer happens fails here: whoever removes it deletes its line."""
+    circles = {group for folder in FOLDERS for group, _ in folder_circles(folder)}
+    assert not [sorted(k) for k in KNOWN_CIRCLES if k not in circles], "KNOWN_CIRCLES names circles that are gone"
+    views = ROOT / "ui" / "views"
+    for importer, imported in VIEW_IMPORTS_ALLOWED:
+        path = views / f"{importer}.py"
+        assert views / f"{imported}.py" in {f for f, _ in imported_files(parsed(path), path)}, (importer, imported)
+    for view, names in VIEW_CACHES_ALLOWED.items():
+        assert names <= cached_functions(parsed(views / f"{view}.py")), (view, names)
+
+
+def test_the_ui_rules_catch_what_they_forbid():
+    """The rules above fail on what issue 34 found: a lesson or widget importing a view, a
+    section importing its page or a sibling, a page importing another page, a circle."""
+    pages = page_views()
+    assert view_import_allowed("beyond", "beyond_long", pages)
+    assert view_import_allowed("lessons", "lesson_class", pages)
+    assert not view_import_allowed("walkthrough_flash", "walkthrough", pages)        # section -> its page
+    assert not view_import_allowed("beyond_long", "beyond_recurrent", pages)         # section -> sibling
+    assert not view_import_allowed("beyond", "walkthrough", pages)                   # page -> another page
+    assert not view_import_allowed("positional", "walkthrough_flash", pages)         # page -> another's section
+    bad = ast.parse("from ..views.residual import plain_labels\n\n\ndef f():\n    from ..views import masks\n")
+    found = {rel(f) for f, _ in imported_files(bad, ROOT / "ui" / "widgets" / "bad.py")}
+    assert {"ui/views/residual.py", "ui/views/masks.py"} <= found
+    assert cached_functions(ast.parse("@st.cache_data(ttl=1)\ndef a(): pass\n@st.cache_resource\ndef b(): pass\n"
+                                      "def c(): pass\n")) == {"a", "b"}
+    assert find_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [(frozenset("abc"), ["a", "b", "c", "a"])]
+    assert find_circles({"a": {"b"}, "b": set()}) == []

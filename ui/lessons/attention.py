@@ -2,8 +2,9 @@
 weighted sum, one head, every head, head metrics and rollout.
 
 Every number comes from the reader's model and text: one query of one head is walked
-with `lab.walkthrough` (the walk-through page's cached `walk`, checked against the model's
-own attention output), whole maps come from the cached recorded pass.
+with `lab.walkthrough` (the walk-through page's cached `walk` in ui/serving/walkthrough.py,
+checked against the model's own attention output), whole maps come from the cached
+recorded pass.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from models.trace import Stack
 from viz_core import lessons as VL
 
 from .. import serving
+from ..serving import walkthrough
 from ..i18n import t
-from ..views import walkthrough as WT
 from . import Shown, StepContext, kind
 
 LAYER = Param("layer", "layer", default=0)
@@ -58,9 +59,9 @@ def label(tokens: list[str], i: int) -> str:
 def walk(ctx: StepContext, layer: int, head: int, query: int | str):
     s = ctx.sel
     stack = _stack(ctx)
-    q_tok, k_tok, _ = WT.token_lists(s.model_key, s.device, s.text, s.target, stack)
+    q_tok, k_tok, _ = walkthrough.token_lists(s.model_key, s.device, s.text, s.target, stack)
     query = position(query, q_tok)
-    return WT.walk(s.model_key, s.device, s.text, s.target, stack, layer, head, query), q_tok, k_tok
+    return walkthrough.walk(s.model_key, s.device, s.text, s.target, stack, layer, head, query), q_tok, k_tok
 
 
 def _walk_params(layer: int, head: int, query: int) -> dict[str, str]:

@@ -20,9 +20,9 @@ from viz_core.masks import vector_figure
 
 from .. import model_names, serving
 from ..model_names import site_label, site_labels
+from ..figure_words import ffn_terms
 from ..i18n import t
 from ..markup import md_escape
-from ..views import ffn as FV
 from . import Shown, StepContext, kind
 from .attention import QUERY, label, position
 
@@ -140,7 +140,7 @@ def ffn_vocab(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     proj = serving.neuron_projection(s.model_key, s.device, layer, neuron)
     fig = vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
                         title=t("lk_bl_vocab_title", layer=layer, n=neuron),
-                        terms=FV.terms())
+                        terms=ffn_terms())
     facts = {"layer": layer, "neuron": f"n{neuron}", "query": label(data.tokens, q),
              "promoted": token_list(proj["top"][:3]), "suppressed": token_list(proj["bottom"][:3])}
     return Shown(fig, facts, page="ffn", params=_ffn_params(layer, neuron), caption=t(f"ffn_via_{proj['via']}"))

@@ -4,7 +4,7 @@ time, what the KV cache holds and costs, and the cached and recomputed logits co
 
 A toy checkpoint reads its task's example (the sidebar's sentence is mostly unknown
 characters to its small vocabulary); any other model reads the reader's text. The padded
-batch is the masks page's (`serving.run_padded`), generation and the cache check run
+batch is the masks page's (ui/serving/masks.py, `serving.run_padded`), generation and the cache check run
 through the gate (`serving.run`), cache sizes come from `lab.kv`.
 """
 from __future__ import annotations
@@ -25,11 +25,11 @@ from viz_core import generation as vg
 from viz_core import masks as vm
 
 from .. import serving
+from ..figure_words import mask_terms
 from ..i18n import t
 from ..markup import md_escape
+from ..serving.masks import lab_tokens, padded_batch
 from ..shell import task_example
-from ..views import generate as GV
-from ..views import masks as MV
 from . import Shown, StepContext, kind
 from .attention import label
 
@@ -63,10 +63,10 @@ def padding(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     words = text.split()
     short = " ".join(words[: max(1, len(words) // 2)]) if len(words) > 1 else text[: max(1, len(text) // 2)]
     s = ctx.sel
-    data = MV.padded_batch(s.model_key, s.device, text, short, p["layer"])
+    data = padded_batch(s.model_key, s.device, text, short, p["layer"])
     row = int(np.argmin(data.lengths))
     fig = vm.mask_figure(data.mask[row], data.tokens[row], title=t("mk_row_mask", i=row + 1, layer=p["layer"]),
-                         terms=MV.terms())
+                         terms=mask_terms())
     w = data.pad_weight(row, p["head"])
     facts = {"n1": data.lengths[0], "n2": data.lengths[1], "n_pad": data.n - data.lengths[row], "width": data.n,
              "pad_weight": w}
@@ -87,11 +87,11 @@ def _self_stack(cfg) -> str:
 def causal_mask(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     text, _, toy = texts(ctx)
     s = ctx.sel
-    tokens, _ = MV.lab_tokens(s.model_key, s.device, text, s.target, _self_stack(ctx.cfg))
+    tokens, _ = lab_tokens(s.model_key, s.device, text, s.target, _self_stack(ctx.cfg))
     mask = MK.trained_mask(ctx.cfg, len(tokens), _self_stack(ctx.cfg)).cpu().numpy()
     q = min(max(p["query"] + len(tokens) if p["query"] < 0 else p["query"], 0), len(tokens) - 1)
     v = LD.visible(mask, q)
-    fig = vm.mask_figure(mask, tokens, title=t("lk_dc_mask_title", q=label(tokens, q)), terms=MV.terms())
+    fig = vm.mask_figure(mask, tokens, title=t("lk_dc_mask_title", q=label(tokens, q)), terms=mask_terms())
     facts = {"query": label(tokens, q), "n_keys": v.n_keys, "n_hidden": v.n_hidden,
              "last": label(tokens, v.last) if v.last >= 0 else "-", "n": len(tokens),
              "pairs": int(mask.sum())}
@@ -159,7 +159,7 @@ def next_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     chosen = int(np.flatnonzero(order == 0)[0])                     # candidates[0] is the greedy pick
     fig = vg.candidate_bars(cands, s0.model_probs[order], s0.probs[order], s0.kept[order], s0.final_probs[order],
                             chosen, title=t("lk_dc_next_title"),
-                            terms={k: t(f"gen_term_{k}") for k in GV.BAR_TERMS})
+                            terms={k: t(f"gen_term_{k}") for k in vg.BAR_TERMS})
     facts = {"prompt": vz.visible_label(prompt, 80), "top": vz.visible_label(cands[chosen]),
              "top_prob": float(s0.model_probs[0]), "second": vz.visible_label(G.token_text(ctx.tokenizer, s0.candidates[1])),
              "second_prob": float(s0.model_probs[1]), "n_candidates": len(cands)}

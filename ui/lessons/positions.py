@@ -3,9 +3,9 @@ positions, sinusoidal and learned position tables and their similarity by distan
 RoPE's rotation and its relative scores, ALiBi's bias per head, and train short / test
 long on the shipped toy checkpoints.
 
-Everything reuses the positional page's cached functions (ui/views/positional.py,
-ui/views/positional_checkpoints.py: every toy run goes through the serving gate there)
-and lab/positional.py; the lesson's own numbers are in lab/lesson_positions.py.
+Everything reuses the positional page's cached functions (ui/serving/positional.py: every
+toy run goes through the serving gate there) and lab/positional.py; the lesson's own
+numbers are in lab/lesson_positions.py.
 """
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from models.config import POSITIONALS
 from models.training.tasks import get_task
 
 from .. import serving
+from ..figure_words import bias_grid, pe_words, scheme_label
 from ..model_names import label_of
 from ..i18n import t
-from ..views import positional as PV
-from ..views import positional_checkpoints as PC
+from ..serving import positional
 from . import Shown, StepContext, kind
 
 TASK = Param("task", "choice", default="copy", choices=("copy", "reverse"))
@@ -36,7 +36,7 @@ SCHEME_OPTIONS = tuple(f"pe_{s}" for s in POSITIONALS) + ("pe_nothing",)
 
 def cards(task: str) -> dict[str, dict]:
     """The task's shipped checkpoints by scheme (a sentence when none are shipped)."""
-    found = PC.scheme_checkpoints().get(task)
+    found = positional.scheme_checkpoints().get(task)
     if not found:
         raise ValueError(t("lk_pe_no_checkpoints", task=task))
     return found
@@ -47,15 +47,15 @@ def cards(task: str) -> dict[str, dict]:
       question="choice", options=("perm_same", "perm_changed"))
 def permutation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     found = cards(p["task"])
-    none = PC.permutation(found["none"]["key"], p["task"], SEED)
-    other = PC.permutation(found[p["scheme"]]["key"], p["task"], SEED) if p["scheme"] in found else None
+    none = positional.permutation(found["none"]["key"], p["task"], SEED)
+    other = positional.permutation(found[p["scheme"]]["key"], p["task"], SEED) if p["scheme"] in found else None
     mats = np.stack([none.full[0], none.full_shuffled[0], none.undone(0)]).astype(np.float32)
     fig = vp.matrix_grid(mats, panel_titles=[t("pe_perm_orig"), t("pe_perm_shuffled"), t("pe_perm_undone")],
                          title=t("lk_perm_title", model=label_of(found["none"]["key"])), value_name=t("pe_w_weight"),
                          center=None, cmap="viridis", cols=3, x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                          panel_height=300)
     facts = {"score_error": none.score_error, "other_error": other.score_error if other else float("nan"),
-             "other": PC.scheme_label(p["scheme"]), "n_tokens": len(none.perm), "model": label_of(found["none"]["key"])}
+             "other": scheme_label(p["scheme"]), "n_tokens": len(none.perm), "model": label_of(found["none"]["key"])}
     same = LP.permuted_exactly(none.score_error, none.scores)
     return Shown(fig, facts, answer="perm_same" if same else "perm_changed", page="positional",
                  params={"pe_view": "attention", "pe_task": p["task"]})
@@ -72,9 +72,9 @@ def learned_source(ctx: StepContext) -> str:
 def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     scheme, n, d = p["scheme"], p["n"], p["d"]
     key = learned_source(ctx) if scheme == "learned" else ""
-    vt = PV.vector_table(scheme, n, d, 10000.0, key)
-    fig = PV.table_figure(scheme, n, d, 10000.0, key, t("lk_pe_table_title", scheme=PC.scheme_label(scheme), n=n - 1),
-                          tuple(PV.words().items()))
+    vt = positional.vector_table(scheme, n, d, 10000.0, key)
+    title = t("lk_pe_table_title", scheme=scheme_label(scheme), n=n - 1)
+    fig = positional.table_figure(scheme, n, d, 10000.0, key, title, tuple(pe_words().items()))
     waves = vt.wavelengths if vt.wavelengths is not None else np.array([np.nan])
     facts = {"n": n, "d": vt.table.shape[1], "source": label_of(key) if key else "-", "min_wave": float(np.min(waves)),
              "max_wave": float(np.max(waves)), "rows": vt.rows or n}
@@ -86,9 +86,9 @@ def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def pe_distance(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     n, d = p["n"], p["d"]
     key = learned_source(ctx)
-    curves = {s: E.similarity_by_distance(PV.similarity(s, n, d, 10000.0, k, "cosine"))
+    curves = {s: E.similarity_by_distance(positional.similarity(s, n, d, 10000.0, k, "cosine"))
               for s, k in (("sinusoidal", ""), ("learned", key))}
-    series = {PC.scheme_label(s): (np.arange(n), c) for s, c in curves.items()}
+    series = {scheme_label(s): (np.arange(n), c) for s, c in curves.items()}
     fig = vp.curves(series, title=t("lk_pe_distance_title", n=n), x_name=t("pe_w_distance"),
                     y_name=t("pe_sim_cosine"))
     facts = {"source": label_of(key), "sin_1": LP.at_distance(curves["sinusoidal"], 1),
@@ -129,7 +129,7 @@ def alibi(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     key = ctx.sel.model_key if ctx.cfg.positional == "alibi" else "toy:copy-alibi"
     heads = serving.load_model(key, "cpu")[0].cfg.n_heads
     slopes, bias = E.alibi(heads, p["n"])
-    fig = PV.bias_grid(bias, t("lk_alibi_title", model=label_of(key), n=p["n"]))
+    fig = bias_grid(bias, t("lk_alibi_title", model=label_of(key), n=p["n"]))
     facts = {"n_heads": heads, "steep": float(slopes.max()), "gentle": float(slopes.min()),
              "steep_10": 10 * float(slopes.max()), "gentle_10": 10 * float(slopes.min()),
              "model": label_of(key)}
@@ -140,7 +140,7 @@ def alibi(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def two_lengths(key: str, task_name: str, n: int) -> list[dict]:
     """A checkpoint's exact-match accuracy at its training length and at twice it
     (lab.positional.extrapolation, the positional page's experiment at these two lengths)."""
-    model = PC.model_of(key)
+    model = positional.model_of(key)
     task = get_task(task_name)
     return serving.run_held(model, lambda m: E.extrapolation(task, m, (1.0, 2.0), n=n), 2 * task.train_len)
 
@@ -153,12 +153,12 @@ def extrapolation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     task = get_task(p["task"])
     rows = {s: two_lengths(c["key"], p["task"], N_EVAL) for s, c in cards(p["task"]).items()}
     res = LP.extrapolation_at(rows, 2.0)
-    acc = {PC.scheme_label(s): [np.nan if r["accuracy"] is None else r["accuracy"] for r in rs]
+    acc = {scheme_label(s): [np.nan if r["accuracy"] is None else r["accuracy"] for r in rs]
            for s, rs in rows.items()}
     fig = vp.extrapolation_chart((1.0, 2.0), acc, title=t("lk_extra_title", task=t(f"pe_task_{p['task']}"), n=N_EVAL),
                                  x_name=t("pe_extra_x"), y_name=t("pe_extra_exact"))
     trained = [a for a in res.train.values() if a is not None]
-    facts = {"train_len": task.train_len, "test_len": 2 * task.train_len, "best": PC.scheme_label(res.best),
+    facts = {"train_len": task.train_len, "test_len": 2 * task.train_len, "best": scheme_label(res.best),
              "best_acc": res.best_accuracy, "worst_train": min(trained) if trained else float("nan"),
              "n_working": sum(a is not None and a >= LP.WORKS for a in res.longer.values()), "n_schemes": len(rows)}
     return Shown(fig, facts, answer=f"pe_{res.winner}", page="positional",

@@ -5,6 +5,9 @@ the models a session trained. Streamlit glue only; the analysis lives in `lab`.
 - `cache`: per-text numpy data for the pages (attention maps, FFN/residual internals);
 - `attribution`: the attribution page's recorded pass, detector scores and patching
   sweeps (imported as `ui.serving.attribution`);
+- one module per page topic for the cached passes its views (and lessons) read, imported by
+  name (`ui.serving.walkthrough`, `attention`, `beyond`, `masks`, `positional`, `residual`,
+  `ffn`, `generate`, `lessons`): views draw, these compute;
 - `guard`: the process-wide queue for big passes;
 - `trained`: models trained, uploaded or loaded in this browser session, the model picker's entries;
 - `parity`: parity badges against transformers, cached per model and text (imported as `ui.serving.parity`);

@@ -2,7 +2,8 @@
 metrics, rollout, A/B and export.
 
 Everything numeric comes from the cached `AttentionData` (ui/serving/cache.py: the
-model's recorded patterns); figures come from viz_core. Clicks are stored in session
+model's recorded patterns); figures come from viz_core (the all-heads image and the
+in-browser viewer's payload are cached in ui/serving/attention.py). Clicks are stored in session
 state by `on_select` callbacks (a click changes the figure, which resets the chart's
 own selection on the rerun).
 """
@@ -22,14 +23,14 @@ from lab.memory import format_formula
 from models.trace import Stack
 from viz_core import colors
 from viz_core.attention_html import standalone_html
-from viz_core.attention_pack import pack_attention
-from viz_core.figure import text_scale, use_text_scale
+from viz_core.figure import text_scale
 
 from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, formula, t
 from ..markup import md_escape
 from ..serving import AttentionData, config_json, trace_npz
+from ..serving.attention import instant_payload, model_view_figure
 from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
     show_notices, stack_choice
 from ..widgets import attention_canvas, compare
@@ -125,19 +126,6 @@ def explorer(data: AttentionData, sel: Selection, n_layers: int, n_heads: int, a
 
 
 # ---- the heads view --------------------------------------------------------------------
-@st.cache_data(max_entries=16, show_spinner=False)
-def model_view_figure(key: str, device: str, text: str, target: str, stack: str, palette: str, scale: float,
-                      tile: str):
-    """All heads of one stack as one image (built once per text, palette and text scale:
-    ~50 ms at 64 tokens, ~0.6 s at 512); the selected tile is outlined afterwards with
-    viz_core.mark_tile. `tile`: a head's name in the hover, in the UI language (the warm-up
-    builds the English one)."""
-    with colors.use_palette(palette), use_text_scale(scale):
-        return vz.model_view(serving.attention_data(key, device, text, target).patterns[stack],
-                             terms={"tile": tile})
-
-
-
 def _on_tile() -> None:
     cells = vz.selected_customdata(st.session_state.get("model_view"))
     if cells:
@@ -212,19 +200,6 @@ INSTANT_LABELS = ("heading", "preview", "hint", "query", "key", "weight", "maske
 def instant_labels() -> tuple[tuple[str, str], ...]:
     """The viewer's words in the UI language (templates: the script fills {layer} etc.)."""
     return tuple((k, t(f"instant_{k}")) for k in INSTANT_LABELS)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def instant_payload(key: str, device: str, text: str, target: str, stack: str, palette: str,
-                    labels: tuple[tuple[str, str], ...]) -> dict:
-    """All layers and heads of one stack, packed once per text, palette and language
-    (viz_core/attention_pack.py: uint8 per cell, one scale per head)."""
-    data = serving.attention_data(key, device, text, target)
-    q_tok, k_tok = data.tokens_of(stack)
-    with colors.use_palette(palette):
-        return pack_attention(data.patterns[stack], [vz.visible_label(s) for s in q_tok],
-                              [vz.visible_label(s) for s in k_tok], data.masks[stack], labels=dict(labels),
-                              title=f"{key} · {len(q_tok)} tokens")
 
 
 def _on_instant() -> None:

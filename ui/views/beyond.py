@@ -1,8 +1,8 @@
 """Beyond softmax attention: a lab where every variant runs on the same q, k, v.
 
 The page picks one source of queries, keys and values — a head of the selected model
-on the current text (the walk-through's cached `walk`, through the gate) or seeded
-random vectors — and hands it to the open section:
+on the current text (the walk-through's cached `walk`, ui/serving/walkthrough.py) or
+seeded random vectors (lab/beyond.py) — and hands it to the open section:
 
 - long memory (`beyond_long`): Transformer-XL recurrence, Infini-attention, LongNet;
 - the recurrent family (`beyond_recurrent`): retention's three forms, gated retention,
@@ -15,50 +15,22 @@ Only the open section runs (a radio bound to `?bx_view=`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import streamlit as st
 
+from lab.beyond import QKV
+
 from .. import serving
 from ..i18n import t
+from ..serving.beyond import random_qkv
+from ..serving.walkthrough import token_lists, walk
 from ..shell import Selection, bound, choice, index_slider, require_model, require_text, show_notices
 from . import beyond_cost, beyond_long, beyond_mixer, beyond_recurrent, beyond_ternary
-from . import walkthrough as WT
 
 SECTIONS = ("long", "recurrent", "memory", "mixer", "ternary")
 SOURCES = ("model", "random")
 MAX_RANDOM = 512          # random q, k, v: at most this many positions
 MAX_DIM = 256
-
-
-@dataclass(frozen=True)
-class QKV:
-    """The queries, keys and values every variant of the page runs on (float64 numpy).
-
-    From the model: one head's q, k, v of one layer on the current text, before RoPE
-    (`rotated` says whether the model rotates them; the variants here carry no
-    positions of their own but a decay or a relative bias), with the head's softmax
-    weights and output for comparison. Random: seeded standard-normal vectors."""
-
-    source: str                     # "model" | "random"
-    tokens: list[str]               # one label per position (escaped before rendering)
-    q: np.ndarray                   # [n, dh]
-    k: np.ndarray                   # [n, dh]
-    v: np.ndarray                   # [n, dh]
-    layer: int | None = None        # model source: the layer and head read
-    head: int | None = None
-    causal: bool = False            # the model's own attention is causal (a decoder)
-    softmax: np.ndarray | None = None   # [n, n] the model's own weights of this head (model source)
-    rotated: bool = False           # the model applies RoPE to q and k (shown unrotated here)
-
-    @property
-    def n(self) -> int:
-        return int(self.q.shape[0])
-
-    @property
-    def d(self) -> int:
-        return int(self.q.shape[1])
 
 
 def render(sel: Selection) -> None:
@@ -106,8 +78,8 @@ def source(sel: Selection) -> QKV:
         layer = index_slider(t("bx_layer"), cfg.n_layers, "bx_layer")
     with c2:
         head = index_slider(t("bx_head"), cfg.n_heads, "bx_head")
-    w = WT.walk(sel.model_key, sel.device, sel.text, sel.target, stack, layer, head, 0)
-    q_tok, _, n_all = WT.token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    w = walk(sel.model_key, sel.device, sel.text, sel.target, stack, layer, head, 0)
+    q_tok, _, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
     if n_all > len(q_tok):
         st.info(t("bx_truncated", kept=len(q_tok), n=n_all), icon=":material/content_cut:")
     n = len(q_tok)
@@ -115,12 +87,3 @@ def source(sel: Selection) -> QKV:
     return QKV("model", list(q_tok), np.asarray(w.q_all, np.float64), np.asarray(w.k_all, np.float64),
                np.asarray(w.v_all, np.float64), layer=layer, head=head, causal=cfg.arch != "encoder",
                softmax=np.asarray(pattern[:n, :n], np.float64), rotated=bool(w.rope))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def random_qkv(n: int, d: int, seed: int) -> QKV:
-    """Seeded standard-normal q, k, v (scaled by d^-1/4 so q·k has unit variance)."""
-    rng = np.random.default_rng(seed)
-    q, k, v = (rng.standard_normal((n, d)) for _ in range(3))
-    s = d ** -0.25
-    return QKV("random", [str(i) for i in range(n)], q * s, k * s, v)

@@ -18,6 +18,7 @@ from viz_core import beyond_more as vb
 
 from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..serving.beyond import at_context, curves
 from ..shell import Selection, bound, choice, show_notices
 
 DTYPES = tuple(KF.DTYPE_BYTES)
@@ -63,19 +64,6 @@ def controls(cfg: TransformerConfig) -> Controls:
 
 def family_name(family: str, cfg: TransformerConfig, c: Controls) -> str:
     return t(f"bxm_fam_{family}", kv=cfg.n_heads if family == "mha" else c.groups, w=c.window)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def curves(cfg_json: str, lo: int, hi: int, bytes_per_value: int, groups: int, window: int
-           ) -> list[KF.FamilyMemory]:
-    cfg = TransformerConfig.from_dict(json.loads(cfg_json))
-    return KF.memory_table(cfg, KF.context_grid(lo, hi), KF.Settings(bytes_per_value, groups, window))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def at_context(cfg_json: str, n: int, bytes_per_value: int, groups: int, window: int) -> list[KF.FamilyMemory]:
-    cfg = TransformerConfig.from_dict(json.loads(cfg_json))
-    return KF.memory_table(cfg, [n], KF.Settings(bytes_per_value, groups, window))
 
 
 def render(sel: Selection, cfg: TransformerConfig) -> None:

@@ -13,11 +13,11 @@ from viz_core import beyond as vb
 from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
+from ..serving.beyond import LENGTHS, dilated, infini, xl
 from ..shell import Selection, bound, choice
-from .beyond_recurrent import beside_softmax, computed, fmt, labels
+from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 PARTS = ("xl", "infini", "longnet")
-LENGTHS = 2 ** np.arange(4, 21, 2)          # the size charts: n = 16 .. 1M
 
 
 def render(sel: Selection, src) -> None:
@@ -29,28 +29,6 @@ def render(sel: Selection, src) -> None:
 
 def segment_input(key: str, default: int) -> int:
     return int(bound(st.number_input, t("bxl_segment"), 1, 100_000, default, 1, key=key, url_default=str(default)))
-
-
-# --------------------------------------------------------------------------- cached computations
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def xl(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, layers: int, seed: int) -> LM.XL:
-    return LM.transformer_xl(q, k, v, segment, layers, seed)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def infini(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, beta: float) -> LM.Infini:
-    return LM.infini_attention(q, k, v, segment, beta)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def dilated(q: np.ndarray, k: np.ndarray, v: np.ndarray, text: str) -> tuple[LM.Dilated, float, np.ndarray, np.ndarray]:
-    pairs = LM.parse_pairs(text)
-    d = LM.dilated_attention(q, k, v, pairs, causal=True)
-    err = float(np.abs(d.out - LM.dilated_mix_by_parts(q, k, v, pairs, causal=True)).max())
-    mix, dense = LM.keys_per_query(LENGTHS, pairs, causal=True)
-    return d, err, mix, dense
 
 
 # --------------------------------------------------------------------------- Transformer-XL

@@ -4,33 +4,24 @@ token-mixing matrix, and a seeded shuffle of the input that moves the first alon
 the tokens and leaves the second as it is (numbers measured, not asserted)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 import viz_core as vz
 from lab import mixer as MX
+from lab.beyond import QKV
 
 from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..serving.beyond import compared
 from ..shell import Selection, bound, choice, show_notices
-
-if TYPE_CHECKING:                      # beyond.py imports this module
-    from .beyond import QKV
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def compared(q: np.ndarray, k: np.ndarray, v: np.ndarray, mixing: str, shuffled: bool, seed: int
-             ) -> MX.MixerVsAttention:
-    return MX.compare(q, k, v, mixing, shuffled, seed)
 
 
 def terms() -> dict[str, str]:
     return {w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")}
 
 
-def render(sel: Selection, src: "QKV") -> None:
+def render(sel: Selection, src: QKV) -> None:
     st.header(t("bxm_mix_title"))
     st.markdown(t("bxm_mix_intro"))
     st.latex(FORMULAS["bxm_mixer"])

@@ -3,8 +3,6 @@ and a selective state-space step on the page's q, k, v (`lab/recurrent.py`), eac
 model's softmax weights, with the state it carries and the recurrence-vs-sum difference."""
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import streamlit as st
 
@@ -14,7 +12,9 @@ from viz_core.residual import lines_chart
 
 from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
-from ..shell import Selection, bound, choice, explain, index_slider
+from ..serving.beyond import gated, retention, rwkv, ssm
+from ..shell import Selection, bound, choice, index_slider
+from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 FORMS = ("retention", "gated", "rwkv", "ssm")
 
@@ -28,81 +28,7 @@ def render(sel: Selection, src) -> None:
     {"retention": retention_view, "gated": gated_view, "rwkv": rwkv_view, "ssm": ssm_view}[form](src)
 
 
-def computed(fn: Callable, *args):
-    """fn(*args), or a sentence on the page (and None) when the settings cannot be computed."""
-    try:
-        return fn(*args)
-    except ValueError as e:
-        st.warning(t("bxr_bad", error=explain(e)), icon=":material/block:")
-        return None
-
-
-def labels(src) -> list[str]:
-    """Distinct plain position labels ("3·the"; random vectors: "3"), escaped by the figure builders."""
-    if src.source == "random":
-        return [str(i) for i in range(src.n)]
-    return [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(src.tokens)]
-
-
-def fmt(x: float) -> str:
-    return f"{x:.1e}"
-
-
-# --------------------------------------------------------------------------- cached computations
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def retention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma: float, chunk: int) -> R.RetentionForms:
-    return R.retention_forms(q, k, v, gamma, chunk)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def gated(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: float, seed: int) -> R.GatedRetention:
-    return R.gated_retention(q, k, v, bias, seed)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def rwkv(k: np.ndarray, v: np.ndarray, bonus: float, channel: int) -> R.RWKV:
-    return R.rwkv(k, v, bonus, channel)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int, seed: int) -> R.SSM:
-    return R.ssm(q, k, v, n_state, channel, seed)
-
-
 # --------------------------------------------------------------------------- shared pieces
-
-
-def beside_softmax(src, implied: np.ndarray, title: str, key: str, normalised: bool = False,
-                   blank: np.ndarray | None = None, blank_word: str | None = None) -> None:
-    """The implied matrix (cells in `blank` left blank: by default the future), beside the
-    model's softmax weights when the source has them. Chart keys: `key`, `key`_soft."""
-    tok = labels(src)
-    blank = np.triu(np.ones(implied.shape, dtype=bool), 1) if blank is None else blank
-    shown = np.where(blank, np.nan, implied)
-    terms = {"query": t("term_query"), "key": t("term_key"), "masked": blank_word or t("bxr_future")}
-    if normalised:
-        fig = vz.head_heatmap(shown, tok, tok, clickable=False, square=False,
-                              terms={**terms, "weight": t("term_weight")})
-    else:
-        fig = vz.matrix_heatmap(shown, row_labels=tok, col_labels=tok, row_name=t("term_query"),
-                                col_name=t("term_key"), colorbar_title=t("bxr_value"), terms=terms)
-    fig.update_layout(height=420)
-    if src.softmax is None:
-        st.markdown(f"**{title}**")
-        fx.chart(fig, key=key, width="stretch")
-        return
-    left, right = st.columns(2)
-    with left:
-        st.markdown(f"**{t('bxr_softmax', layer=src.layer, head=src.head)}**")
-        soft = vz.head_heatmap(src.softmax, tok, tok, clickable=False, square=False,
-                               terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
-        soft.update_layout(height=420)
-        fx.chart(soft, key=f"{key}_soft", width="stretch")
-    with right:
-        st.markdown(f"**{title}**")
-        fx.chart(fig, key=key, width="stretch")
 
 
 def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, *, n_state: int = 0,

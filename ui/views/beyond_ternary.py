@@ -1,11 +1,10 @@
 """Beyond softmax, section 'ternary': one weight matrix of the selected model quantised
 the BitNet b1.58 way (absmean, lab/ternary.py): the histogram before / after, the share
 of each code, the error of the model with that matrix replaced on the current text (one
-run through the gate, ui/serving), and the bytes per weight and of the whole model."""
+run through the gate, cached in ui/serving/beyond.py), and the bytes per weight and of the whole model."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -15,49 +14,10 @@ from models.trace import Stack
 from viz_core import beyond_more as vb
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import FORMULAS, t
+from ..serving.beyond import Summary, errors, matrix_view, sizes
 from ..shell import Selection, choice, explain, index_slider, require_model, require_text, show_notices, \
     stack_choice
-from .walkthrough import encodings
-
-
-@dataclass(frozen=True)
-class Summary:
-    """The small numbers of one quantised matrix (cached beside its figure)."""
-
-    rows: int
-    cols: int
-    gamma: float
-    shares: tuple[float, float, float]
-    weight_error: float          # ternary W~ gamma against W
-    sign_error: float            # the 1-bit sign(W) mean|W| against W
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def matrix_view(key: str, device: str, stack: str, layer: int, matrix: str, terms_json: str, title: str):
-    """(figure, Summary) of one matrix: the weights are read, not run."""
-    model, _ = serving.load_model(key, device)
-    w = TN.weights(model, stack, layer, matrix)
-    q = TN.absmean(w)
-    fig = vb.ternary_figure(w, q.gamma, q.shares, terms=json.loads(terms_json), title=title)
-    return fig, Summary(*w.shape, q.gamma, q.shares, TN.relative_error(q.dequantised, w),
-                        TN.relative_error(TN.sign_binary(w), w))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def errors(key: str, device: str, text: str, target: str, stack: str, layer: int, matrix: str
-           ) -> tuple[TN.MatrixError, int]:
-    """The model run with and without the ternary matrix on the text (through the gate)."""
-    model, src, tgt = encodings(key, device, text, target)
-    ids, tgt_ids = src.ids, (tgt.ids if tgt is not None else None)
-    n = len(ids) + (len(tgt_ids) if tgt_ids is not None else 0)
-    return serving.run(key, device, lambda m, _n: TN.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def sizes(key: str, device: str) -> TN.ModelBytes:
-    return TN.model_bytes(serving.load_model(key, device)[0])
 
 
 def render(sel: Selection) -> None:

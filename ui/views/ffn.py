@@ -17,7 +17,9 @@ from lab import ffn as F
 from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, STRINGS, formula, t
+from ..figure_words import ffn_terms
 from ..serving import InternalsData, neuron_projection, parameters
+from ..serving.ffn import mixing
 from ..shell import Selection, bound, choice, explain, index_slider, internals_page, show_notices
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
@@ -28,10 +30,6 @@ ORDERS = ("top", "all")
 TOL = 0.01          # |activation| at or below this counts as "near zero" for GELU / SwiGLU
 MAX_NEURONS = 48    # columns of the clickable heatmap
 TOP_K = 5           # neurons per token in the table
-
-
-def terms() -> dict[str, str]:
-    return {w: t(f"term_{w}") for w in ("token", "neuron", "activation", "count", "layer", "sparsity", "score")}
 
 
 def layer_slider(n_layers: int) -> int:
@@ -104,7 +102,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
         neurons = vz.top_neurons(acts, k_per_token=max(1, MAX_NEURONS // max(1, len(data.tokens))) + 2,
                                  max_neurons=min(MAX_NEURONS, max(1, 128 * 64 // len(data.tokens))))
         fig = vz.activation_heatmap(acts[:, neurons], data.tokens, neurons,
-                                    selected=st.session_state.get("neuron"), terms=terms(),
+                                    selected=st.session_state.get("neuron"), terms=ffn_terms(),
                                     title=t("ffn_map_title", layer=layer, n=len(neurons)))
         fx.chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
         st.caption(t("ffn_map_caption"))
@@ -141,7 +139,7 @@ def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np
         with right:
             proj = neuron_projection(sel.model_key, sel.device, layer, n)
             fx.chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
-                                   title=t("ffn_promotes"), terms=terms()),
+                                   title=t("ffn_promotes"), terms=ffn_terms()),
                      key="neuron_vocab", width="stretch")
             st.caption(t(f"ffn_via_{proj['via']}"))
         st.latex(formula("ffn_kv"))
@@ -157,12 +155,12 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     left, right = st.columns([3, 2])
     with left:
         fx.chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
-                                               terms=terms()), key="ffn_function", width="stretch")
+                                               terms=ffn_terms()), key="ffn_function", width="stretch")
         st.caption(t("ffn_function_caption", layer=layer, n=pre.size))
     exact = F.is_exactly_sparse(cfg.activation)
     frac = vz.ffn_sparsity(data.post, exact=exact, tol=TOL)
     with right:
-        fx.chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=terms()),
+        fx.chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=ffn_terms()),
                  key="ffn_sparsity", width="stretch")
         st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
     st.markdown(t("ffn_ex_activation"))
@@ -189,16 +187,6 @@ def activation_notes(sel: Selection, cfg, layer: int) -> None:
                     elsewhere=m.ffn_elsewhere, moved=m.attn_moved, n=m.n))
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def mixing(key: str, device: str, text: str, target: str, layer: int) -> F.Mixing:
-    """lab.ffn.mixing on the sidebar's text (token 1 changed), in the gate."""
-    model, tok = serving.load_model(key, device)
-    ids = serving.encode(tok, model, text).ids[:128]
-    tgt = serving.encode(tok, model, target or text).ids[:128] if model.cfg.arch == "encoder-decoder" else None
-    pos = min(1, len(tgt or ids) - 1)
-    return serving.run(key, device, lambda m, _n: F.mixing(m, ids, layer, pos, tgt_ids=tgt), len(ids))
-
-
 def size_view(sel: Selection, cfg) -> None:
     p = parameters(sel.model_key, sel.device)
     parts, total = p["parts"], p["total"]
@@ -216,4 +204,3 @@ def size_view(sel: Selection, cfg) -> None:
                      hide_index=True, width="stretch", key="ffn_share_table")
         st.caption(t("ffn_size_caption", d=cfg.d_model, ff=cfg.d_ff, per=p["ffn_layer"], layers=cfg.n_layers))
     st.markdown(t("ffn_ex_size"))
-

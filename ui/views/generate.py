@@ -28,14 +28,14 @@ from ..widgets import figure_export as fx
 from .. import model_names, serving
 from ..i18n import formula, lang, t
 from ..markup import md_escape
-from ..serving import MAX_CHARS, load_model, run_held
+from ..serving import MAX_CHARS, run_held
+from ..serving.generate import compare_settings
 from ..shell import Selection, bound, choice, explain, require_model, show_notices
 from . import generate_training
 
 STRATEGIES = G.STRATEGIES
 MAX_NEW = 64
 PLAY_SECONDS = 0.9
-BAR_TERMS = ("prob", "model", "tempered", "final", "cut", "chosen")
 
 
 @dataclass
@@ -342,7 +342,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
     with left:
         st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
         fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
-                                terms={k: t(f"gen_term_{k}") for k in BAR_TERMS})
+                                terms={k: t(f"gen_term_{k}") for k in vg.BAR_TERMS})
         fx.chart(fig, key="gen_bars", width="stretch")
         st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(G.token_text(tok, s.token_id), 30))) + " "
                     + _why(s, run.settings))
@@ -374,15 +374,6 @@ def repetition_view(tok, sel: Selection, run: Run) -> None:
                                                        "text": t("gen_col_text")}),
                      hide_index=True, width="stretch", key="gen_compare_table")
         st.caption(t("gen_compare_caption"))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None, n_new: int, n: int) -> list[dict]:
-    """The same prompt under greedy and a few sampling settings (seed 0): repetition rate."""
-    model, tok = load_model(key, device)
-    rows = RP.compare_repetition(model, prompt, n_new, n, source=source, eos=G.eos_id(tok), gate=run_held)
-    return [{"setting": r.setting, "rate": f"{r.rate:.0%}", "text": vz.visible_label(tok.decode(r.new_ids), 200)}
-            for r in rows]
 
 
 def beam_view(tok, run: Run) -> None:

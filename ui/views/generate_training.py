@@ -1,8 +1,8 @@
 """The generation page's "training vs generation" section: the sidebar's text as teacher-
 forced training examples from ONE causal pass (the shifted targets and each example's
 loss) beside the same model run token by token with the KV cache, and the difference of
-their logits (lab/teacher_forcing.py, in the gate: `serving.run`; figures:
-viz_core.syllabus).
+their logits (lab/teacher_forcing.py, in the gate: `serving.run`, cached in
+ui/serving/generate.py; figures: viz_core.syllabus).
 """
 from __future__ import annotations
 
@@ -12,37 +12,18 @@ import streamlit as st
 
 import viz_core as vz
 from lab import generation as G
-from lab import teacher_forcing as TF
 from viz_core import syllabus as vy
 
 from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
+from ..serving.generate import forcing
 from ..shell import Selection, explain
 from ..widgets.notes import misconception
-
-MAX_TOKENS = 64
 
 
 def terms() -> dict[str, str]:
     return {k: t(f"tf_term_{k}") for k in ("context", "target", "example", "loss")} | {"diff": t("tf_diff")}
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def forcing(key: str, device: str, text: str, target: str) -> tuple[TF.TeacherForcing, list[str]] | None:
-    """(both passes over the decoder sequence, its tokens), None for fewer than two tokens;
-    an encoder-decoder's decoder reads the target text (or the source again)."""
-    model, tok = serving.load_model(key, device)
-    source = None
-    if model.cfg.arch == "encoder-decoder":
-        source = serving.encode(tok, model, text).ids[:MAX_TOKENS]
-        ids, tokens = G.encode_prompt(tok, target or text)
-    else:
-        ids, tokens = G.encode_prompt(tok, text)
-    ids, tokens = ids[: min(MAX_TOKENS, model.cfg.max_len)], tokens[: min(MAX_TOKENS, model.cfg.max_len)]
-    if len(ids) < 2:
-        return None
-    return serving.run(key, device, lambda m, _n: TF.teacher_forcing(m, ids, source), len(ids)), list(tokens)
 
 
 def section(sel: Selection, arch: str) -> None:

@@ -24,6 +24,7 @@ from ..lessons import KINDS, Shown, StepContext, default_notice, specs
 from ..markup import lesson_markdown, md_escape
 from ..model_names import label_of
 from ..refusals import say
+from ..serving.lessons import shipped
 from ..shell import (EXAMPLE_TEXTS, Selection, choice, notice, require_model, require_text, show_notices,
                      use_text)
 from . import lesson_class
@@ -34,13 +35,6 @@ REVEALED = "_ls_revealed"            # session: {(lesson, step, model, text)} re
 STEP = "_ls_step"                    # session: (lesson id, step index 0-based)
 UPLOAD_SAID = "_ls_upload_said"      # session: ("ok" | "bad", sentence) of the last upload
 STARTED = "_ls_started"              # session: (lesson id, language) whose text was put in the sidebar
-
-
-@st.cache_data(max_entries=1, show_spinner=False, ttl=60)
-def shipped() -> tuple[dict[str, LL.Lesson], list[LL.LessonError]]:
-    """The lesson files of lessons/ (read again at most once a minute, so a file a teacher
-    drops in the folder appears without a restart)."""
-    return LL.shipped(specs())
 
 
 @dataclass(frozen=True)

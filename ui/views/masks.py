@@ -3,7 +3,7 @@ applied mask (the model computing with it) and attention without softmax.
 
 Masks come from models/masks.py (the builders the model uses); the numbers about them
 and the model runs with them from lab/masking.py and lab/variants.py (runs through the
-gate, ui/serving); figures from viz_core.masks. Only the open tab runs.
+gate, cached in ui/serving/masks.py); figures from viz_core.masks. Only the open tab runs.
 """
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from models.trace import Stack
 from viz_core import masks as vm
 
 from ..widgets import figure_export as fx
-from .. import serving
+from ..figure_words import mask_terms
 from ..i18n import FORMULAS, STRINGS, formula, lang, t
+from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
 from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
 
-MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
 
 
@@ -85,22 +85,6 @@ def controls(stack: str, n_layers: int, n_heads: int) -> tuple[Controls, list]:
     tabs = st.tabs([t(f"mk_tab_{k}") for k in TABS], key=f"mk_tab__{lang()}", on_change="rerun")
     tab = next((k for k, tb in zip(TABS, tabs) if tb.open), TABS[0])
     return Controls(stack, layer, head, tab), tabs
-
-
-def terms() -> dict[str, str]:
-    """Words inside the mask figures, in the UI language."""
-    out = {w: t(f"mk_term_{w}") for w in ("allowed", "blocked", "empty", "length", "pairs", "reached", "keys",
-                                           "fewest")}
-    out.update(query=t("term_query"), key=t("term_key"), layer=t("mk_term_layers"), value=t("wt_term_value"))
-    return out
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
-    """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
-    model, tok = serving.load_model(key, device)
-    enc = serving.encode(tok, model, (target or text) if stack == "decoder" else text)
-    return enc.tokens[:MAX_TOKENS], len(enc.tokens)
 
 
 def choose_stack(arch: str) -> str:
@@ -204,7 +188,7 @@ def parts_key(parts: list[dict]) -> str:
 
 
 def show_mask(mask: np.ndarray, tokens: list[str], title: str, key: str) -> None:
-    fx.chart(vm.mask_figure(mask, tokens, title=title, terms=terms()), key=key, width="stretch")
+    fx.chart(vm.mask_figure(mask, tokens, title=title, terms=mask_terms()), key=key, width="stretch")
 
 
 def stats_lines(mask: np.ndarray) -> None:
@@ -217,21 +201,6 @@ def stats_lines(mask: np.ndarray) -> None:
 
 
 # ---- the model with the mask ---------------------------------------------------------------------
-@st.cache_data(max_entries=12, show_spinner=False)
-def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_json: str) -> MK.MaskedRun:
-    """The model run twice on the (cut) text: with the composed mask (empty rows keep
-    themselves) and with its own mask (lab.masking.masked_run, through the run gate)."""
-    model, tok = serving.load_model(key, device)
-    ids = serving.encode(tok, model, text).ids[:MAX_TOKENS]
-    tgt_ids = None
-    if model.cfg.arch == "encoder-decoder":
-        tgt_ids = serving.encode(tok, model, target or text).ids[:MAX_TOKENS]
-    parts = json.loads(parts_json)
-    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return serving.run(key, device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
-                       len(tgt_ids if stack == "decoder" else ids))
-
-
 def trained_note(run: MK.MaskedRun) -> None:
     changed = run.n_changed
     if changed == 0:
@@ -254,7 +223,7 @@ def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_
         show_mask(run.composed, tokens, t("mk_composed"), "mk_composed")
     with right:
         stats_lines(run.composed)
-        fx.chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=terms()), key="mk_per_query",
+        fx.chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=mask_terms()), key="mk_per_query",
                  width="stretch")
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
@@ -287,7 +256,7 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
                  key="mk_scores", width="stretch")
     with c2:
         st.markdown(f"**{t('mk_step_masked')}**")
-        fx.chart(vm.masked_scores_figure(scores, mask, tokens, terms=terms()), key="mk_masked",
+        fx.chart(vm.masked_scores_figure(scores, mask, tokens, terms=mask_terms()), key="mk_masked",
                  width="stretch")
     c3, c4 = st.columns(2)
     with c3:
@@ -316,19 +285,12 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     cols = st.columns(3)
     for i, (kind, m) in enumerate(MK.gallery(parts, n).items()):
         with cols[i % 3]:
-            fx.chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=terms(), height=330),
+            fx.chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=mask_terms(), height=330),
                      key=f"mk_gallery_{kind}", width="stretch")
     st.markdown(t("mk_ex_kinds"))
 
 
 # ---- padding ----------------------------------------------------------------------------------------
-@st.cache_data(max_entries=8, show_spinner=False)
-def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK.PaddedRun:
-    """Two texts as one padded batch through the model (single-stack models)."""
-    return serving.run_padded(key, device, (text, text2), MAX_TOKENS,
-                              lambda m, ids, tokens, pad, pad_tok: MK.padded_run(m, ids, tokens, pad, pad_tok, layer))
-
-
 def padding_view(sel: Selection, arch: str, c: Controls) -> None:
     st.markdown(t("mk_padding_intro"))
     if arch == "encoder-decoder":
@@ -349,7 +311,7 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
             n_real = data.lengths[i]
             st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data.n - n_real)}**")
             fx.chart(vm.mask_figure(data.mask[i], data.tokens[i],
-                                    title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=terms()),
+                                    title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=mask_terms()),
                      key=f"mk_pad_mask_{i}", width="stretch")
             fx.chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
                                  title=t("mk_row_pattern", i=i + 1, layer=c.layer, head=c.head)),
@@ -359,18 +321,12 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
 
 
 # ---- cost -------------------------------------------------------------------------------------------
-@st.cache_data(max_entries=32, show_spinner=False)
-def cost_curves(parts_json: str) -> dict[str, list[int]]:
-    """lab.masking.cost_curves, cached by the parts as a string."""
-    return MK.cost_curves(json.loads(parts_json), MK.COST_LENGTHS)
-
-
 def cost_view(parts: list[dict]) -> None:
     st.markdown(t("mk_cost_intro"))
     raw = cost_curves(parts_key(parts))
     names = {"full": t("mk_cost_full"), "composed": t("mk_cost_composed")}
     curves = {names.get(k) or t(f"mk_kind_{k}"): v for k, v in raw.items()}
-    fx.chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=terms()), key="mk_cost", width="stretch")
+    fx.chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=mask_terms()), key="mk_cost", width="stretch")
     table = pd.DataFrame({t("mk_cost_table_n"): MK.COST_LENGTHS, **curves})
     st.dataframe(table, hide_index=True, width="stretch", key="mk_cost_table")
 
@@ -385,7 +341,7 @@ def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) 
     with c1:
         show_mask(reach.maps[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
     with c2:
-        fx.chart(vm.coverage_chart(reach.maps, terms=terms()), key="mk_coverage", width="stretch")
+        fx.chart(vm.coverage_chart(reach.maps, terms=mask_terms()), key="mk_coverage", width="stretch")
         need = reach.layers_needed
         st.success(t("mk_reach_closure", l=need)) if need <= layers else st.info(t("mk_reach_more", l=need))
         st.latex(FORMULAS["mk_reach"])

@@ -3,8 +3,8 @@ on attention in the toy checkpoints trained once per scheme (ui/views/positional
 
 Numbers come from lab/positional.py, which calls models/positional.py (the functions the
 model itself calls) or reads a model's weights (learned tables, T5 bias tables); figures
-come from viz_core.positional. Computations are cached by plain values (`st.cache_data`),
-models by the run gate (ui/serving, `st.cache_resource`).
+come from viz_core.positional. Computations are cached by plain values (`st.cache_data`,
+ui/serving/positional.py), models by the run gate (ui/serving, `st.cache_resource`).
 """
 from __future__ import annotations
 
@@ -18,18 +18,19 @@ import viz_core.positional as vp
 from lab import positional as E
 from models.config import POSITIONALS
 from models.trace import Stack
-from models.training.tasks import get_task
 from models.weights import zoo
 
 from ..widgets import figure_export as fx
-from .. import model_names, serving
+from .. import model_names
+from ..figure_words import bias_grid, pe_words, scheme_label
 from ..i18n import FORMULAS, formula, t
 from ..markup import md_escape
+from ..serving.positional import (relative_table, scheme_checkpoints, similarity, table_figure, trained_rows,
+                                  vector_table)
 from ..shell import Selection, bound, choice, show_notices
 from . import positional_checkpoints as cv
 from . import positional_geometry as geo
 from . import positional_length as pl
-from .positional_checkpoints import DEVICE, scheme_label
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
@@ -65,13 +66,6 @@ def render(sel: Selection) -> None:
     lab(sel)
 
 
-def words() -> dict[str, str]:
-    """Words inside figures, in the UI language."""
-    return {"position": t("pe_w_position"), "dimension": t("pe_w_dimension"), "value": t("pe_w_value"),
-            "wavelength": t("pe_w_wavelength"), "table_end": t("pe_w_table_end", n="{n}"),
-            "no_wavelength": t("pe_w_no_wavelength")}
-
-
 # ---- sources of weights ----------------------------------------------------------------------
 def sources(positional: str) -> dict[str, str]:
     """Available catalogue entries with this positional scheme: key -> label. Trained
@@ -87,45 +81,6 @@ def is_random(key: str) -> bool:
     return key.startswith("custom:")
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def trained_rows(key: str) -> int | None:
-    """Positions a shipped toy checkpoint saw in training (its task's longest training
-    example), or None when unknown (pretrained tables saw every row)."""
-    entry = serving.entry(key)
-    if entry is None or entry.kind != "toy" or entry.task is None:
-        return None
-    task = get_task(entry.task)
-    return E.positions_used(task, int(entry.card.get("train_len") or task.train_len))
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def relative_table(key: str, stack: str) -> E.RelativeTable:
-    """A model's T5 bias table of one stack (lab.positional.relative_table)."""
-    model, _ = serving.load_model(key, DEVICE)
-    return E.relative_table(model, stack)
-
-
-# ---- cached numbers and figures ------------------------------------------------------------------
-@st.cache_data(max_entries=16, show_spinner=False)
-def vector_table(scheme: str, n: int, d: int, base: float, key: str = "") -> E.VectorTable:
-    """lab.positional.vector_table; a learned table is the model `key`'s own."""
-    model = serving.load_model(key, DEVICE)[0] if scheme == "learned" else None
-    return E.vector_table(scheme, n, d, base, model)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def table_figure(scheme: str, n: int, d: int, base: float, key: str, title: str, lang_words: tuple):
-    vt = vector_table(scheme, n, d, base, key)
-    return vp.pe_table(vt.table, wavelengths=vt.wavelengths,
-                       table_end=vt.rows if vt.rows is not None and vt.rows < n else None,
-                       title=title, terms=dict(lang_words))
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def similarity(scheme: str, n: int, d: int, base: float, key: str, kind: str) -> np.ndarray:
-    return E.similarity(vector_table(scheme, n, d, base, key).table, kind)
-
-
 def odd_dim_message(scheme: str, d: int) -> None:
     st.warning(t("pe_odd_dim", scheme=scheme_label(scheme), d=d, lo=max(2, d - 1), hi=d + 1),
                icon=":material/warning:")
@@ -136,7 +91,7 @@ def sections() -> tuple[str, ...]:
     """The lab's sections; those about the toy checkpoints only when they are shipped;
     "train short, test long" with the positional LMs; the query–key geometry when a
     trained model is there to read."""
-    return (BASE_SECTIONS + (cv.SECTIONS if cv.scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
+    return (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
             + (("geometry",) if geo.models() else ()))
 
 
@@ -204,7 +159,7 @@ def tables_section(c: TableControls) -> None:
         st.info(t("pe_none_schemes"), icon=":material/touch_app:")
         return
     n, d, base = c.size.n, c.size.d, c.size.base
-    lw = tuple(words().items())
+    lw = tuple(pe_words().items())
 
     st.subheader(t("pe_tables_title"))
     st.caption(t("pe_tables_caption"))
@@ -352,13 +307,6 @@ def bias_section() -> None:
     else:
         relative_view(opts, n, shown)
     formulas(["alibi", "relative"])
-
-
-def bias_grid(bias: np.ndarray, title: str):
-    """Per-head bias maps [heads, q, k] as small multiples."""
-    return vp.matrix_grid(bias, panel_titles=[t("pe_w_head", h=h) for h in range(bias.shape[0])], title=title,
-                          value_name=t("pe_w_bias"), x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"), cols=4,
-                          panel_height=170)
 
 
 def relative_view(opts: dict[str, str], n: int, shown: int) -> None:

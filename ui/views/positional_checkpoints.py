@@ -4,7 +4,8 @@ same probe, permutation equivariance without positions, length extrapolation, sh
 Not a page: ui/views/positional.py shows these sections (`SECTIONS`, `section`).
 
 Every number is a real run of the shipped checkpoints (lab/positional.py, through the
-run gate's `serving.run_held`), cached by plain values.
+run gate's `serving.run_held`), cached by plain values in ui/serving/positional.py; the
+knobs panel is ui/widgets/positional_knobs.py.
 """
 from __future__ import annotations
 
@@ -18,23 +19,21 @@ import viz_core.pe_length as vl
 import viz_core.positional as vp
 from lab import positional as E
 from lab.attention import head_entropy
-from models.config import POSITIONALS
 from models.errors import Refused
-from models.training import tasks
 from models.training.tasks import get_task
 
 from ..widgets import figure_export as fx
-from .. import serving
+from ..figure_words import scheme_label
 from ..i18n import STRINGS, t
 from ..markup import md_escape
 from ..refusals import say
+from ..serving.positional import (FACTORS, STOCK, extrapolation, model_of, permutation, probe_attention,
+                                  scheme_checkpoints, shift)
 from ..shell import bound, choice
+from ..widgets import positional_knobs
 from ..widgets.notes import misconception
-from . import positional_knobs as kp
 
 SECTIONS = ("attention", "extrapolation", "shifttest")
-FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to reach the learned table's end
-DEVICE = "cpu"                             # the lab's models are small; they run and are read on CPU
 LN2 = float(np.log(2))                     # head_entropy is in nats; the entropy chart is in bits
 
 
@@ -53,22 +52,6 @@ def section(name: str) -> None:
     {"attention": attention_section, "extrapolation": extrapolation_section, "shifttest": shift_test_section}[name]()
 
 
-@st.cache_data(ttl=60, show_spinner=False)
-def scheme_checkpoints() -> dict[str, dict[str, dict]]:
-    """{task: {scheme: card}} for tasks with a checkpoint per scheme (at least two)."""
-    out: dict[str, dict[str, dict]] = {}
-    for card in tasks.shipped():
-        task, pe = card.get("task"), card.get("positional")
-        if card.get("key") == f"toy:{task}-{pe}" and pe in POSITIONALS:
-            out.setdefault(task, {})[pe] = card
-    return {task: {s: cards[s] for s in POSITIONALS if s in cards} for task, cards in out.items() if len(cards) >= 2}
-
-
-def scheme_label(s: str) -> str:
-    """A positional scheme's name in the UI language."""
-    return t(f"pe_scheme_{s}")
-
-
 def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
     available = scheme_checkpoints()
     names = list(available)
@@ -78,58 +61,9 @@ def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
     return task, available[task]
 
 
-def model_of(key: str):
-    """A checkpoint's model on the lab's device (cached by the gate)."""
-    model, _ = serving.load_model(key, DEVICE)
-    return model
-
-
-STOCK = kp.STOCK
-
-
 def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> tuple:
     """The positional knobs for this task's checkpoints, as a cache key."""
-    return kp.panel(cards, task.train_len, eval_len)
-
-
-# ---- cached runs -----------------------------------------------------------------------------
-@st.cache_data(max_entries=64, show_spinner=False)
-def probe_attention(key: str, task_name: str, length: int, knobs: tuple = STOCK
-                    ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length,
-    with the positional knobs applied."""
-    task = get_task(task_name)
-    model = kp.knobbed(key, knobs, task.train_len)
-    ex = task.probe(length)
-    pattern, mask = serving.run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
-    return pattern, mask, list(ex.tokens)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def permutation(key: str, task_name: str, seed: int) -> E.PermutationResult:
-    model = model_of(key)
-    ex = get_task(task_name).probe()
-    perm = E.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
-    return serving.run_held(model, lambda m: E.permutation_test(m, ex.ids, perm), len(ex.ids))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
-    model = model_of(key)
-    task = get_task(task_name)
-    ex = task.probe()
-    filler_id = task.tokenizer.encode(filler).ids[-1]
-    return serving.run_held(model, lambda m: E.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: tuple = STOCK) -> list[dict]:
-    """Accuracy per length factor; the per-token accuracy (a second pass over the same
-    examples) only when asked for. Cached per knob setting."""
-    task = get_task(task_name)
-    model = kp.knobbed(key, knobs, task.train_len)
-    return serving.run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
-                    int(task.train_len * max(FACTORS)))
+    return positional_knobs.panel(cards, task.train_len, eval_len)
 
 
 # ---- attention side by side ----------------------------------------------------------------------
@@ -190,7 +124,7 @@ def attention_section() -> None:
                                 t("pe_col_ideal"): st.column_config.NumberColumn(format="%.3f")})
     st.caption(t("pe_attn_caption"))
     if entropy:
-        fx.chart(vl.entropy_chart(entropy, stock=stock_entropy or None, words=kp.words(),
+        fx.chart(vl.entropy_chart(entropy, stock=stock_entropy or None, words=positional_knobs.words(),
                                   title=t("pek_entropy_title", layer=c.layer)), key="pe_entropy", width="stretch")
         st.caption(t("pek_entropy_caption"))
     if "none" in cards:

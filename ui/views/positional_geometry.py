@@ -13,25 +13,19 @@ import pandas as pd
 import streamlit as st
 
 from lab import qk_geometry as G
-from models.training.tasks import get_task
 from models.weights import zoo
 from viz_core.geometry import qk_scatter
 
 from .. import model_names, serving
+from ..figure_words import scheme_label
 from ..i18n import STRINGS, lang, t
 from ..markup import md_escape
+from ..serving.positional import geometry, model_entries, scheme_checkpoints, text_of
 from ..shell import Selection, bound, choice, index_slider, show_notices
 from ..widgets import figure_export as fx
-from .positional_checkpoints import DEVICE, scheme_checkpoints, scheme_label
 from .positional_length import lm_set
 
-MAX_TOKENS = 96                # tokens of a text projected (the picture stays readable)
 MAX_TOP = 64
-# extra probe texts for the text models (the toy tasks draw theirs from the task, seeded)
-PROBE_TEXTS = ("床前明月光，疑是地上霜。", "The cat sat on the mat, and the dog sat on the rug.",
-               "白日依山尽，黄河入海流。", "Attention compares every query with every key.",
-               "春眠不觉晓，处处闻啼鸟。", "One two three four five six seven eight nine ten.",
-               "举头望明月，低头思故乡。", "A head that looks back one token is a previous-token head.")
 
 
 @dataclass(frozen=True)
@@ -50,15 +44,8 @@ def models() -> dict[str, str]:
     return model_names.labels(model_entries())
 
 
-@st.cache_data(ttl=60, show_spinner=False)
-def model_entries() -> list[zoo.Entry]:
-    order = {"toy": 0, "lm": 1, "pretrained": 2}
-    entries = [e for e in zoo.catalogue() if e.available and not e.is_random and e.config is not None
-               and e.config.arch != "encoder-decoder" and e.kind in order]
-    entries.sort(key=lambda e: order[e.kind])
-    return entries
-
-
+# cached here, not in ui/serving/positional.py, only because it reads lm_set of positional_length.py
+# (held by a parallel change): both move there together (allow-listed in tests/unit/test_layout.py)
 @st.cache_data(ttl=60, show_spinner=False)
 def scheme_sets() -> dict[str, dict[str, str]]:
     """{set name: {scheme: catalogue key}} of checkpoints trained alike except their
@@ -77,35 +64,7 @@ def set_label(name: str) -> str:
     return t(f"pe_task_{name}") if f"pe_task_{name}" in STRINGS else name
 
 
-# ---- cached numbers ----------------------------------------------------------------------------------
-@st.cache_data(max_entries=32, show_spinner=False)
-def text_of(key: str, text: str, probes: int) -> tuple[tuple[tuple[int, ...], tuple[str, ...]], ...]:
-    """((ids, tokens) of the main text, then of `probes` probe texts) for a model: a toy
-    task's example and seeded task probes, else `text` and PROBE_TEXTS, encoded by the
-    model's tokenizer, at most MAX_TOKENS tokens each."""
-    entry = serving.entry(key)
-    if entry is not None and entry.task:
-        task = get_task(entry.task)
-        exs = [task.probe()] + [task.probe(seed=8 + i) for i in range(probes)]
-        return tuple((tuple(ex.ids[:MAX_TOKENS]), tuple(ex.tokens[:MAX_TOKENS])) for ex in exs)
-    model, tok = serving.load_model(key, DEVICE)
-    out = []
-    for s in (text, *PROBE_TEXTS[:probes]):
-        enc = serving.encode(tok, model, s)
-        out.append((tuple(enc.ids[:MAX_TOKENS]), tuple(enc.tokens[:MAX_TOKENS])))
-    return tuple(out)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def geometry(key: str, texts: tuple[tuple[int, ...], ...], layer: int, head: int, normalised: bool,
-             top_k: int) -> G.Geometry:
-    """lab.qk_geometry.qk_geometry of a catalogue model (texts[0] the main one)."""
-    model, _ = serving.load_model(key, DEVICE)
-    return serving.run_held(model, lambda m: G.qk_geometry(m, texts[0], layer, head, probes=texts[1:],
-                                                           normalised=normalised, top_k=top_k),
-                            sum(len(x) for x in texts))
-
-
+# ---- the figure ----------------------------------------------------------------------------------------
 def figure_words() -> dict[str, str]:
     return {k: t(f"pe_g_w_{k}") for k in ("query", "key", "position", "token", "pc", "attention", "probe")}
 

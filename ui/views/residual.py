@@ -1,6 +1,7 @@
 """The residual-stream page: the stream's norm and each sub-layer's contribution, the
 statistics around every norm, Pre-LN vs Post-LN side by side, the logit lens, A/B and
-ablations. Numbers come from the cached internals (ui/serving/cache.py, lab/residual.py)."""
+ablations. Numbers come from the cached internals (ui/serving/cache.py, lab/residual.py)
+and the views' own cached passes (ui/serving/residual.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,15 +10,16 @@ import streamlit as st
 
 import viz_core as vz
 from lab import norms as NM
-from lab import residual as R
 from models.weights import zoo
+from viz_core.labels import plain_labels
 
 from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
 from ..model_names import site_labels
-from ..serving import InternalsData, encode, load_model, run_held
+from ..serving import InternalsData
+from ..serving.residual import stream_growth
 from ..shell import Selection, choice, explain, internals_page, show_notices, task_example
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
@@ -60,11 +62,6 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
         compare.residual_ab(sel)
     else:
         ablation_panel(sel)
-
-
-def plain_labels(tokens: list[str]) -> list[str]:
-    """'3·the' labels for widgets (plain text there: made visible, not HTML-escaped)."""
-    return [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(tokens)]
 
 
 # ---- the stream and its contributions ------------------------------------------------------
@@ -128,23 +125,6 @@ def _pair_keys() -> tuple[str, str, bool]:
     if all(e is not None and e.available for e in entries):
         return PAIR[0], PAIR[1], True
     return FALLBACK, FALLBACK, False
-
-
-@st.cache_resource(show_spinner=False, max_entries=2)
-def _post_twin(key: str, device: str):
-    """The random post-LN twin of a preset (the same seed, so the same weights)."""
-    model, tok = load_model(key, device)
-    return zoo.load(key, device, config=model.cfg.replace(norm_position="post"))
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def stream_growth(key: str, device: str, text: str, post_twin: bool) -> tuple[R.StreamGrowth, list[str]]:
-    """(the stream's growth through one model on the text, its tokens)."""
-    model, tok = _post_twin(key, device) if post_twin else load_model(key, device)
-    enc = encode(tok, model, text)
-    if not enc.ids:
-        raise ValueError("The text is empty.")
-    return run_held(model, lambda m: R.stream_growth(m, enc.ids), len(enc.ids)), list(enc.tokens)
 
 
 def prepost_view(sel: Selection) -> None:

@@ -1,7 +1,8 @@
 """The residual page's "input layer" view: for the sidebar's text, the embedding rows the
 model looks up, the segment and position vectors it adds, their sizes per token, and
 what Vaswani et al.'s ×√d_model would make of them (lab/input_layer.py; the pass runs in
-the gate, `serving.run`; the figure: viz_core.syllabus.input_parts).
+the gate, `serving.run`, cached in ui/serving/residual.py; the figure:
+viz_core.syllabus.input_parts).
 """
 from __future__ import annotations
 
@@ -17,25 +18,11 @@ from models.trace import Stack
 from viz_core import syllabus as vy
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import t
+from ..serving.residual import input_layer
 from ..shell import Selection, explain, stack_choice
 
 ADDED = ("learned", "sinusoidal")
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def input_layer(key: str, device: str, text: str, target: str, stack: str) -> tuple[IL.InputLayer, list[str]]:
-    """The input layer of one stack and its tokens (an encoder-decoder's decoder reads the target)."""
-    model, tok = serving.load_model(key, device)
-    src = serving.encode(tok, model, text)
-    if not src.ids:
-        raise ValueError("The text is empty.")
-    enc = src
-    if model.cfg.arch == "encoder-decoder" and stack == "decoder":
-        enc = serving.encode(tok, model, target or text)
-    return (serving.run(key, device, lambda m, _n: IL.input_layer(m, enc.ids, stack, src.ids), len(enc.ids)),
-            list(enc.tokens))
 
 
 def view(sel: Selection, cfg) -> None:

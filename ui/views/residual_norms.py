@@ -2,7 +2,8 @@
 as one padded batch (the batch the masks page builds, lab/masking.pad_rows), the
 statistics each norm would use (lab/norms.py: per token vs per feature, and how padding
 moves BatchNorm's), and a real norm's input against its output with DyT's tanh fitted.
-Passes run in the gate (`serving.run`, `serving.record`); figures: viz_core.syllabus.
+Passes run in the gate (`serving.run_padded`, `serving.record`), cached in
+ui/serving/residual.py; figures: viz_core.syllabus.
 """
 from __future__ import annotations
 
@@ -10,19 +11,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lab import norms as NM
-from lab import residual as R
-from models.trace import Stack, record_names
 from viz_core import syllabus as vy
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import t
 from ..model_names import site_label
+from ..serving.residual import batch, scatter, scatters
 from ..shell import Selection, explain, index_slider
 from ..widgets.notes import misconception
 
-MAX_TOKENS = 64
 AXES = ("layernorm", "rmsnorm", "batchnorm", "dyt")
 
 
@@ -30,40 +27,6 @@ def terms() -> dict[str, str]:
     keys = ("token", "feature", "mean", "bn_real", "bn_all", "added", "change", "ln_change", "bn_change", "input",
             "output", "fit", "line")
     return {k: t(f"bn_term_{k}") for k in keys}
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchNorms:
-    return serving.run_padded(key, device, (text, text2), MAX_TOKENS,
-                              lambda m, ids, tokens, pad, pad_tok: NM.batch_norms(m, ids, tokens, pad, pad_tok, layer))
-
-
-RANK_POINTS = 2000     # points per norm for the fits that choose the norm to open on (a 24-layer model has 49)
-
-
-def _recorded(key: str, device: str, text: str, target: str):
-    """The pass every norm's input and output are read from (the output stack's norms)."""
-    model, _ = serving.load_model(key, device)
-    stack = Stack.output(model.cfg.arch)
-    stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]      # the decoder's ln_cross too
-    return serving.record(key, device, text, target, record_names(model.cfg, R.KINDS, stacks))
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def scatters(key: str, device: str, text: str, target: str) -> list[NM.NormScatter]:
-    """Input vs output of every norm of the output stack on the sidebar's text, each on a
-    subsample of RANK_POINTS points: enough to rank the norms by how much they bend, and
-    the cost stays small however many layers there are (the chosen norm: `scatter`)."""
-    rec = _recorded(key, device, text, target)
-    return [NM.norm_scatter(rec.model, rec.trace, site.module, max_points=RANK_POINTS)
-            for site in R.norm_inputs(rec.model, rec.trace)]
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def scatter(key: str, device: str, text: str, target: str, module: str) -> NM.NormScatter:
-    """One norm's input vs output with all its points (lab.norms caps them at 20,000)."""
-    rec = _recorded(key, device, text, target)
-    return NM.norm_scatter(rec.model, rec.trace, module)
 
 
 def view(sel: Selection, cfg) -> None:

@@ -3,12 +3,11 @@ to the layer's attention output.
 
 The arithmetic is lab/walkthrough.py `walk_head` (recomputed from the layer's weights,
 checked against the model's own attention output; the pass runs through the gate,
-ui/serving); the KV-cache sizes come from lab/kv.py; figures from viz_core.
+cached in ui/serving/walkthrough.py); the KV-cache sizes come from lab/kv.py; figures from viz_core.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -23,25 +22,14 @@ from viz_core import masks as vm
 from viz_core.figure import HIGHLIGHT
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import FORMULAS, t
 from ..markup import md_escape
+from ..serving.walkthrough import MAX_TOKENS, Controls, token_lists, walk
 from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
 from ..widgets.notes import misconception
+from . import walkthrough_flash, walkthrough_scaling
 
-MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 NEG_INF = "−∞"
-
-
-@dataclass(frozen=True)
-class Controls:
-    """What the row of controls chose."""
-
-    stack: str         # self | encoder | decoder | cross
-    layer: int
-    head: int
-    query: int         # position of the query token (in the query tokens)
-    key: int           # position of the key token the neuron view shows (in the key tokens)
 
 
 def render(sel: Selection) -> None:
@@ -66,7 +54,6 @@ def render(sel: Selection) -> None:
     numbers_section(w, q_tok, k_tok)
     neuron_section(w, q_tok, k_tok, c.key)
     kv_section(cfg)
-    from . import walkthrough_flash, walkthrough_scaling     # they import this module's helpers
     with st.container(key="sc_section"):
         walkthrough_scaling.section(sel, c, q_tok, k_tok)
     with st.container(key="fa_section"):
@@ -83,34 +70,6 @@ def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
         index = {}
     return int(st.selectbox(label, list(range(n)), key=key, **index,
                             format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
-
-
-def encodings(key: str, device: str, text: str, target: str):
-    model, tok = serving.load_model(key, device)
-    src = serving.encode(tok, model, text)
-    tgt = serving.encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
-    return model, src, tgt
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
-    """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
-    own tokens for its self-attention; target queries and source keys for cross-attention."""
-    _, src, tgt = encodings(key, device, text, target)
-    q = tgt if stack in ("decoder", "cross") else src
-    k = src if stack == "cross" else q
-    return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
-         ) -> HeadWalk:
-    """Record the layer's attention input, mask, pattern and output, then walk one head."""
-    model, src, tgt = encodings(key, device, text, target)
-    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return serving.run(key, device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
-                       len(ids))
 
 
 def choose_stack(arch: str) -> str:

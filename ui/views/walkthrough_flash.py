@@ -1,8 +1,8 @@
 """The walk-through's section 7: FlashAttention stepped through tile by tile on the walked
 head (lab/flash.py: the online softmax over key tiles, checked against the model's own
-z = pattern · V), with the memory it holds and the arithmetic it does. The model runs in the gate
-(`serving.run`); figures come from viz_core.scaling. A fragment: moving the tile sliders
-reruns this section only.
+z = pattern · V), with the memory it holds and the arithmetic it does. The model runs in the
+gate (`serving.run`, cached in ui/serving/walkthrough.py); figures come from viz_core.scaling.
+A fragment: moving the tile sliders reruns this section only.
 """
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from viz_core import masks as vm
 from viz_core import scaling as vs
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import t
 from ..markup import md_escape
+from ..serving.walkthrough import Controls, flash
 from ..shell import Selection, explain
-from .walkthrough import MAX_TOKENS, Controls, encodings
 
 TILES = (1, 2, 4, 8, 16, 32, 64)
 BIG = 32_768            # the context length the memory caption compares with
@@ -28,14 +27,6 @@ BIG = 32_768            # the context length the memory caption compares with
 def terms() -> dict[str, str]:
     words = {w: t(f"fa_term_{w}") for w in ("score", "running_max", "denominator", "tile_max", "not_read")}
     return {**words, "query": t("term_query"), "key": t("term_key")}
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def flash(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
-    _, src, tgt = encodings(key, device, text, target)
-    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return serving.run(key, device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
-                       len(ids))
 
 
 @st.fragment

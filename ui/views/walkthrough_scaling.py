@@ -2,7 +2,7 @@
 walked head (lab/scaling.py: the variance of q·k, one query's softmax with and without
 the division, the whole model without it, attention's nonlinearity), with the notes on
 the two common explanations that the numbers contradict. The model runs in the gate
-(`serving.run`); figures come from viz_core.scaling.
+(`serving.run`, cached in ui/serving/walkthrough.py); figures come from viz_core.scaling.
 """
 from __future__ import annotations
 
@@ -17,33 +17,17 @@ from lab import scaling as SC
 from viz_core import scaling as vs
 
 from ..widgets import figure_export as fx
-from .. import serving
 from ..i18n import t
 from ..markup import md_escape
+from ..serving.walkthrough import Controls, random_curve, study
 from ..shell import Selection, explain
 from ..widgets.notes import misconception
-from .walkthrough import MAX_TOKENS, Controls, encodings
 
 
 def terms() -> dict[str, str]:
     words = {w: t(f"sc_term_{w}") for w in ("d_k", "variance", "random", "random_scaled", "head", "head_scaled",
                                             "weight")}
     return {**words, "with": t("sc_with"), "without": t("sc_without"), "key": t("term_key")}
-
-
-@st.cache_data(max_entries=2, show_spinner=False)
-def random_curve() -> SC.VarianceCurve:
-    return SC.random_variance()
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def study(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
-          ) -> SC.ScalingStudy:
-    """The walk, the head's numbers, the unscaled model and the linearity check (one gated attempt)."""
-    _, src, tgt = encodings(key, device, text, target)
-    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return serving.run(key, device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
-                       len(ids))
 
 
 def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str]) -> None:

@@ -20,6 +20,7 @@ from lab import model_map as MM
 from models import limits
 from models.trace import Stack
 from viz_core import model_map as vmap
+from viz_core.labels import plain_labels
 
 from . import figure_export as fx
 from .. import model_names, serving
@@ -27,7 +28,6 @@ from ..serving import sessions
 from ..i18n import t
 from ..markup import markdown_table, md_escape
 from ..shell import Selection, bound, choice, explain, index_slider, set_choice, show_notices, stack_choice
-from ..views.residual import plain_labels
 
 MODES = ("map", "follow", "compare")
 DRAW = "_map_draw"                       # this reader asked for the map (a busy server draws it on request)

@@ -1,0 +1,55 @@
+"""What the masks page (and the decoding lesson) reads, each pass through the run gate and
+cached by plain values (the composer's parts as a JSON string):
+
+- `lab_tokens`: the tokens the lab works on (cut at MAX_TOKENS);
+- `masked_run`: the model with the composed mask and with its own (lab/masking.py);
+- `padded_batch`: two texts as one padded batch;
+- `cost_curves`: the cells each mask computes, by length.
+"""
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from lab import masking as MK
+
+from .gate import encode, load_model, run, run_padded
+
+MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
+    """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
+    model, tok = load_model(key, device)
+    enc = encode(tok, model, (target or text) if stack == "decoder" else text)
+    return enc.tokens[:MAX_TOKENS], len(enc.tokens)
+
+
+@st.cache_data(max_entries=12, show_spinner=False)
+def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_json: str) -> MK.MaskedRun:
+    """The model run twice on the (cut) text: with the composed mask (empty rows keep
+    themselves) and with its own mask (lab.masking.masked_run, through the run gate)."""
+    model, tok = load_model(key, device)
+    ids = encode(tok, model, text).ids[:MAX_TOKENS]
+    tgt_ids = None
+    if model.cfg.arch == "encoder-decoder":
+        tgt_ids = encode(tok, model, target or text).ids[:MAX_TOKENS]
+    parts = json.loads(parts_json)
+    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
+    return run(key, device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
+               len(tgt_ids if stack == "decoder" else ids))
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK.PaddedRun:
+    """Two texts as one padded batch through the model (single-stack models)."""
+    return run_padded(key, device, (text, text2), MAX_TOKENS,
+                      lambda m, ids, tokens, pad, pad_tok: MK.padded_run(m, ids, tokens, pad, pad_tok, layer))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def cost_curves(parts_json: str) -> dict[str, list[int]]:
+    """lab.masking.cost_curves, cached by the parts as a string."""
+    return MK.cost_curves(json.loads(parts_json), MK.COST_LENGTHS)

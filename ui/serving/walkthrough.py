@@ -1,0 +1,89 @@
+"""What the walk-through page (and its sections, the Beyond page and the attention
+lesson) reads, each pass through the run gate and cached by plain values:
+
+- `token_lists`: the query and key tokens of one attention;
+- `walk`: one head walked step by step (lab/walkthrough.py);
+- `study`: why the scores are divided by √d_k on that head (lab/scaling.py);
+- `flash`: FlashAttention tile by tile on that head (lab/flash.py).
+
+`Controls` is the walked head as the page's controls chose it; the page's sections
+receive it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from lab import flash as FL
+from lab import scaling as SC
+from lab import walkthrough as W
+from lab.walkthrough import HeadWalk
+
+from .gate import encode, load_model, run
+
+MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
+
+
+@dataclass(frozen=True)
+class Controls:
+    """What the row of controls chose."""
+
+    stack: str         # self | encoder | decoder | cross
+    layer: int
+    head: int
+    query: int         # position of the query token (in the query tokens)
+    key: int           # position of the key token the neuron view shows (in the key tokens)
+
+
+def encodings(key: str, device: str, text: str, target: str):
+    model, tok = load_model(key, device)
+    src = encode(tok, model, text)
+    tgt = encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    return model, src, tgt
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
+    """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
+    own tokens for its self-attention; target queries and source keys for cross-attention."""
+    _, src, tgt = encodings(key, device, text, target)
+    q = tgt if stack in ("decoder", "cross") else src
+    k = src if stack == "cross" else q
+    return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+         ) -> HeadWalk:
+    """Record the layer's attention input, mask, pattern and output, then walk one head."""
+    model, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
+    return run(key, device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
+               len(ids))
+
+
+# ---- section 6: the √d_k scaling ---------------------------------------------------------------
+@st.cache_data(max_entries=2, show_spinner=False)
+def random_curve() -> SC.VarianceCurve:
+    return SC.random_variance()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def study(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+          ) -> SC.ScalingStudy:
+    """The walk, the head's numbers, the unscaled model and the linearity check (one gated attempt)."""
+    _, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    return run(key, device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
+               len(ids))
+
+
+# ---- section 7: FlashAttention -------------------------------------------------------------------
+@st.cache_data(max_entries=16, show_spinner=False)
+def flash(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
+    _, src, tgt = encodings(key, device, text, target)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    return run(key, device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
+               len(ids))
