@@ -88,7 +88,7 @@ def texts(scheme: str) -> dict[str, str]:
                             "verse-lm's corpus (modern Chinese from Debian's documentation, Tang poems, Song ci, the "
                             "King James Bible's poetic books); one of six models identical but for the positional "
                             "scheme, to test them on longer texts (Press et al. 2022)."),
-            "description_zh": (f"小型字符级解码器，{what_zh}，在 verse-lm 的语料（Debian 文档中的现代中文、"
+            "description_zh": (f"小型字符级解码器，{what_zh}，在诗文语言模型的语料（Debian 文档中的现代中文、"
                                "唐诗、宋词、英王钦定本圣经诗歌书卷）的 64 字符窗口上训练；六个模型只有位置编码不同，"
                                "用来比较它们在更长文本上的表现（Press 等，2022）。")}
 

@@ -51,7 +51,7 @@ Qwen3-0.6B Llama-3.2-1B Phi-4-mini-instruct
 viridis cividis inferno magma plasma turbo
 cpu cuda mps Ctrl Enter Shift Cmd Esc
 PReLU ELU RNN LSTM NTK LongRoPE YaRN llama3 WKV Infini RoFormer AttentionViz vLLM absmean WikiText-103 TOML
-Glassbox Vaswani Shaw Press Raffel Su Dao Beltagy Zaheer Dai Munkhdalai Ding Peng Gu Sun Ma Abnar Zuidema Elhage Olsson
+Glassbox Debian Vaswani Shaw Press Raffel Su Dao Beltagy Zaheer Dai Munkhdalai Ding Peng Gu Sun Ma Abnar Zuidema Elhage Olsson
 Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu
 Sublayer
 sin cos tan exp log log2 ln Var diag Concat concat pos softplus

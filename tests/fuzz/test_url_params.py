@@ -75,7 +75,7 @@ PAGES = {
                                 "pe_k_buckets": numbers(2, 128), "pe_k_maxdist": numbers(2, 4096),
                                 "pe_k_sinbase": numbers(10.0, 1e7), "pe_k_layout": values("interleaved", "halves"),
                                 "pe_k_temp": numbers(0.05, 20.0),
-                                "pe_l_lang": values("en", "zh"), "pe_l_view": values("curve", "distance"),
+                                "pe_l_lang": values("en", "zh-modern", "zh-verse"), "pe_l_view": values("curve", "distance"),
                                 # query-key geometry (ui/views/positional_geometry.py)
                                 "pe_gc": values("position", "token"), "pe_g_norm": values("True", "False"),
                                 "pe_g_top": numbers(0, 64), "pe_gm": values("toy:verse-lm", "toy:pe64-rope",

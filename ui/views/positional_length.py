@@ -25,7 +25,7 @@ from .positional_checkpoints import scheme_label
 
 FACTORS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 PROFILE_FACTORS = (1.0, 2.0, 4.0)
-LANGS = ("en", "zh")
+LANGS = ("en", "zh-modern", "zh-verse")     # parts of the corpus (models/training/corpus.py PARTS)
 BUDGET = 6_144          # predicted characters per point (the report, docs/pe_lm.md, uses twice as many)
 
 
@@ -72,6 +72,10 @@ def profile(key: str, lang: str, knobs: tuple, n_train: int, factor: float) -> t
     return d, w.mean(axis=(0, 1))
 
 
+def lang_labels() -> dict[str, str]:
+    return {"en": t("pel_lang_en"), "zh-modern": t("pel_lang_zh_modern"), "zh-verse": t("pel_lang_zh_verse")}
+
+
 def section() -> None:
     cards = lm_set()
     if not cards:
@@ -80,7 +84,7 @@ def section() -> None:
     n = train_len(cards)
     st.markdown(t("pel_intro", n=n, n8=8 * n))
     lang = choice(st.radio, t("pel_lang"), LANGS, param="pe_l_lang", default="en", horizontal=True,
-                  labels={"en": t("pel_lang_en"), "zh": t("pel_lang_zh")})
+                  labels=lang_labels())
     knobs = kp.panel(cards, n, 8 * n, key="pe_lfig")
     view = choice(st.radio, t("pel_view"), ("curve", "distance"), param="pe_l_view", default="curve",
                   horizontal=True, labels={"curve": t("pel_view_curve"), "distance": t("pel_view_distance")})
@@ -105,7 +109,7 @@ def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
     if "learned" in cards:
         learned_end = L.max_length(serving.load_model(cards["learned"]["key"], kp.DEVICE)[0]) / n
     fx.chart(vl.length_curves(FACTORS, series, stock=stock_series, table_end=learned_end, words=kp.words(),
-                              title=t("pel_curve_title", lang=t(f"pel_lang_{lang}"), n=n)),
+                              title=t("pel_curve_title", lang=lang_labels()[lang], n=n)),
              key="pe_l_curve", width="stretch")
     table = []
     for s, rows in results.items():
@@ -115,8 +119,8 @@ def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_l_table")
     st.caption(t("pel_method", n=n, chars=f"{BUDGET:,}"))
-    if lang == "zh":
-        st.warning(t("pel_zh_note"), icon=":material/translate:")
+    if lang == "zh-verse":
+        st.warning(t("pel_verse_note"), icon=":material/translate:")
     reading(results)
 
 
