@@ -23,7 +23,7 @@ elif "torch" not in sys.modules:
 from ui import presenter, replica  # noqa: E402  (after the progress bar is on screen)
 from ui.i18n import t  # noqa: E402
 from ui.serving.run_stats import timed_run  # noqa: E402
-from ui.shell import admit, sidebar  # noqa: E402
+from ui.sidebar import admit, sidebar  # noqa: E402
 
 # Each run is timed on the server's clock and served on /_stcore/metrics (ui/serving/run_stats.py).
 with timed_run():

@@ -1,5 +1,5 @@
 """Attention explorer: every head of every layer, one head up close, lines, metrics, rollout."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import attention
 
 attention.render(current())

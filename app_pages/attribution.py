@@ -1,5 +1,5 @@
 """Attribution: direct logit attribution, what a head writes, activation patching, head detectors."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import attribution
 
 attribution.render(current())

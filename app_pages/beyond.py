@@ -1,5 +1,5 @@
 """Beyond softmax: long memory, the recurrent family, memory per token, MLP-Mixer and ternary weights."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import beyond
 
 beyond.render(current())

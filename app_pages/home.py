@@ -1,5 +1,5 @@
 """Overview: what Glassbox shows, the loaded model, and how it splits the text."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import home
 
 home.render(current())

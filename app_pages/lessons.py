@@ -1,5 +1,5 @@
 """Lessons: a guided path through the reader's own sentence, with predict-then-reveal steps."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import lessons
 
 lessons.render(current())

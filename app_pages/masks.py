@@ -1,5 +1,5 @@
 """Masks and attention variants: compose a mask, see its cost and reach, apply it to the model."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import masks
 
 masks.render(current())

@@ -1,5 +1,5 @@
 """Positional-encoding lab: schemes side by side, their properties, and their effect on attention."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import positional
 
 positional.render(current())

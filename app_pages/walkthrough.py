@@ -1,5 +1,5 @@
 """Q/K/V walk-through: one head, one query token, from the attention input to the attention output."""
-from ui.shell import current
+from ui.sidebar import current
 from ui.views import walkthrough
 
 walkthrough.render(current())

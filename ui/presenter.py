@@ -26,6 +26,7 @@ from viz_core import colors
 from viz_core.figure import set_text_scale_source
 
 from .i18n import LANGUAGES, lang, t
+from .links import choice, notice
 
 PARAM = "present"           # ?present=1
 PALETTE_PARAM = "palette"   # ?palette=cividis
@@ -92,8 +93,6 @@ set_text_scale_source(session_text_scale)
 def controls() -> None:
     """The sidebar's presenter toggle and palette picker (call inside `st.sidebar`), then
     the stylesheet and the folded sidebar when presenter mode is on."""
-    from .shell import choice, notice
-
     if STATE not in st.session_state:
         asked = st.query_params.get(PARAM)
         on = parse(asked)

@@ -131,7 +131,7 @@ def _run() -> None:
         from models.device import available_devices
         from models.weights import zoo
 
-        from . import shell
+        from .examples import EXAMPLE_TEXT
         from .i18n import STRINGS
         from .serving import cache, gate
         from .serving.attention import model_view_figure
@@ -150,10 +150,10 @@ def _run() -> None:
         gate.load_model(entry.key, device)
         t0 = _mark(step, t0)
         step = _state.stage = "first_run"
-        data = cache.attention_data(entry.key, device, shell.EXAMPLE_TEXT, "")
+        data = cache.attention_data(entry.key, device, EXAMPLE_TEXT, "")
         # the heads view's all-heads figure (st.cache_data too), for the default palette and
         # text scale (outside a session: the defaults a first visitor gets)
-        model_view_figure(entry.key, device, shell.EXAMPLE_TEXT, "", next(iter(data.patterns)),
+        model_view_figure(entry.key, device, EXAMPLE_TEXT, "", next(iter(data.patterns)),
                           colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
         _mark(step, t0)
         _state.stage = "done"
@@ -165,7 +165,7 @@ def _run() -> None:
     finally:
         _done.set()
     if _state.stage == "done":
-        _parity(_state.model_key, _state.device, shell.EXAMPLE_TEXT)
+        _parity(_state.model_key, _state.device, EXAMPLE_TEXT)
 
 
 def _parity(key: str, device: str, text: str) -> None:

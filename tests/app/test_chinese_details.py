@@ -15,7 +15,7 @@ import pytest
 
 from models.weights import zoo
 from models.weights.checkpoint import CHECKPOINT_DIR
-from ui.shell import EXAMPLE_TEXTS
+from ui.examples import EXAMPLE_TEXTS
 
 from .helpers import TEXT, assert_ok, open_app, rerun
 

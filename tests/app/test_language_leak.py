@@ -47,7 +47,7 @@ def run_ok(at: AppTest, where: str) -> None:
 
 
 def set_choice(at: AppTest, param: str, value: str, lang: str, kind: str = "radio") -> None:
-    """Switch a `ui.shell.choice` widget (its state key is per language)."""
+    """Switch a `ui.links.choice` widget (its state key is per language)."""
     getattr(at, kind)(key=f"{param}__{lang}").set_value(value)
     run_ok(at, f"{param}={value}")
 
@@ -83,11 +83,11 @@ def page_attention(lang):
 
 
 def page_positional(lang):
-    from ui.serving.positional import scheme_checkpoints
-    from ui.views import positional_checkpoints as cv, positional_geometry as geo, positional_length as pl
+    from ui.serving.positional import lm_set, scheme_checkpoints
+    from ui.views import positional_checkpoints as cv, positional_geometry as geo
     from ui.views.positional import BASE_SECTIONS
 
-    secs = (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
+    secs = (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if lm_set() else ())
             + (("geometry",) if geo.models() else ()))
     return sections_walk("app_pages/positional.py", "pe_view", secs, lang)
 

@@ -1,6 +1,6 @@
 """The text a lesson starts on (issue 35): a lesson opened in Chinese reads Chinese, in English
 English: its own text in the reader's language (the poem lesson's 静夜思), else the example
-sentence of that language (`ui.shell.EXAMPLE_TEXTS`); a text the reader typed or a link
+sentence of that language (`ui.examples.EXAMPLE_TEXTS`); a text the reader typed or a link
 carried stays; a class keeps the class's own text; Chinese is counted in characters."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from lab import lesson_facts as LF
 from lab import lessons as LL
 from models.weights import zoo
 from ui.lessons import specs
-from ui.shell import EXAMPLE_TEXTS
+from ui.examples import EXAMPLE_TEXTS
 
 from .helpers import TEXT, assert_ok, open_app
 from .lesson_walk import open_lesson

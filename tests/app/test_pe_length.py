@@ -10,7 +10,7 @@ from lab import length_curve as L
 from lab import pe_knobs as K
 from models.weights import zoo
 from tests.app.helpers import chart_ids, decode, open_app, spec
-from ui.views import positional_length as pl
+from ui.serving import positional
 
 PAGE = "app_pages/positional.py"
 SCHEMES = ["none", "sinusoidal", "learned", "RoPE", "ALiBi", "T5 relative"]
@@ -29,7 +29,7 @@ def test_the_six_models_are_offered_and_the_curves_drawn(stock):
     assert chart_ids(stock)[-1] == "pe_l_curve"
     df = stock.dataframe[0].value
     assert list(df.iloc[:, 0]) == SCHEMES
-    assert df.shape[1] == 1 + len(pl.FACTORS)
+    assert df.shape[1] == 1 + len(positional.LENGTH_FACTORS)
     learned = row(df, "learned")
     assert learned[1] != "beyond the learned table" and learned[2] == "beyond the learned table"
     fig = spec(stock, "pe_l_curve")
@@ -40,7 +40,7 @@ def test_the_six_models_are_offered_and_the_curves_drawn(stock):
 def test_the_numbers_are_the_library_s(stock):
     model, tok = zoo.load("toy:pe64-alibi")
     ids = L.heldout_ids(tok, "en")
-    want = L.curve(model, ids, 64, (1.0, 2.0), budget=pl.BUDGET)
+    want = L.curve(model, ids, 64, (1.0, 2.0), budget=positional.LENGTH_BUDGET)
     got = row(stock.dataframe[0].value, "ALiBi")
     assert got[1] == f"{want[0][2]:.3f}" and got[3] == f"{want[1][2]:.3f}"
 
@@ -50,7 +50,7 @@ def test_knobs_re_evaluate_the_curves():
     df = at.dataframe[0].value
     model, tok = zoo.load("toy:pe64-alibi")
     knobbed = K.apply(model, K.Knobs(alibi_slope_scale=4.0), 64)
-    want = L.curve(knobbed, L.heldout_ids(tok, "en"), 64, (1.0,), budget=pl.BUDGET)
+    want = L.curve(knobbed, L.heldout_ids(tok, "en"), 64, (1.0,), budget=positional.LENGTH_BUDGET)
     assert row(df, "ALiBi")[1] == f"{want[0][2]:.3f}"
     fig = spec(at, "pe_l_curve")
     assert any(tr["line"].get("dash") == "dash" for tr in fig["data"])     # the trained curves beside, dashed

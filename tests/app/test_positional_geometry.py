@@ -68,9 +68,9 @@ def test_text_model_and_chinese():
 def test_scheme_sets_offer_the_pe64_language_models():
     """The six character LMs trained identically but for their scheme (pe64-*) are a set,
     in POSITIONALS order, beside the per-task sets; the side by side reads them."""
-    from ui.views import positional_geometry as geo
+    from ui.serving.positional import scheme_sets
 
-    sets = geo.scheme_sets()
+    sets = scheme_sets()
     assert {"reverse", "copy", "pe64"} <= set(sets)
     assert sets["pe64"] == {s: f"toy:pe64-{s}" for s in ("none", "sinusoidal", "learned", "rope", "alibi",
                                                          "relative")}

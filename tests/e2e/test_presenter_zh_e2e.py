@@ -17,7 +17,7 @@ from lab import lessons as LL
 from models.weights import zoo
 from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
 from ui.lessons import specs
-from ui.shell import EXAMPLE_TEXTS
+from ui.examples import EXAMPLE_TEXTS
 
 TIMEOUT = 180_000
 VIEWPORT = {"width": 1280, "height": 720}

@@ -69,7 +69,7 @@ PAGES = {
                                 "pe_extra_n": values(64, 128, 256, 512), "pe_metric": values("accuracy",
                                                                                              "token_accuracy"),
                                 "pe_fk": numbers(0, 64),
-                                # positional knobs (ui/views/positional_knobs.py)
+                                # positional knobs (ui/widgets/positional_knobs.py)
                                 "pe_k_theta": numbers(10.0, 1e7), "pe_k_scaling": values("none", "linear", "ntk", "yarn"),
                                 "pe_k_factor": numbers(1.0, 64.0), "pe_k_alibi": numbers(1 / 64, 64.0),
                                 "pe_k_buckets": numbers(2, 128), "pe_k_maxdist": numbers(2, 4096),
@@ -167,7 +167,7 @@ BINDERS = {"bound": "key", "choice": "param", "index_slider": 2, "stack_choice":
 
 def bound_params() -> set[str]:
     """The URL parameters ui/ binds, read from its source: the name given to each binder
-    (ui/shell.py's bound, choice, index_slider, stack_choice), and the default `param` of
+    (ui/links.py's bound, choice, index_slider, stack_choice), and the default `param` of
     a helper that passes one on (e.g. position_choice's "pos") where a call gives none."""
     root = Path(__file__).resolve().parents[2] / "ui"
     trees = [ast.parse(p.read_text()) for p in sorted(root.rglob("*.py"))]

@@ -114,13 +114,13 @@ def test_no_hook_name_outside_models(path: Path):
     assert not found, f"{path.relative_to(ROOT)} spells hook names (use models.trace.act_name): {found[:3]}"
 
 
-PAGE = re.compile(r'"""[^"]+"""\nfrom ui\.shell import current\nfrom ui\.views import (\w+)\n\n\1\.render\(current\(\)\)\n')
+PAGE = re.compile(r'"""[^"]+"""\nfrom ui\.sidebar import current\nfrom ui\.views import (\w+)\n\n\1\.render\(current\(\)\)\n')
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "app_pages").glob("*.py")), ids=lambda p: p.name)
 def test_every_page_file_is_the_same_three_lines(path: Path):
     m = PAGE.fullmatch(path.read_text(encoding="utf-8"))
-    assert m, f"{path.name} is not: docstring, `from ui.shell import current`, `from ui.views import X`, X.render(...)"
+    assert m, f"{path.name} is not: docstring, `from ui.sidebar import current`, `from ui.views import X`, X.render(...)"
     assert (ROOT / "ui" / "views" / f"{m[1]}.py").is_file()
 
 
@@ -164,22 +164,10 @@ def page_views() -> set[str]:
 
 VIEWS = sorted(p for p in (ROOT / "ui" / "views").glob("*.py") if p.name != "__init__.py")
 SECTION_OF = {"lesson_class": "lessons"}     # named before the <page>_<x> rule (issue 34 deliverable 3 renames it)
-# view -> view imports and view caches that wait for ui/views/positional_length.py: a parallel change holds
-# that file, so its cached functions (lm_set, heldout, curve, profile) and its imports stay until it is free;
-# then they move to ui/serving/positional.py and ui/widgets/positional_knobs.py and these lines go
-VIEW_IMPORTS_ALLOWED = {
-    ("positional_geometry", "positional_length"),        # scheme_sets reads lm_set
-    ("positional_length", "positional_checkpoints"),     # scheme_label (now ui/figure_words.py)
-    ("positional_length", "positional_knobs"),           # the knobs (now ui/widgets, ui/serving; a re-export)
-}
-VIEW_CACHES_ALLOWED = {
-    "positional_length": {"lm_set", "heldout", "curve", "profile"},
-    "positional_geometry": {"scheme_sets"},              # reads lm_set above
-}
+VIEW_IMPORTS_ALLOWED: set[tuple[str, str]] = set()     # (importer, imported) views, each with why
+VIEW_CACHES_ALLOWED: dict[str, set[str]] = {}          # view -> cached functions, each with why
 # circles outside deliverable 1 of issue 34, each with what removes it
 KNOWN_CIRCLES = {
-    frozenset({"ui/presenter.py", "ui/shell.py"}):
-        "deliverable 2: shell.py split by job, no circle with presenter",
     frozenset({"models/training/verse.py", "models/training/verse_eval.py"}):
         "deliverable 5: the checkpoint recipes and their report writers out of models/",
     frozenset({"models/training/pe_lm.py", "models/training/pe_lm_eval.py"}):

@@ -19,7 +19,7 @@ from lab.lessons import KindSpec, Param
 
 from .. import serving
 from ..i18n import t
-from ..shell import Selection
+from ..sidebar import Selection
 
 __all__ = ["KINDS", "Kind", "Param", "Shown", "StepContext", "kind", "specs"]
 

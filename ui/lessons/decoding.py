@@ -28,8 +28,8 @@ from .. import serving
 from ..figure_words import mask_terms
 from ..i18n import t
 from ..markup import md_escape
+from ..page import task_example
 from ..serving.masks import lab_tokens, padded_batch
-from ..shell import task_example
 from . import Shown, StepContext, kind
 from .attention import label
 

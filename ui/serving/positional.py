@@ -7,7 +7,11 @@ every model runs on the CPU (`DEVICE`), through the gate:
   `probe_attention`, `permutation`, `shift`, `extrapolation`;
 - the positional knobs as a cache key (`knob_tuple`, `STOCK`) and the knobbed model
   (`knobbed`, lab/pe_knobs.py);
-- the query–key geometry: `model_entries`, `text_of`, `geometry` (lab/qk_geometry.py).
+- the query–key geometry: `model_entries`, `text_of`, `geometry` (lab/qk_geometry.py) and
+  the sets of checkpoints trained alike but for their positions (`scheme_sets`);
+- "train short, test long": the shipped pe64 language models (`lm_set`), their held-out
+  text (`heldout`), the length curve (`curve`) and the distance profile (`profile`) under
+  the knobs (lab/length_curve.py).
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import numpy as np
 import streamlit as st
 
 import viz_core.positional as vp
+from lab import length_curve
 from lab import pe_knobs as K
 from lab import positional as E
 from lab import qk_geometry as G
@@ -192,3 +197,59 @@ def geometry(key: str, texts: tuple[tuple[int, ...], ...], layer: int, head: int
     return run_held(model, lambda m: G.qk_geometry(m, texts[0], layer, head, probes=texts[1:],
                                                    normalised=normalised, top_k=top_k),
                     sum(len(x) for x in texts))
+
+
+@st.cache_data(ttl=60, show_spinner=False)
+def scheme_sets() -> dict[str, dict[str, str]]:
+    """{set name: {scheme: catalogue key}} of checkpoints trained alike except their
+    positions: one set per toy task (`<task>-<scheme>`), and "pe64" (the character LMs
+    `toy:pe64-<scheme>`) when those are in the catalogue."""
+    out = {task: {s: card["key"] for s, card in cards.items()} for task, cards in scheme_checkpoints().items()}
+    pe64 = {s: card["key"] for s, card in lm_set().items()}      # in POSITIONALS order
+    if len(pe64) >= 2:
+        out["pe64"] = pe64
+    return out
+
+
+# ---- train short, test long (the pe64 language models) -------------------------------------------
+LENGTH_FACTORS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
+LENGTH_BUDGET = 6_144   # predicted characters per point (the report, docs/pe_lm.md, uses twice as many)
+
+
+@st.cache_data(ttl=60, show_spinner=False)
+def lm_set() -> dict[str, dict]:
+    """{scheme: card (with its key)} of the shipped positional language models, in the
+    order of models.config.POSITIONALS; empty when they are not shipped."""
+    found = {}
+    for e in zoo.catalogue():
+        card = e.card or {}
+        if e.available and card.get("family") == "pe-lm" and card.get("positional") in POSITIONALS:
+            found[card["positional"]] = {"key": e.key, **card}
+    return {s: found[s] for s in POSITIONALS if s in found}
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def heldout(key: str, lang: str) -> list[int]:
+    """The held-out verse of one language, in the set's (shared) character vocabulary."""
+    _, tok = load_model(key, DEVICE)
+    return length_curve.heldout_ids(tok, lang)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def curve(key: str, lang: str, knobs: tuple, n_train: int) -> list[tuple[float, int, float | None]]:
+    """Bits per character at each length factor for one model under the knobs (cached per
+    model, language and knob setting)."""
+    model = knobbed(key, knobs, n_train)
+    ids = heldout(key, lang)
+    return run_held(model, lambda m: length_curve.curve(m, ids, n_train, LENGTH_FACTORS, budget=LENGTH_BUDGET),
+                    int(n_train * max(LENGTH_FACTORS)))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def profile(key: str, lang: str, knobs: tuple, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """(distances, mean weight over layers and heads) at factor × the training length."""
+    model = knobbed(key, knobs, n_train)
+    length = int(n_train * factor)
+    ids = heldout(key, lang)
+    d, w = run_held(model, lambda m: length_curve.distance_profile(m, ids, length, n_windows=4), length)
+    return d, w.mean(axis=(0, 1))

@@ -25,14 +25,15 @@ from viz_core import colors
 from viz_core.attention_html import standalone_html
 from viz_core.figure import text_scale
 
-from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, formula, t
+from ..links import choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import md_escape
+from ..page import require_data, require_model, require_text
 from ..serving import AttentionData, config_json, trace_npz
 from ..serving.attention import instant_payload, model_view_figure
-from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
-    show_notices, stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets import attention_canvas, compare
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare", "instant")

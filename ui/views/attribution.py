@@ -19,14 +19,15 @@ from lab.residual import has_unembedding
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
-from ..widgets import figure_export as fx
 from ..i18n import formula, t
+from ..links import choice, index_slider, set_choice, show_notices
 from ..markup import md_code, md_escape
 from ..model_names import site_label
+from ..page import require_data, require_model, require_text, task_example_button
 from ..refusals import say
 from ..serving import attribution as SA
-from ..shell import Selection, choice, index_slider, require_data, require_model, require_text, set_choice, \
-    show_notices, task_example_button
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
 from . import attribution_detectors, attribution_patching
 

@@ -14,12 +14,14 @@ import viz_core as vz
 from lab import detectors as D
 from models.trace import Stack
 
-from ..widgets import figure_export as fx
 from ..i18n import t
+from ..links import bound, choice, stack_choice
 from ..markup import md_code, md_escape
+from ..page import explain, run_or_stop
 from ..serving import attention_data
 from ..serving import attribution as SA
-from ..shell import Selection, bound, choice, explain, run_or_stop, stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 SOURCES = ("repeat", "text")
 ATTENTION_PAGE = "app_pages/attention.py"

@@ -14,12 +14,14 @@ from lab import patching as PT
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
-from ..widgets import figure_export as fx
 from ..i18n import t
+from ..links import choice
 from ..markup import md_code, md_escape
+from ..page import explain
 from ..refusals import say
 from ..serving import attribution as SA
-from ..shell import Selection, choice, explain
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets import compare
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
 

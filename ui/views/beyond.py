@@ -22,9 +22,11 @@ from lab.beyond import QKV
 
 from .. import serving
 from ..i18n import t
+from ..links import bound, choice, index_slider, show_notices
+from ..page import require_model, require_text
 from ..serving.beyond import random_qkv
 from ..serving.walkthrough import token_lists, walk
-from ..shell import Selection, bound, choice, index_slider, require_model, require_text, show_notices
+from ..sidebar import Selection
 from . import beyond_cost, beyond_long, beyond_mixer, beyond_recurrent, beyond_ternary
 
 SECTIONS = ("long", "recurrent", "memory", "mixer", "ternary")

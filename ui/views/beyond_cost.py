@@ -16,10 +16,11 @@ from lab.kv import attention_kind, kv_head_options
 from models.config import TransformerConfig
 from viz_core import beyond_more as vb
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import bound, choice, show_notices
 from ..serving.beyond import at_context, curves
-from ..shell import Selection, bound, choice, show_notices
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 DTYPES = tuple(KF.DTYPE_BYTES)
 MAX_CONTEXT = 100_000_000

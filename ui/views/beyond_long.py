@@ -10,11 +10,12 @@ import viz_core as vz
 from lab import long_memory as LM
 from viz_core import beyond as vb
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import bound, choice
 from ..markup import md_escape
 from ..serving.beyond import LENGTHS, dilated, infini, xl
-from ..shell import Selection, bound, choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 PARTS = ("xl", "infini", "longnet")

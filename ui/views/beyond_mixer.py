@@ -11,10 +11,11 @@ import viz_core as vz
 from lab import mixer as MX
 from lab.beyond import QKV
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import bound, choice, show_notices
 from ..serving.beyond import compared
-from ..shell import Selection, bound, choice, show_notices
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 
 def terms() -> dict[str, str]:

@@ -10,10 +10,11 @@ import viz_core as vz
 from lab import recurrent as R
 from viz_core.residual import lines_chart
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import bound, choice, index_slider
 from ..serving.beyond import gated, retention, rwkv, ssm
-from ..shell import Selection, bound, choice, index_slider
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 FORMS = ("retention", "gated", "rwkv", "ssm")

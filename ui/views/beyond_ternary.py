@@ -13,11 +13,12 @@ from lab import ternary as TN
 from models.trace import Stack
 from viz_core import beyond_more as vb
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import choice, index_slider, show_notices, stack_choice
+from ..page import explain, require_model, require_text
 from ..serving.beyond import Summary, errors, matrix_view, sizes
-from ..shell import Selection, choice, explain, index_slider, require_model, require_text, show_notices, \
-    stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 
 def render(sel: Selection) -> None:

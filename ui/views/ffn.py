@@ -14,13 +14,15 @@ import streamlit as st
 import viz_core as vz
 from lab import ffn as F
 
-from ..widgets import figure_export as fx
 from .. import serving
-from ..i18n import FORMULAS, STRINGS, formula, t
 from ..figure_words import ffn_terms
+from ..i18n import FORMULAS, STRINGS, formula, t
+from ..links import bound, choice, index_slider, show_notices
+from ..page import explain, internals_page
 from ..serving import InternalsData, neuron_projection, parameters
 from ..serving.ffn import mixing
-from ..shell import Selection, bound, choice, explain, index_slider, internals_page, show_notices
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception

@@ -24,13 +24,15 @@ from lab import kv as KV
 from models.trace import Stack, act_name
 from models.weights import zoo
 
-from ..widgets import figure_export as fx
 from .. import model_names, serving
 from ..i18n import formula, lang, t
+from ..links import bound, choice, show_notices
 from ..markup import md_escape
+from ..page import explain, require_model
 from ..serving import MAX_CHARS, run_held
 from ..serving.generate import compare_settings
-from ..shell import Selection, bound, choice, explain, require_model, show_notices
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from . import generate_training
 
 STRATEGIES = G.STRATEGIES

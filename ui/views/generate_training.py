@@ -14,11 +14,12 @@ import viz_core as vz
 from lab import generation as G
 from viz_core import syllabus as vy
 
-from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import t
+from ..page import explain
 from ..serving.generate import forcing
-from ..shell import Selection, explain
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
 
 

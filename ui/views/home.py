@@ -9,9 +9,11 @@ from models.weights import zoo
 
 from .. import model_names
 from ..i18n import STRINGS, t
+from ..links import show_notices
 from ..markup import markdown_table, md_escape
+from ..page import require_model
 from ..serving import encode
-from ..shell import Selection, describe_entry, require_model, show_notices, unavailable_reason
+from ..sidebar import Selection, describe_entry, unavailable_reason
 from ..widgets import model_loader, model_map
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}

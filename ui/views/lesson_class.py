@@ -25,7 +25,7 @@ from ..i18n import t
 from ..markup import markdown_table, md_code, md_escape
 from ..refusals import say
 from ..serving import classroom
-from ..shell import Selection
+from ..sidebar import Selection
 
 ROLE = "_class_role"               # session: Role of this browser in a class, or absent
 STUDENT_ID = "_class_student"      # session: this browser's anonymous id

@@ -17,16 +17,18 @@ import streamlit as st
 from lab import lessons as LL
 from models.errors import Refused
 
-from ..widgets import figure_export as fx
 from .. import presenter
+from ..examples import EXAMPLE_TEXTS
 from ..i18n import lang, t
 from ..lessons import KINDS, Shown, StepContext, default_notice, specs
+from ..links import choice, notice, show_notices
 from ..markup import lesson_markdown, md_escape
 from ..model_names import label_of
+from ..page import explain, require_model, require_text, use_text
 from ..refusals import say
 from ..serving.lessons import shipped
-from ..shell import (EXAMPLE_TEXTS, Selection, choice, notice, require_model, require_text, show_notices,
-                     use_text)
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from . import lesson_class
 
 UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
@@ -123,7 +125,7 @@ def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
 
 def start_text(lesson: LL.Lesson, code: str) -> str:
     """The text `lesson` starts on in language `code`: its own (a poem), else the app's
-    example sentence in that language (`shell.EXAMPLE_TEXTS`)."""
+    example sentence in that language (`examples.EXAMPLE_TEXTS`)."""
     return lesson.text[code] if lesson.text else EXAMPLE_TEXTS[code]
 
 
@@ -268,7 +270,6 @@ def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
         with st.spinner(t("ls_computing")):
             shown = compute(step, sel, model, tok)
     except Exception as e:       # noqa: BLE001 - a step that cannot run says so, never a traceback
-        from ..shell import explain
         st.error(t("ls_step_failed", error=explain(e)))
         return
     revealed = True

@@ -23,11 +23,13 @@ from models import masks as M
 from models.trace import Stack
 from viz_core import masks as vm
 
-from ..widgets import figure_export as fx
 from ..figure_words import mask_terms
 from ..i18n import FORMULAS, STRINGS, formula, lang, t
+from ..links import index_slider, show_notices, stack_choice
+from ..page import explain, require_model, require_text
 from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
-from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
 

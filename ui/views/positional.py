@@ -20,14 +20,15 @@ from models.config import POSITIONALS
 from models.trace import Stack
 from models.weights import zoo
 
-from ..widgets import figure_export as fx
 from .. import model_names
 from ..figure_words import bias_grid, pe_words, scheme_label
 from ..i18n import FORMULAS, formula, t
+from ..links import bound, choice, show_notices
 from ..markup import md_escape
-from ..serving.positional import (relative_table, scheme_checkpoints, similarity, table_figure, trained_rows,
+from ..serving.positional import (lm_set, relative_table, scheme_checkpoints, similarity, table_figure, trained_rows,
                                   vector_table)
-from ..shell import Selection, bound, choice, show_notices
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from . import positional_checkpoints as cv
 from . import positional_geometry as geo
 from . import positional_length as pl
@@ -91,7 +92,7 @@ def sections() -> tuple[str, ...]:
     """The lab's sections; those about the toy checkpoints only when they are shipped;
     "train short, test long" with the positional LMs; the query–key geometry when a
     trained model is there to read."""
-    return (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if pl.lm_set() else ())
+    return (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if lm_set() else ())
             + (("geometry",) if geo.models() else ()))
 
 

@@ -22,14 +22,14 @@ from lab.attention import head_entropy
 from models.errors import Refused
 from models.training.tasks import get_task
 
-from ..widgets import figure_export as fx
 from ..figure_words import scheme_label
 from ..i18n import STRINGS, t
+from ..links import bound, choice
 from ..markup import md_escape
 from ..refusals import say
 from ..serving.positional import (FACTORS, STOCK, extrapolation, model_of, permutation, probe_attention,
                                   scheme_checkpoints, shift)
-from ..shell import bound, choice
+from ..widgets import figure_export as fx
 from ..widgets import positional_knobs
 from ..widgets.notes import misconception
 

@@ -19,11 +19,11 @@ from viz_core.geometry import qk_scatter
 from .. import model_names, serving
 from ..figure_words import scheme_label
 from ..i18n import STRINGS, lang, t
+from ..links import bound, choice, index_slider, show_notices
 from ..markup import md_escape
-from ..serving.positional import geometry, model_entries, scheme_checkpoints, text_of
-from ..shell import Selection, bound, choice, index_slider, show_notices
+from ..serving.positional import geometry, model_entries, scheme_sets, text_of
+from ..sidebar import Selection
 from ..widgets import figure_export as fx
-from .positional_length import lm_set
 
 MAX_TOP = 64
 
@@ -42,20 +42,6 @@ def models() -> dict[str, str]:
     """Shipped trained single-stack models: key -> name in the UI language (toy tasks first,
     then LMs, then pretrained)."""
     return model_names.labels(model_entries())
-
-
-# cached here, not in ui/serving/positional.py, only because it reads lm_set of positional_length.py
-# (held by a parallel change): both move there together (allow-listed in tests/unit/test_layout.py)
-@st.cache_data(ttl=60, show_spinner=False)
-def scheme_sets() -> dict[str, dict[str, str]]:
-    """{set name: {scheme: catalogue key}} of checkpoints trained alike except their
-    positions: one set per toy task (`<task>-<scheme>`), and "pe64" (the character LMs
-    `toy:pe64-<scheme>`) when those are in the catalogue."""
-    out = {task: {s: card["key"] for s, card in cards.items()} for task, cards in scheme_checkpoints().items()}
-    pe64 = {s: card["key"] for s, card in lm_set().items()}      # in POSITIONALS order
-    if len(pe64) >= 2:
-        out["pe64"] = pe64
-    return out
 
 
 def set_label(name: str) -> str:

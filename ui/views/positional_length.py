@@ -2,8 +2,9 @@
 identical but for their positional scheme, trained on 64-character windows of the verse
 corpus (models/training/pe_lm.py), read at 1× to 8× that length — Press et al. (2022),
 Figure 1, at toy scale — and the mean attention weight against query-key distance at 1×,
-2× and 4×. The positional knobs (ui/views/positional_knobs.py) re-evaluate both, cached
-per setting. Not a page: ui/views/positional.py shows it.
+2× and 4×. The positional knobs (ui/widgets/positional_knobs.py) re-evaluate both, cached
+per setting (the cached passes are ui/serving/positional.py's). Not a page:
+ui/views/positional.py shows it.
 """
 from __future__ import annotations
 
@@ -13,63 +14,21 @@ import streamlit as st
 
 import viz_core.pe_length as vl
 from lab import length_curve as L
-from models.config import POSITIONALS
-from models.weights import zoo
 
 from .. import serving
+from ..figure_words import scheme_label
 from ..i18n import t
-from ..shell import choice
+from ..links import choice
+from ..serving.positional import DEVICE, LENGTH_BUDGET, LENGTH_FACTORS, STOCK, curve, lm_set, profile
 from ..widgets import figure_export as fx
-from . import positional_knobs as kp
-from .positional_checkpoints import scheme_label
+from ..widgets import positional_knobs
 
-FACTORS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
 PROFILE_FACTORS = (1.0, 2.0, 4.0)
 LANGS = ("en", "zh-modern", "zh-verse")     # parts of the corpus (models/training/corpus.py PARTS)
-BUDGET = 6_144          # predicted characters per point (the report, docs/pe_lm.md, uses twice as many)
-
-
-@st.cache_data(ttl=60, show_spinner=False)
-def lm_set() -> dict[str, dict]:
-    """{scheme: card (with its key)} of the shipped positional language models, in the
-    order of models.config.POSITIONALS; empty when they are not shipped."""
-    found = {}
-    for e in zoo.catalogue():
-        card = e.card or {}
-        if e.available and card.get("family") == "pe-lm" and card.get("positional") in POSITIONALS:
-            found[card["positional"]] = {"key": e.key, **card}
-    return {s: found[s] for s in POSITIONALS if s in found}
 
 
 def train_len(cards: dict[str, dict]) -> int:
     return int(next(iter(cards.values())).get("train_len") or 64)
-
-
-@st.cache_data(max_entries=8, show_spinner=False)
-def heldout(key: str, lang: str) -> list[int]:
-    """The held-out verse of one language, in the set's (shared) character vocabulary."""
-    _, tok = serving.load_model(key, kp.DEVICE)
-    return L.heldout_ids(tok, lang)
-
-
-@st.cache_data(max_entries=128, show_spinner=False)
-def curve(key: str, lang: str, knobs: tuple, n_train: int) -> list[tuple[float, int, float | None]]:
-    """Bits per character at each length factor for one model under the knobs (cached per
-    model, language and knob setting)."""
-    model = kp.knobbed(key, knobs, n_train)
-    ids = heldout(key, lang)
-    return serving.run_held(model, lambda m: L.curve(m, ids, n_train, FACTORS, budget=BUDGET),
-                            int(n_train * max(FACTORS)))
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def profile(key: str, lang: str, knobs: tuple, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
-    """(distances, mean weight over layers and heads) at factor × the training length."""
-    model = kp.knobbed(key, knobs, n_train)
-    length = int(n_train * factor)
-    ids = heldout(key, lang)
-    d, w = serving.run_held(model, lambda m: L.distance_profile(m, ids, length, n_windows=4), length)
-    return d, w.mean(axis=(0, 1))
 
 
 def lang_labels() -> dict[str, str]:
@@ -85,7 +44,7 @@ def section() -> None:
     st.markdown(t("pel_intro", n=n, n8=8 * n))
     lang = choice(st.radio, t("pel_lang"), LANGS, param="pe_l_lang", default="en", horizontal=True,
                   labels=lang_labels())
-    knobs = kp.panel(cards, n, 8 * n, key="pe_lfig")
+    knobs = positional_knobs.panel(cards, n, 8 * n, key="pe_lfig")
     view = choice(st.radio, t("pel_view"), ("curve", "distance"), param="pe_l_view", default="curve",
                   horizontal=True, labels={"curve": t("pel_view_curve"), "distance": t("pel_view_distance")})
     if view == "curve":
@@ -99,16 +58,17 @@ def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
     results, stock = {}, {}
     for i, (s, card) in enumerate(cards.items()):
         results[s] = curve(card["key"], lang, knobs, n)
-        if knobs != kp.STOCK:
-            stock[s] = curve(card["key"], lang, kp.STOCK, n)
+        if knobs != STOCK:
+            stock[s] = curve(card["key"], lang, STOCK, n)
         progress.progress((i + 1) / len(cards), text=t("pel_running"))
     progress.empty()
     series = {scheme_label(s): [r[2] for r in rows] for s, rows in results.items()}
     stock_series = {scheme_label(s): [r[2] for r in rows] for s, rows in stock.items()} or None
     learned_end = None
     if "learned" in cards:
-        learned_end = L.max_length(serving.load_model(cards["learned"]["key"], kp.DEVICE)[0]) / n
-    fx.chart(vl.length_curves(FACTORS, series, stock=stock_series, table_end=learned_end, words=kp.words(),
+        learned_end = L.max_length(serving.load_model(cards["learned"]["key"], DEVICE)[0]) / n
+    fx.chart(vl.length_curves(LENGTH_FACTORS, series, stock=stock_series, table_end=learned_end,
+                              words=positional_knobs.words(),
                               title=t("pel_curve_title", lang=lang_labels()[lang], n=n)),
              key="pe_l_curve", width="stretch")
     table = []
@@ -118,7 +78,7 @@ def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
             row[t("pel_col", f=f"{f:g}", n=length)] = t("pe_beyond_table") if bpc is None else f"{bpc:.3f}"
         table.append(row)
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="pe_l_table")
-    st.caption(t("pel_method", n=n, chars=f"{BUDGET:,}"))
+    st.caption(t("pel_method", n=n, chars=f"{LENGTH_BUDGET:,}"))
     if lang == "zh-verse":
         st.warning(t("pel_verse_note"), icon=":material/translate:")
     reading(results)
@@ -142,7 +102,7 @@ def reading(results: dict[str, list]) -> None:
 def distance_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
     panels: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
     for s, card in cards.items():
-        limit = L.max_length(serving.load_model(card["key"], kp.DEVICE)[0])     # a learned table's rows
+        limit = L.max_length(serving.load_model(card["key"], DEVICE)[0])     # a learned table's rows
         lines = {}
         for f in PROFILE_FACTORS:
             length = int(n * f)
@@ -150,6 +110,6 @@ def distance_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> No
                 continue
             lines[t("pek_w_length", f=f"{f:g}", n=length)] = profile(card["key"], lang, knobs, n, f)
         panels[scheme_label(s)] = lines
-    fx.chart(vl.distance_profile(panels, words=kp.words(), title=t("pel_dist_title")), key="pe_l_distance",
-             width="stretch")
+    fx.chart(vl.distance_profile(panels, words=positional_knobs.words(), title=t("pel_dist_title")),
+             key="pe_l_distance", width="stretch")
     st.caption(t("pel_dist_caption", n=n))

@@ -13,14 +13,16 @@ from lab import norms as NM
 from models.weights import zoo
 from viz_core.labels import plain_labels
 
-from ..widgets import figure_export as fx
 from .. import serving
 from ..i18n import FORMULAS, t
+from ..links import choice, show_notices
 from ..markup import md_escape
 from ..model_names import site_labels
+from ..page import explain, internals_page, task_example
 from ..serving import InternalsData
 from ..serving.residual import stream_growth
-from ..shell import Selection, choice, explain, internals_page, show_notices, task_example
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception

@@ -17,10 +17,12 @@ from lab import input_layer as IL
 from models.trace import Stack
 from viz_core import syllabus as vy
 
-from ..widgets import figure_export as fx
 from ..i18n import t
+from ..links import stack_choice
+from ..page import explain
 from ..serving.residual import input_layer
-from ..shell import Selection, explain, stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 ADDED = ("learned", "sinusoidal")
 

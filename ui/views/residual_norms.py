@@ -13,11 +13,13 @@ import streamlit as st
 
 from viz_core import syllabus as vy
 
-from ..widgets import figure_export as fx
 from ..i18n import t
+from ..links import index_slider
 from ..model_names import site_label
+from ..page import explain
 from ..serving.residual import batch, scatter, scatters
-from ..shell import Selection, explain, index_slider
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
 
 AXES = ("layernorm", "rmsnorm", "batchnorm", "dyt")

@@ -27,13 +27,14 @@ from models.errors import Refused
 from models.weights import safety
 from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 
-from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..model_names import pe_name
+from ..page import explain
 from ..refusals import say
 from ..serving import run_held, trained
-from ..shell import Selection, explain
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 MAX_PARALLEL = int(limits.value("training_runs"))   # training threads in the whole server
 MAX_TEXT_KB = MAX_LM_CHARS // 1000     # char-LM .txt upload

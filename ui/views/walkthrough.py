@@ -21,11 +21,13 @@ from models.trace import Stack
 from viz_core import masks as vm
 from viz_core.figure import HIGHLIGHT
 
-from ..widgets import figure_export as fx
 from ..i18n import FORMULAS, t
+from ..links import index_slider, show_notices, stack_choice
 from ..markup import md_escape
+from ..page import explain, require_model, require_text
 from ..serving.walkthrough import MAX_TOKENS, Controls, token_lists, walk
-from ..shell import Selection, explain, index_slider, require_model, require_text, show_notices, stack_choice
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
 from . import walkthrough_flash, walkthrough_scaling
 

@@ -14,11 +14,12 @@ from lab import flash as FL
 from viz_core import masks as vm
 from viz_core import scaling as vs
 
-from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_escape
+from ..page import explain
 from ..serving.walkthrough import Controls, flash
-from ..shell import Selection, explain
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 
 TILES = (1, 2, 4, 8, 16, 32, 64)
 BIG = 32_768            # the context length the memory caption compares with

@@ -16,11 +16,12 @@ import viz_core as vz
 from lab import scaling as SC
 from viz_core import scaling as vs
 
-from ..widgets import figure_export as fx
 from ..i18n import t
 from ..markup import md_escape
+from ..page import explain
 from ..serving.walkthrough import Controls, random_curve, study
-from ..shell import Selection, explain
+from ..sidebar import Selection
+from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
 
 

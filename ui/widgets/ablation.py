@@ -19,12 +19,13 @@ import viz_core as vz
 from lab import ablation as A
 from models.config import NORMS
 
-from . import figure_export as fx
 from .. import serving
 from ..i18n import t
 from ..markup import md_escape
+from ..page import explain
 from ..serving import encode, load_model, run_held
-from ..shell import Selection, explain
+from ..sidebar import Selection
+from . import figure_export as fx
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -8,7 +8,7 @@ iframe and no build step or npm at run time; state goes back with setStateValue.
 Sending the payload once: the component's `data` is the packed payload plus the
 selection it starts from, and that start is frozen while the view stays open
 (`_START`). A head switch in the browser sends only {layer, head, query} back; the
-callback moves the URL-bound layer/head sliders (ui/shell.py index_slider), and the
+callback moves the URL-bound layer/head sliders (ui/links.py index_slider), and the
 rerun sends the same `data` again, which Streamlit's message cache turns into a
 reference of a few bytes instead of the payload.
 """

@@ -12,9 +12,9 @@ import viz_core as vz
 from lab.beyond import QKV
 from viz_core.labels import plain_labels
 
-from . import figure_export as fx
 from ..i18n import t
-from ..shell import explain
+from ..page import explain
+from . import figure_export as fx
 
 
 def computed(fn: Callable, *args):

@@ -14,12 +14,13 @@ import viz_core as vz
 
 from lab import attention as LA
 
-from . import figure_export as fx
 from ..i18n import t
+from ..links import bound
 from ..markup import md_escape
 from ..model_names import site_labels
 from ..serving import attention_data, internals
-from ..shell import Selection, bound
+from ..sidebar import Selection
+from . import figure_export as fx
 
 HEIGHT = 420
 

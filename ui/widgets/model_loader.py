@@ -1,7 +1,7 @@
 """Load a Hugging Face model from the UI, and the parity badge of models that come from a
 Hugging Face folder.
 
-`sidebar(entry, text, target, device)` (called once from ui/shell.py's sidebar) shows the
+`sidebar(entry, text, target, device)` (called once from ui/sidebar.py's sidebar) shows the
 selected model's parity badge (cached per text, or a button that computes it) and the
 "Load a model" expander: a folder path, or a hub id when this machine reaches the hub (or
 the mirror HF_ENDPOINT names), with suggestions of popular small models; the precision to

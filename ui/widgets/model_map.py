@@ -22,12 +22,14 @@ from models.trace import Stack
 from viz_core import model_map as vmap
 from viz_core.labels import plain_labels
 
-from . import figure_export as fx
 from .. import model_names, serving
-from ..serving import sessions
 from ..i18n import t
+from ..links import bound, choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import markdown_table, md_escape
-from ..shell import Selection, bound, choice, explain, index_slider, set_choice, show_notices, stack_choice
+from ..page import explain
+from ..serving import sessions
+from ..sidebar import Selection
+from . import figure_export as fx
 
 MODES = ("map", "follow", "compare")
 DRAW = "_map_draw"                       # this reader asked for the map (a busy server draws it on request)
@@ -46,7 +48,7 @@ def terms() -> dict[str, str]:
 @dataclass(frozen=True)
 class Destination:
     """Where a click on the map leads: a page, its link parameters, and the page-level
-    view choices to set (`shell.choice` keeps those in session state, not the link)."""
+    view choices to set (`links.choice` keeps those in session state, not the link)."""
 
     page: str
     params: dict[str, str]

@@ -22,11 +22,11 @@ from lab import pe_knobs as K
 from models import positional as P
 from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, TransformerConfig
 
-from . import figure_export as fx
 from .. import serving
 from ..i18n import t
+from ..links import bound, choice, clamp_link_value, set_choice, show_notices
 from ..serving.positional import DEVICE, knob_tuple
-from ..shell import bound, choice, clamp_link_value, set_choice, show_notices
+from . import figure_export as fx
 
 PARAMS = ("pe_k_theta", "pe_k_scaling", "pe_k_factor", "pe_k_alibi", "pe_k_buckets", "pe_k_maxdist",
           "pe_k_sinbase", "pe_k_layout", "pe_k_temp")

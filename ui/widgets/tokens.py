@@ -11,8 +11,8 @@ from lab.attribution import token_id
 from models.errors import Refused
 
 from ..i18n import t
+from ..links import bound, choice
 from ..refusals import say
-from ..shell import bound, choice
 
 REFUSED = -1            # what typed_token returns for a token it refused
 
