@@ -38,8 +38,10 @@ REPORT = ROOT / "docs" / "verse_lm.json"
 SHARES = {"zh-modern": 0.55, "zh-verse": 0.1, "en": 0.35}
 MIN_COUNT = 1                        # the vocabulary: every character of the training text (no <unk> target)
 CONTEXT = 128
+# dropout 0.1: without it the 33K characters of poems, revisited ~30 times in the budget, were
+# learnt by heart (0.7 bits per character on the training poems, 11.7 on the held-out ones)
 MODEL = dict(d_model=128, n_layers=4, n_heads=4, d_ff=344, max_len=512, positional="rope", norm="rmsnorm",
-             norm_position="pre", activation="swiglu", bias=False, tie_embeddings=True)
+             norm_position="pre", activation="swiglu", bias=False, tie_embeddings=True, dropout=0.1)
 PROMPTS = {"zh": "床前明月光，", "en": "The LORD is my shepherd;"}
 LABELS = {"verse-lm": ("Verse LM (characters, 中文 + English)",
                        "诗文语言模型（字符级，中文 + 英文）"),

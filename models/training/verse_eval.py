@@ -309,7 +309,9 @@ def update_benchmarks(report: dict, path: Path) -> None:
     section = markdown_section(report)
     if SECTION in text:
         start = text.index(SECTION)
-        nxt = text.find("\n## ", start + len(SECTION))
+        # up to the next heading or the next benchmark's marker (the section sits among them)
+        ends = [i for i in (text.find("\n## ", start + len(SECTION)), text.find("\n<!-- bench:", start)) if i != -1]
+        nxt = min(ends) if ends else -1
         text = text[:start] + section + (text[nxt + 1:] if nxt != -1 else "")
     else:
         text = text.rstrip("\n") + "\n\n" + section

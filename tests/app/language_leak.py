@@ -416,12 +416,15 @@ class Tokens:
         text = POSITIONED.sub(lambda m: m.group(1) + "· " if self.is_token(m.group(2)) else m.group(0), text)
         return QUOTED.sub(lambda m: "“”" if self.quoted_token(m.group(1) or m.group(2)) else m.group(0), text)
 
-    def quoted_output(self, text: str) -> str:
-        """`text` without the quoted text made of the model's characters (what a character-level
-        model wrote: “⏎ 《 长 干 》”)."""
+    def quoted_output(self, text: str, lang: str) -> str:
+        """`text` without the quoted text made of a character-level model's characters (what it
+        wrote: “⏎ 《 长 干 》” on an English screen, “⏎⏎CREATE” on a Chinese one): the other
+        language's characters inside the quotes must all be in its vocabulary."""
+        other = HAN if lang == "en" else re.compile(r"[A-Za-z]")
+
         def made_of_vocab(m: re.Match) -> str:
-            chars = [c for c in m.group(1) if HAN.match(c)]
-            return "“”" if self.vocab.chars and all(c in self.vocab.words for c in chars) else m.group(0)
+            chars = [c for c in m.group(1) if other.match(c)]
+            return "“”" if self.vocab.chars and all(c.lower() in self.vocab.words for c in chars) else m.group(0)
 
         return QUOTED_ANY.sub(made_of_vocab, text)
 
@@ -467,7 +470,7 @@ def offending(seen: Seen, tokens: Tokens, lang: str) -> list[str]:
     if seen.token:
         texts = [SPECIALS.sub(" ", v) for v in seen.text.split("\u0000") if not tokens.is_token(v)]
     else:
-        texts = [tokens.words_in(seen.text if lang == "zh" else tokens.quoted_output(seen.text))]
+        texts = [tokens.words_in(tokens.quoted_output(seen.text, lang))]
     bad: list[str] = []
     for text in texts:
         bad += english_words(text, tokens.typed_lower) if lang == "zh" else chinese_runs(text, tokens.typed)

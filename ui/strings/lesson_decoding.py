@@ -24,10 +24,10 @@ STRINGS = {
                                        "{query} 把 {top_weight:.0%} 的权重放在 {top_key} 上。"},
     "lk_dc_next_title": {"en": "The model's most probable next tokens (in vocabulary order)",
                          "zh": "模型最可能的下一个词元（按词表顺序）"},
-    "lk_next_token_notice": {"en": "After “{prompt}”, the model gives {top} {top_prob:.0%} and {second} "
-                                   "{second_prob:.0%}; greedy decoding takes {top}.",
-                             "zh": "在“{prompt}”之后，模型给 {top} 的概率是 {top_prob:.0%}，给 {second} 的是 "
-                                   "{second_prob:.0%}；贪心解码选择 {top}。"},
+    "lk_next_token_notice": {"en": "After “{prompt}”, the model gives “{top}” {top_prob:.0%} and “{second}” "
+                                   "{second_prob:.0%}; greedy decoding takes “{top}”.",
+                             "zh": "在“{prompt}”之后，模型给“{top}”的概率是 {top_prob:.0%}，给“{second}”的是 "
+                                   "{second_prob:.0%}；贪心解码选择“{top}”。"},
     "lk_dc_gen_title": {"en": "{n} tokens, one per step: the probability of each token chosen",
                         "zh": "{n} 个词元，每步一个：每个被选中词元的概率"},
     "lk_generation_notice": {"en": "“{prompt}” continues as “{output}” ({n_new:d} tokens). The least certain step "
