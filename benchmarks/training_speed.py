@@ -11,7 +11,7 @@ PyTorch baseline of the same shape, and the time to 95% on the reverse task.
    lr 3e-3, batch 64, seed 0), stopping at the first evaluation with >= 95% exact-sequence
    accuracy on 256 held-out examples; then `Task.evaluate` on fresh examples confirms it.
    Target: <= 30 s on the 2-core CPU machine. Run with and without the app's setting of
-   one intra-op thread (the lab trains on one thread; see ui/training_views.py).
+   one intra-op thread (the lab trains on one thread; see ui/views/training.py).
 
     python -m benchmarks.training_speed [--repeats 30] [--device cpu] [--no-doc]
 """

@@ -80,11 +80,6 @@ def paged_layout(n_positions: int, block_size: int, seed: int | None = None) -> 
     return PagedLayout(blocks, empty, [int(b) for b in rng.permutation(max(4 * blocks, 8))[:blocks]])
 
 
-def kv_label(n_heads: int, n_kv_heads: int) -> str:
-    """'MHA, 8 kv', 'GQA, 2 kv' or 'MQA, 1 kv'."""
-    return f"{attention_kind(n_heads, n_kv_heads)}, {n_kv_heads} kv"
-
-
 def kv_cache_curves(cfg: TransformerConfig, upto: int) -> tuple[np.ndarray, dict[int, np.ndarray]]:
     """(context lengths 1..upto, {kv heads: cache bytes [upto]}) for every valid number of
     key/value heads of this model's shape, MHA first (n_heads) down to MQA (1)."""

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 
 from models import positional as P
-from models.config import TransformerConfig
+from models.config import STOCK_BASE, TransformerConfig
 from models.errors import Refused
 from models.trace import act_name, as_numpy
 from models.transformer import Transformer
@@ -45,7 +45,8 @@ class VectorTable:
     rows: int | None                  # rows a learned table has (None for computed tables)
 
 
-def vector_table(scheme: str, n: int, d: int, base: float = 10000.0, model: Transformer | None = None) -> VectorTable:
+def vector_table(scheme: str, n: int, d: int, base: float = STOCK_BASE,
+                 model: Transformer | None = None) -> VectorTable:
     """The first n position vectors of `scheme`: sinusoidal and RoPE (unit pairs cos, sin)
     are computed at width d with `base`; learned ones are `model`'s own table, at its width
     (rows past its end are NaN). Schemes without vectors (none, alibi, relative) raise."""
@@ -100,7 +101,7 @@ class ShiftDemo:
     points: np.ndarray                # [pairs, 3, 2] PE(pos), M_k · PE(pos), PE(pos + k) in each pair
 
 
-def sinusoidal_shift(n: int, d: int, k: int, pos: int, base: float = 10000.0) -> ShiftDemo:
+def sinusoidal_shift(n: int, d: int, k: int, pos: int, base: float = STOCK_BASE) -> ShiftDemo:
     """The shift matrix M_k at width d (even), checked on positions 0..max(n, pos)."""
     m = P.sinusoidal_shift_matrix(k, d, base)
     pe = P.sinusoidal(max(n, pos) + k + 1, d, base)
@@ -127,7 +128,7 @@ class RopeDemo:
     error: float                      # max difference between the curves (0: only the offset matters)
 
 
-def rope_demo(n: int, d: int, seed: int, gap: int, base: float = 10000.0) -> RopeDemo:
+def rope_demo(n: int, d: int, seed: int, gap: int, base: float = STOCK_BASE) -> RopeDemo:
     """Seeded random q, k [d] (d even) rotated at three positions m and at m − gap; the
     score q(m)·k(m + offset) at several query positions m up to n − 1."""
     g = torch.Generator().manual_seed(int(seed))
@@ -200,7 +201,7 @@ class SinusoidalEntry:
     degrees: float = float("nan")     # the same formula with the angle read in degrees (the usual slip)
 
 
-def sinusoidal_entry(pos: int, dim: int, d: int = 64, base: float = 10000.0) -> SinusoidalEntry:
+def sinusoidal_entry(pos: int, dim: int, d: int = 64, base: float = STOCK_BASE) -> SinusoidalEntry:
     """PE(pos, dim) for a table of width d (even), at any position: the model's own
     function (`models.positional.sinusoidal_at`), and the degree-mode value beside it."""
     if not 0 <= dim < d:
@@ -222,7 +223,7 @@ def notes_example(pos: int = NOTES_EXAMPLE[0], d: int = NOTES_EXAMPLE[1],
     return [sinusoidal_entry(pos, dim, d) for dim in dims]
 
 
-def neighbour_gap(pos: int, d: int, base: float = 10000.0) -> float:
+def neighbour_gap(pos: int, d: int, base: float = STOCK_BASE) -> float:
     """‖PE(pos + 1) − PE(pos)‖: the same at every position, because each (sin, cos) pair
     turns by a fixed angle per step. Far positions are as distinct as near ones."""
     rows = P.sinusoidal_at([pos, pos + 1], d, base)

@@ -27,6 +27,7 @@ GATED = ("swiglu", "geglu", "geglu_exact")
 QK_NORMS = ("none", "head", "full")   # RMSNorm on queries and keys: none | per head over d_head (Qwen3, Gemma 3) | over the whole projection (OLMo 2)
 OUTPUTS = ("logits", "hidden")
 SINUSOIDAL_LAYOUTS = ("interleaved", "halves")   # sin/cos pairs side by side (Vaswani) | [sin… | cos…] (Marian)
+STOCK_BASE = 10000.0   # the stock base of RoPE's θ_i (RoFormer) and of the sinusoidal frequencies (Vaswani et al.)
 ROPE_SCALINGS = ("none", "linear", "ntk", "yarn", "llama3", "dynamic", "longrope")  # RoPE context extension (models/positional.py, RopeScaling)
 MASK_KINDS = ("full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix")
 
@@ -182,7 +183,7 @@ class TransformerConfig:
     embed_norm: bool = False           # a norm right after the embeddings (BERT)
     embed_scale: bool = False          # token embeddings × √d_model before positions (Vaswani, Gemma, Marian)
     n_token_types: int = 0             # segment (token-type) embeddings, 0 = none (BERT: 2)
-    rope_base: float = 10000.0         # base of the RoPE frequencies
+    rope_base: float = STOCK_BASE         # base of the RoPE frequencies
     rope_dim: int | None = None        # dims of each head that RoPE rotates; None = all of d_head
     relative_buckets: int = 32         # T5 relative-position buckets
     relative_max_distance: int = 128   # T5: distances beyond this share the last bucket
@@ -202,7 +203,7 @@ class TransformerConfig:
     rope_scaling: str = "none"         # none | linear (position interpolation) | ntk (NTK-aware base) | yarn
     rope_factor: float = 1.0           # the scaling's factor s (context s × longer)
     rope_original_len: int | None = None  # YaRN: the context the model was trained on; None = max_len
-    sinusoidal_base: float = 10000.0   # base of the sinusoidal frequencies
+    sinusoidal_base: float = STOCK_BASE   # base of the sinusoidal frequencies
     alibi_slope_scale: float = 1.0     # every ALiBi slope × this
     attn_temperature: float = 1.0      # attention softmax temperature: softmax(scores / T)
     # -- issue 32 families (models/weights/*.py); the defaults change nothing --

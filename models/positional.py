@@ -20,13 +20,15 @@ from dataclasses import dataclass
 
 import torch
 
+from .config import STOCK_BASE
 
-def sinusoidal(n_pos: int, d_model: int, base: float = 10000.0, layout: str = "interleaved") -> torch.Tensor:
+
+def sinusoidal(n_pos: int, d_model: int, base: float = STOCK_BASE, layout: str = "interleaved") -> torch.Tensor:
     """The sinusoidal table [n_pos, d_model] (float32)."""
     return sinusoidal_at(torch.arange(n_pos), d_model, base, layout).float()
 
 
-def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float = 10000.0,
+def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float = STOCK_BASE,
                   layout: str = "interleaved") -> torch.Tensor:
     """The rows of the sinusoidal table at `positions` [len, d_model], in float64 (any
     position, without building the rows before it). layout "interleaved": sin and cos
@@ -48,7 +50,7 @@ def sinusoidal_at(positions: torch.Tensor | list[int], d_model: int, base: float
     return pe
 
 
-def rope_inv_freq(dim: int, base: float = 10000.0) -> torch.Tensor:
+def rope_inv_freq(dim: int, base: float = STOCK_BASE) -> torch.Tensor:
     """θ_i = base^(-2i/dim) for i = 0..dim/2-1: the rotation speed of each pair [dim/2]."""
     if dim % 2 != 0:
         raise ValueError(f"RoPE rotates pairs of dimensions, so it needs an even number of dims (got {dim}).")
@@ -233,7 +235,7 @@ def _scaled_angles(positions: torch.Tensor, dim: int, base: float, scaling: Rope
     return pos[:, None] * inv_freq.to(positions.device)[None, :], attn
 
 
-def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
+def rope_angles(positions: torch.Tensor | int, dim: int, base: float = STOCK_BASE,
                 scaling: RopeScaling | None = None, seq_len: int | None = None) -> torch.Tensor:
     """Rotation angles m·θ_i [pos, dim/2] (radians) for positions m (an int n means 0..n-1).
     seq_len (dynamic, longrope): the length of the text the positions belong to; None =
@@ -246,7 +248,7 @@ def rope_angles(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
     return _scaled_angles(positions, dim, base, scaling, seq_len)[0]
 
 
-def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
+def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = STOCK_BASE,
                  scaling: RopeScaling | None = None, seq_len: int | None = None) -> tuple[torch.Tensor, torch.Tensor]:
     """cos and sin of the angles, each [pos, dim], duplicated for the two halves (× the
     attention factor of YaRN and LongRoPE). For dynamic NTK and LongRoPE they depend on the
@@ -265,7 +267,7 @@ def rope_cos_sin(positions: torch.Tensor | int, dim: int, base: float = 10000.0,
     return emb.cos(), emb.sin()
 
 
-def rope_wavelengths(dim: int, base: float = 10000.0, scaling: RopeScaling | None = None,
+def rope_wavelengths(dim: int, base: float = STOCK_BASE, scaling: RopeScaling | None = None,
                      seq_len: int | None = None) -> torch.Tensor:
     """Wavelength of every rotating pair [dim/2], in positions: 2π / θ_i (after scaling).
     seq_len: the text's length, for dynamic NTK and LongRoPE (None = within the original
@@ -361,7 +363,7 @@ def relative_bias(
 
 
 # ---- analysis helpers for the positional-encoding lab (the model never calls these) ------
-def sinusoidal_wavelengths(d_model: int, base: float = 10000.0) -> torch.Tensor:
+def sinusoidal_wavelengths(d_model: int, base: float = STOCK_BASE) -> torch.Tensor:
     """Wavelength of every dimension [d_model], in positions: 2π · base^(2i/d) for both
     members (sin at 2i, cos at 2i+1) of pair i. From 2π ≈ 6.28 up to almost 2π · base."""
     if d_model % 2 != 0:
@@ -371,7 +373,7 @@ def sinusoidal_wavelengths(d_model: int, base: float = 10000.0) -> torch.Tensor:
     return wave.repeat_interleave(2).float()
 
 
-def sinusoidal_shift_matrix(k: int, d_model: int, base: float = 10000.0) -> torch.Tensor:
+def sinusoidal_shift_matrix(k: int, d_model: int, base: float = STOCK_BASE) -> torch.Tensor:
     """The matrix M_k [d, d] with PE(pos + k) = M_k · PE(pos) for every pos (Vaswani et al.
     §3.5: "PE_{pos+k} can be represented as a linear function of PE_pos").
 
@@ -419,7 +421,7 @@ def by_distance(matrix: torch.Tensor, signed: bool = False) -> tuple[torch.Tenso
     return torch.tensor(list(offsets)), torch.stack(means).float()
 
 
-def rope_unit_table(n_pos: int, dim: int, base: float = 10000.0) -> torch.Tensor:
+def rope_unit_table(n_pos: int, dim: int, base: float = STOCK_BASE) -> torch.Tensor:
     """The unit pair (1, 0) of every frequency rotated to each position [n_pos, dim]
     ("rotate half" layout: cos m·θ_i in the first half, sin m·θ_i in the second). Its dot
     products, Σ_i cos((m - n)·θ_i), are what RoPE alone contributes to a score."""
@@ -427,7 +429,7 @@ def rope_unit_table(n_pos: int, dim: int, base: float = 10000.0) -> torch.Tensor
     return torch.cat((ang.cos(), ang.sin()), dim=-1)
 
 
-def rope_rotate_pairs(x: torch.Tensor, positions: torch.Tensor | list[int], base: float = 10000.0) -> torch.Tensor:
+def rope_rotate_pairs(x: torch.Tensor, positions: torch.Tensor | list[int], base: float = STOCK_BASE) -> torch.Tensor:
     """A vector x [dim] rotated to each position, as 2-D pairs [pos, dim/2, 2]: pair i is
     (x_i, x_{i+dim/2}) turned by m·θ_i (the same rotation as `apply_rope`)."""
     if x.dim() != 1:
@@ -441,7 +443,7 @@ def rope_rotate_pairs(x: torch.Tensor, positions: torch.Tensor | list[int], base
 
 
 def rope_scores(q: torch.Tensor, k: torch.Tensor, query_positions: list[int], offsets: list[int],
-                base: float = 10000.0) -> torch.Tensor:
+                base: float = STOCK_BASE) -> torch.Tensor:
     """q rotated to position m, dotted with k rotated to n = m - offset: [len(query_positions),
     len(offsets)]. RoPE makes every row the same curve (Su et al. 2021, Eq. 16)."""
     if q.shape != k.shape or q.dim() != 1:

@@ -12,7 +12,6 @@ does not know become its unknown token (`<unk>` / `[UNK]`).
 """
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -240,10 +239,6 @@ def tokenizer_from_dict(d: dict[str, Any]) -> Tokenizer:
     if kind == "hf":
         return HFTokenizer.from_str(d["json"])
     raise ValueError(f"Unknown tokenizer kind {kind!r}.")
-
-
-def tokenizer_to_json(tok: Tokenizer) -> str:
-    return json.dumps(tok.to_dict(), ensure_ascii=False)
 
 
 def minilm_tokenizer() -> HFTokenizer:

@@ -27,7 +27,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator
 
 import numpy as np
 import torch
@@ -392,17 +392,3 @@ def as_numpy(t: torch.Tensor) -> np.ndarray:
     """A tensor as numpy on the CPU; floating point as float32 (float16 traces included)."""
     t = t.detach().cpu()
     return (t.float() if t.is_floating_point() else t).numpy()
-
-
-def stack_names(names: Sequence[str], stack: Stack | str) -> list[str]:
-    """The names in `names` that belong to one stack (CROSS names count as the decoder's)."""
-    s = Stack(stack)
-    out = []
-    for n in names:
-        try:
-            a = parse_name(n)
-        except ValueError:
-            continue
-        if a.stack is s or (s is Stack.DECODER and a.stack is Stack.CROSS):
-            out.append(n)
-    return out

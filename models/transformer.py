@@ -357,7 +357,7 @@ class Transformer(_StackMixin, nn.Module):
         (the unembedding is most of a small model's cost at a large vocabulary, and an
         activation-patching sweep, lab/patching.py, reads one position of each run).
 
-        cache (incremental decoding, see `models.generate`): the ids (decoder) or tgt_ids
+        cache (incremental decoding, see `lab.generation.generate`): the ids (decoder) or tgt_ids
         (encoder-decoder) are only the NEW tokens; their positions continue after the
         cache's, their K/V rows are appended to it, and the output is for them only."""
         cfg = self.cfg
@@ -430,7 +430,7 @@ class Transformer(_StackMixin, nn.Module):
         itself runs at the model's precision). store_device: None keeps the recorded
         values where they were computed (a GPU trace stays on the GPU; `Trace.numpy`
         copies what a view asks for), "cpu" moves each one off the device as it is
-        recorded. Memory: see `models.memory.estimate_trace_bytes`."""
+        recorded. Memory: see `lab.memory.estimate_trace_bytes`."""
         with (torch.enable_grad() if grad else torch.inference_mode()), \
                 recording(self, names, dtype=dtype, device=store_device) as store:
             out = self(ids, tgt_ids, **kwargs)

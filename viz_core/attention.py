@@ -35,11 +35,10 @@ from .figure import (
     outline,
     template_text,
 )
-from .labels import escape_labels, position_labels
+from .labels import escape_labels, numbered, position_labels
 from .png import png_data_uri
 
-# The constants live in viz_core.figure; ui/walkthrough_views.py still imports HIGHLIGHT
-# from here, which works because this module uses it.
+# The colour constants live in viz_core.figure.
 
 
 
@@ -81,8 +80,8 @@ def _matrix_figure(
     fig = go.Figure()
 
     if hover_cells:
-        rows = [f"{i}·{lab}" for i, lab in enumerate(row_labels)]   # unique category names
-        cols = [f"{j}·{lab}" for j, lab in enumerate(col_labels)]
+        rows = numbered(row_labels)   # unique category names
+        cols = numbered(col_labels)
         fig.add_trace(go.Heatmap(
             z=z, x=cols, y=rows, zmin=zmin, zmax=zmax, colorscale=plotly_colorscale(cmap), name="",
             hoverongaps=False,

@@ -19,7 +19,7 @@ from plotly.subplots import make_subplots
 from .colors import DIVERGING, plotly_colorscale
 from .figure import (BLUE, ORANGE, RED, as_array, as_matrix, axis_ticks, check_labels, fit_height, marker_layer,
                      merge_terms, outline)
-from .labels import escape_labels
+from .labels import escape_labels, position_labels
 
 FFN_TERMS = {"token": "token", "neuron": "neuron", "activation": "activation", "count": "count",
              "layer": "layer", "sparsity": "sparsity", "score": "score"}
@@ -75,7 +75,7 @@ def activation_heatmap(
     if n_pos * n > 128 * 64:
         raise ValueError(f"{fn}: {n_pos} x {n} cells is too many for a clickable heatmap (max 8192).")
     w = merge_terms(terms, FFN_TERMS)
-    rows = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(tokens))]
+    rows = position_labels(tokens)
     cols = [f"n{int(j)}" for j in neuron_ids]
     # one outlier (e.g. a [CLS] neuron at 20) would wash out every other cell: the
     # colour range is the 99th percentile of |activation| unless given; hover shows the value
@@ -160,7 +160,7 @@ def token_bars(values: np.ndarray, tokens: Sequence[str], *, title: str = "", va
     shown without their position (e.g. each MLP's share of a logit, "L0 MLP")."""
     v = as_array(values, (1,), "token_bars", "[pos]", strict=False)
     check_labels(tokens, len(v), "token_bars", "tokens")
-    labels = [f"{i}·{lab}" if numbered else lab for i, lab in enumerate(escape_labels(tokens))]
+    labels = position_labels(tokens) if numbered else escape_labels(tokens)
     up, down = (RED, BLUE) if red_positive else (BLUE, RED)
     colors = [ORANGE if i in set(highlight) else (up if x >= 0 else down) for i, x in enumerate(v)]
     fig = go.Figure(go.Bar(x=np.arange(len(v)), y=v, marker_color=colors, customdata=labels,

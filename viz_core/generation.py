@@ -11,7 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .figure import add_title, merge_terms, text_scale
-from .labels import escape_labels
+from .labels import escape_labels, position_label
 
 CHOSEN = "#ff4b4b"
 KEPT = "#636EFA"
@@ -26,6 +26,8 @@ GENERATION_TERMS = {"prob": "probability", "model": "model (T = 1)", "tempered":
           "block": "block", "slot": "slot", "finished": "finished", "pruned": "pruned", "kept": "kept",
           "best": "best sequence"}
 BAR_TERMS = ("prob", "model", "tempered", "final", "cut", "chosen")      # the words candidate_bars reads
+CACHE_TERMS = ("layer", "position", "cached", "new")                     # the words kv_cache_grid reads
+BEAM_TERMS = ("step", "score", "kept", "pruned", "finished", "best")     # the words beam_tree reads
 
 
 def candidate_bars(tokens: Sequence[str], model_probs: np.ndarray, probs: np.ndarray, kept: np.ndarray,
@@ -138,7 +140,7 @@ def kv_cache_grid(n_layers: int, n_positions: int, cached_before: int, tokens: S
     z[:, :cached_before] = 1.0
     z[:, cached_before:] = 2.0
     labels = escape_labels(tokens)
-    hover = [[f"{words['layer']} {li} · {j}·{labels[j]}: "
+    hover = [[f"{words['layer']} {li} · {position_label(j, labels[j])}: "
               f"{words['cached'] if j < cached_before else words['new']}" for j in range(n_positions)]
              for li in range(n_layers)]
     fig = go.Figure(go.Heatmap(z=z, zmin=0, zmax=2, showscale=False, xgap=1, ygap=2,
@@ -148,7 +150,8 @@ def kv_cache_grid(n_layers: int, n_positions: int, cached_before: int, tokens: S
     fig.update_layout(height=int(np.clip(60 + 34 * n_layers, 140, 500)),
                       xaxis=dict(title=dict(text=words["position"]), tickmode="array",
                                  tickvals=list(range(0, n_positions, step)),
-                                 ticktext=[f"{j}·{labels[j]}" for j in range(0, n_positions, step)], tickangle=-60),
+                                 ticktext=[position_label(j, labels[j]) for j in range(0, n_positions, step)],
+                                 tickangle=-60),
                       yaxis=dict(tickmode="array", tickvals=list(range(n_layers)),
                                  ticktext=[f"{words['layer']} {i}" for i in range(n_layers)], autorange="reversed"),
                       margin=dict(l=10, r=10, t=10, b=90))
@@ -194,7 +197,7 @@ def paged_view(tokens: Sequence[str], block_size: int, physical: Sequence[int], 
     text = [["" for _ in range(block_size)] for _ in range(blocks)]
     for j in range(n):
         z[j // block_size, j % block_size] = 1.0
-        text[j // block_size][j % block_size] = f"{j}·{labels[j]}"
+        text[j // block_size][j % block_size] = position_label(j, labels[j])
     fig = go.Figure(go.Heatmap(z=z, zmin=0, zmax=1, showscale=False, xgap=3, ygap=3, text=text,
                                texttemplate="%{text}", colorscale=[[0, "#f3f3f3"], [1, "#c9d1ff"]],
                                hovertemplate="%{text}<extra></extra>"))

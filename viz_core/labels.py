@@ -78,14 +78,31 @@ def escape_labels(tokens: Sequence[str], max_chars: int = MAX_LABEL_CHARS) -> li
     return [escape_label(t, max_chars) for t in tokens]
 
 
+def position_label(i: int, label: str) -> str:
+    """``label`` (already made visible or escaped) prefixed by its position, ``"3·the"``:
+    the one spelling of the position·token label; the helpers below all build theirs here."""
+    return f"{i}·{label}"
+
+
+def numbered(labels: Sequence[str], start: int = 0) -> list[str]:
+    """Labels already made visible or escaped, each prefixed by its position (from ``start``)."""
+    return [position_label(i, label) for i, label in enumerate(labels, start)]
+
+
 def position_labels(tokens: Sequence[str], max_chars: int = MAX_LABEL_CHARS) -> list[str]:
     """Return escaped labels prefixed by their position, e.g. ``"3·the"``.
 
     Two identical tokens then stay distinct wherever labels are used as keys.
     """
-    return [f"{i}·{label}" for i, label in enumerate(escape_labels(tokens, max_chars))]
+    return numbered(escape_labels(tokens, max_chars))
 
 
-def plain_labels(tokens: Sequence[str]) -> list[str]:
+def plain_label(i: int, token: str, max_chars: int = MAX_LABEL_CHARS) -> str:
+    """One '3·the' label in plain text (made visible, not HTML-escaped): widgets, markdown
+    that escapes itself, dataframe cells."""
+    return position_label(i, visible_label(token, max_chars))
+
+
+def plain_labels(tokens: Sequence[str], start: int = 0) -> list[str]:
     """'3·the' labels for widgets (plain text there: made visible, not HTML-escaped)."""
-    return [f"{i}·{visible_label(tok)}" for i, tok in enumerate(tokens)]
+    return numbered([visible_label(tok) for tok in tokens], start)

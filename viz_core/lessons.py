@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, plotly_colorscale
 from .figure import BLUE, GREY, ORANGE, add_title, as_array, axis_ticks, check_labels, text_scale
-from .labels import escape_labels, position_labels
+from .labels import escape_labels, numbered, position_labels
 
 
 def token_strip(tokens: Sequence[str], ids: Sequence[int], special: Sequence[bool], *, title: str = "",
@@ -35,7 +35,7 @@ def token_strip(tokens: Sequence[str], ids: Sequence[int], special: Sequence[boo
                                                    opacity=0.18, line=dict(color=colours, width=2)),
         text=[f"{lab}<br><span style='font-size:{round(10 * scale)}px'>{words['id']} {i}</span>"
               for lab, i in zip(labels, ids)],
-        textfont=dict(size=round(13 * scale)), hovertext=[f"{k}·{lab}" for k, lab in enumerate(labels)],
+        textfont=dict(size=round(13 * scale)), hovertext=numbered(labels),
         hovertemplate="%{hovertext}<extra></extra>", name=""))
     rows = int(np.ceil(n / per_row)) or 1
     fig.update_layout(xaxis=dict(visible=False, range=[-0.7, per_row - 0.3]),

@@ -331,7 +331,7 @@ def model_map(
     # Built without plotly's per-property validation (`_validate=False`): the overview draws
     # this map for every new text, and validating its ~60 annotations and 15 shapes took
     # 57 ms of the 16 ms it takes now (MiniLM), while 30 students share the server. The
-    # unit tests validate every map they build (tests/unit/test_viz_model_map.py).
+    # unit tests validate every map they build (tests/unit/test_model_map.py).
     fig = go.Figure(data=[tr.to_plotly_json() if isinstance(tr, go.Scatter) else tr for tr in traces],
                     _validate=False)
     fig.update_layout(

@@ -17,7 +17,7 @@ from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, SEQUENTIAL, plotly_colorscale
 from .figure import BLUE, GREY, ORANGE, as_array, as_matrix, axis_ticks, check_labels, fit_height, merge_terms
-from .labels import escape_labels
+from .labels import escape_labels, position_labels
 
 RESIDUAL_TERMS = {"norm": "norm", "cosine": "cosine"}
 
@@ -42,7 +42,7 @@ def value_heatmap(
     a = as_matrix(z, fn, "[rows, cols]", (row_labels, "row labels"), (col_labels, "column labels"), strict=False)
     n_r, n_c = a.shape
     rows = escape_labels(row_labels)
-    cols = [f"{i}·{lab}" for i, lab in enumerate(escape_labels(col_labels))] if col_tokens else escape_labels(col_labels)
+    cols = position_labels(col_labels) if col_tokens else escape_labels(col_labels)
     finite = a[np.isfinite(a)]
     if cmap == DIVERGING and zmax is None:
         zmax = float(np.abs(finite).max()) if finite.size else 1.0

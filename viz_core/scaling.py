@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 
 from .colors import DIVERGING, plotly_colorscale
 from .figure import BLUE, GREY, HIGHLIGHT, ORANGE, RED, as_array, axis_ticks, check_labels, merge_terms
-from .labels import escape_labels
+from .labels import escape_labels, position_labels
 
 SCALING_TERMS = {
     "d_k": "d_k", "variance": "Var", "random": "random q, k: Var(q·k)", "random_scaled": "random q, k: Var(q·k/√d_k)",
@@ -71,7 +71,7 @@ def softmax_compare(with_scale: np.ndarray, without: np.ndarray, tokens: Sequenc
         raise ValueError("softmax_compare: the two rows differ in length.")
     check_labels(tokens, len(a), "softmax_compare", "tokens")
     w = merge_terms(terms, SCALING_TERMS)
-    labels = [f"{i}·{t}" for i, t in enumerate(escape_labels(tokens))]
+    labels = position_labels(tokens)
     x = np.arange(len(a))
     fig = go.Figure([go.Bar(x=x, y=a, name=w["with"], marker_color=BLUE, customdata=labels,
                             hovertemplate="%{customdata}: %{y:.4f}<extra></extra>"),
@@ -99,8 +99,8 @@ def tile_grid(scores: np.ndarray, tile_q: int, tile_k: int, read: int, q_tokens:
     w = merge_terms(terms, SCALING_TERMS)
     seen = min(m, read * tile_k)
     z[:, seen:] = np.nan
-    qs = [f"{i}·{t}" for i, t in enumerate(escape_labels(q_tokens))]
-    ks = [f"{i}·{t}" for i, t in enumerate(escape_labels(k_tokens))]
+    qs = position_labels(q_tokens)
+    ks = position_labels(k_tokens)
     finite = z[np.isfinite(z)]
     top = float(np.abs(finite).max()) if finite.size else 1.0
     fig = go.Figure(go.Heatmap(z=z, x=np.arange(m), y=np.arange(n), zmin=-top, zmax=top,

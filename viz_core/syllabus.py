@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from .colors import NAN_CSS, SEQUENTIAL, plotly_colorscale
 from .figure import BLUE, GREY, ORANGE, RED, as_array, axis_ticks, check_labels, merge_terms
-from .labels import escape_labels
+from .labels import position_labels
 
 SYLLABUS_TERMS = {
     "token": "token", "norm": "‖·‖", "feature": "feature", "mean": "mean", "padding": "padding",
@@ -29,7 +29,7 @@ SYLLABUS_TERMS = {
 
 
 def _labels(tokens: Sequence[str]) -> list[str]:
-    return [f"{i}·{t}" for i, t in enumerate(escape_labels(tokens))]
+    return position_labels(tokens)
 
 
 def input_parts(tokens: Sequence[str], parts: Mapping[str, np.ndarray], *, terms: Mapping[str, str] | None = None,

@@ -13,7 +13,7 @@ from plotly.subplots import make_subplots
 
 from .colors import SEQUENTIAL, plotly_colorscale
 from .figure import merge_terms, play_controls, text_scale
-from .labels import escape_labels
+from .labels import escape_labels, position_labels
 
 TRAINING_TERMS = {"loss": "loss", "accuracy": "accuracy", "lr": "learning rate", "step": "step", "query": "query",
           "key": "key", "layer": "layer", "play": "Play", "pause": "Pause", "head_mean": "mean over heads"}
@@ -106,9 +106,7 @@ def attention_over_steps(
     panels, n_q, n_k = arr[0].shape
     if len(q_tokens) != n_q or len(k_tokens) != n_k:
         raise ValueError(f"attention_over_steps: {len(q_tokens)}x{len(k_tokens)} labels for {n_q}x{n_k} maps.")
-    qs, ks = escape_labels(q_tokens), escape_labels(k_tokens)
-    q_lab = [f"{i}·{s}" for i, s in enumerate(qs)]
-    k_lab = [f"{i}·{s}" for i, s in enumerate(ks)]
+    q_lab, k_lab = position_labels(q_tokens), position_labels(k_tokens)
     titles = list(titles) if titles is not None else [f"{tm['layer']} {i}" for i in range(panels)]
     fig = make_subplots(rows=1, cols=panels, subplot_titles=titles, horizontal_spacing=0.06)
     start = len(arr) - 1 if start is None else int(np.clip(start, 0, len(arr) - 1))

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..config import MaskSpec, TransformerConfig
+from ..config import STOCK_BASE, MaskSpec, TransformerConfig
 from .keytable import Copy, Family, PerHead, hf_get, rope_settings, unsupported
 
 
@@ -46,7 +46,7 @@ def _no_sliding_layers(hf: Mapping[str, Any], family: str) -> None:
                           "(layer_types) are not supported.")
 
 
-def _llama_like(hf: Mapping[str, Any], family: str, default_theta: float = 10000.0,
+def _llama_like(hf: Mapping[str, Any], family: str, default_theta: float = STOCK_BASE,
                 default_head_dim: int | None = None, **settings: Any) -> TransformerConfig:
     """The LLaMA skeleton Qwen2, Mistral, Gemma, Qwen3, OLMo 2, SmolLM3 and Granite share:
     RoPE, RMSNorm, a gated MLP, GQA. default_head_dim: the config class's own default when

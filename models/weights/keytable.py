@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ..config import TransformerConfig
+from ..config import STOCK_BASE, TransformerConfig
 from ..errors import Refused
 
 
@@ -76,7 +76,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def rope_settings(hf: Mapping[str, Any], family: str, default_theta: float = 10000.0) -> tuple[dict[str, Any], dict]:
+def rope_settings(hf: Mapping[str, Any], family: str, default_theta: float = STOCK_BASE) -> tuple[dict[str, Any], dict]:
     """(config fields, the rope settings dict) of a checkpoint's RoPE: the base, and the
     context extension (models.positional.RopeScaling) read as transformers reads it —
     "linear" (position interpolation), "dynamic" (dynamic NTK), "yarn" (with its

@@ -417,12 +417,10 @@ class Tokens:
         return QUOTED.sub(lambda m: "“”" if self.quoted_token(m.group(1) or m.group(2)) else m.group(0), text)
 
     def quoted_output(self, text: str, lang: str) -> str:
-        """`text` without the quoted text made of a character-level model's characters (what it
-        wrote: “⏎ 《 长 干 》” on an English screen, “⏎⏎CREATE” on a Chinese one): the other
-        language's characters inside the quotes must all be in its vocabulary."""
+        """`text` without quoted text a character-level model wrote (“⏎ 《 长 干 》” on an English
+        screen, “⏎⏎CREATE” on a Chinese one): the other language's characters all in its vocabulary."""
         other = HAN if lang == "en" else re.compile(r"[A-Za-z]")
-
-        def made_of_vocab(m: re.Match) -> str:
+        def made_of_vocab(m: re.Match) -> str:  # noqa: E306
             chars = [c for c in m.group(1) if other.match(c)]
             return "“”" if self.vocab.chars and all(c.lower() in self.vocab.words for c in chars) else m.group(0)
 

@@ -19,9 +19,11 @@ from lab import lesson_poems as LP
 from lab.lessons import Param
 from models.trace import Stack
 from viz_core import lessons as VL
+from viz_core.labels import plain_label
 
 from .. import serving
 from ..serving import walkthrough
+from ..figure_words import weight_terms
 from ..i18n import t
 from . import Shown, StepContext, kind
 
@@ -53,7 +55,7 @@ def position(value: int | str, tokens: list[str]) -> int:
 
 def label(tokens: list[str], i: int) -> str:
     """How a token is named in a sentence: its position and visible text (escaped by the caller)."""
-    return f"{i}·{vz.visible_label(tokens[i])}"
+    return plain_label(i, tokens[i])
 
 
 def walk(ctx: StepContext, layer: int, head: int, query: int | str):
@@ -185,7 +187,7 @@ def head_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     shares = LF.pattern_shares(data.patterns[stack][layer, head], k_tok)
     fig = vz.head_heatmap(pattern, q_tok, k_tok, title=t("head_title", layer=layer, what=t("head_what", head=head)),
                           selected=(query, -1), clickable=False, square=False,
-                          terms={w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")})
+                          terms=weight_terms())
     vz.fit_height(fig, min(640, 200 + 22 * len(q_tok)))
     facts = {"layer": layer, "head": head, **shares, "query": label(q_tok, query), "top_key": label(k_tok, row.top),
              "top_weight": row.top_value}
@@ -244,7 +246,7 @@ def rollout(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     first_top = int(np.argmax(roll[0][query]))
     fig = vz.head_heatmap(last.astype(np.float32), tokens, tokens, title=t("lk_rollout_title", n=roll.shape[0]),
                           selected=(query, -1), clickable=False, square=False,
-                          terms={w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")})
+                          terms=weight_terms())
     vz.fit_height(fig, min(640, 200 + 22 * len(tokens)))
     facts = {"query": label(tokens, query), "top_key": label(tokens, top), "top_weight": float(last[query, top]),
              "first_layer_top": label(tokens, first_top)}

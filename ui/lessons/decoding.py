@@ -23,9 +23,10 @@ from lab.lessons import Param
 from models.trace import Stack
 from viz_core import generation as vg
 from viz_core import masks as vm
+from viz_core.labels import plain_labels
 
 from .. import serving
-from ..figure_words import mask_terms
+from ..figure_words import mask_terms, weight_terms, words
 from ..i18n import t
 from ..markup import md_escape
 from ..page import task_example
@@ -115,7 +116,7 @@ def causal_weights(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     shown = np.where(data.masks[stack], w, np.nan).astype(np.float32)
     fig = vz.head_heatmap(shown, q_tok, k_tok, title=t("head_title", layer=layer, what=t("head_what", head=head)),
                           selected=(q, -1), clickable=False, square=False,
-                          terms={x: t(f"term_{x}") for x in ("query", "key", "masked", "weight")})
+                          terms=weight_terms())
     vz.fit_height(fig, min(640, 200 + 22 * len(q_tok)))
     facts = {"layer": layer, "head": head, "query": label(q_tok, q), "future": future, "top_key": label(k_tok, top),
              "top_weight": float(w[q, top])}
@@ -159,7 +160,7 @@ def next_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     chosen = int(np.flatnonzero(order == 0)[0])                     # candidates[0] is the greedy pick
     fig = vg.candidate_bars(cands, s0.model_probs[order], s0.probs[order], s0.kept[order], s0.final_probs[order],
                             chosen, title=t("lk_dc_next_title"),
-                            terms={k: t(f"gen_term_{k}") for k in vg.BAR_TERMS})
+                            terms=words("gen_term_", vg.BAR_TERMS))
     facts = {"prompt": vz.visible_label(prompt, 80), "top": vz.visible_label(cands[chosen]),
              "top_prob": float(s0.model_probs[0]), "second": vz.visible_label(G.token_text(ctx.tokenizer, s0.candidates[1])),
              "second_prob": float(s0.model_probs[1]), "n_candidates": len(cands)}
@@ -171,7 +172,7 @@ def next_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def generation(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     res, prompt_tokens, new_tokens, prompt, toy = _generation(ctx)
     probs = np.array([s.chosen_prob for s in res.steps], dtype=np.float32)
-    labels = [f"{i + 1}·{vz.visible_label(tok)}" for i, tok in enumerate(new_tokens)]
+    labels = plain_labels(new_tokens, start=1)
     fig = vz.token_bars(probs, labels, numbered=False, value_name=t("term_probability"),
                         title=t("lk_dc_gen_title", n=len(new_tokens)))
     low = int(np.argmin(probs))
@@ -198,7 +199,7 @@ def kv_grid(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     tokens = (prompt_tokens + new_tokens)[:rows]
     before = 0 if i == 0 else rows - 1
     fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
-                           terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
+                           terms=words("gen_term_", vg.CACHE_TERMS))
     facts = {"step": i + 1, "rows": rows, "n_layers": cfg.n_layers, "per_token": KV.kv_cache_bytes(cfg, 1).per_token,
              "total_kib": cache.total / 1024, "measured_kib": sum(cache.layer_bytes) / 1024,
              "shape": "[" + ", ".join(map(str, cache.shape)) + "]"}
@@ -235,7 +236,7 @@ def kv_check(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     _, prompt, _ = texts(ctx)
     s = ctx.sel
     chk = cache_check(s.model_key, s.device, prompt, N_NEW)
-    labels = [f"{i + 1}·{vz.visible_label(G.token_text(ctx.tokenizer, tid))}" for i, tid in enumerate(chk.new_ids)]
+    labels = plain_labels([G.token_text(ctx.tokenizer, tid) for tid in chk.new_ids], start=1)
     fig = vz.token_bars(chk.diff.astype(np.float32), labels, numbered=False, value_name=t("lk_dc_diff"),
                         title=t("lk_dc_check_title"))
     facts = {"max_diff": chk.max_diff, "n_steps": len(chk.new_ids), "same": chk.same_choice, "tol": LD.MATCH_TOL}

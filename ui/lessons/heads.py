@@ -17,6 +17,7 @@ from lab import lesson_heads as LH
 from lab.lessons import Param
 from viz_core.figure import BLUE, ORANGE, add_title
 
+from ..figure_words import head_terms
 from ..i18n import t
 from ..serving import attribution as SA
 from . import Shown, StepContext, kind
@@ -40,7 +41,7 @@ def head_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     names = {d: t(f"at_det_{d}") for d in DETECTORS}
     fig = vz.head_metrics_chart({names[d]: scores.scores[d] for d in DETECTORS}, names[det], selected=(layer, head),
                                 title=t("lk_detector_title", detector=names[det]),
-                                terms={w: t(f"term_{w}") for w in ("layer", "head")})
+                                terms=head_terms())
     facts = {"detector": names[det], "best_head": t("lk_head_name", layer=layer, head=head), "best_score": best,
              "chance": scores.chance[det], "n_strong": int(np.sum(np.nan_to_num(z) >= STRONG)), "n_heads": z.size}
     return Shown(fig, facts, answer=f"layers_{LH.layer_part(layer, z.shape[0])}", page="attribution",

@@ -18,7 +18,7 @@ import viz_core.positional as vp
 from lab import lesson_positions as LP
 from lab import positional as E
 from lab.lessons import Param
-from models.config import POSITIONALS
+from models.config import POSITIONALS, STOCK_BASE
 from models.training.tasks import get_task
 
 from .. import serving
@@ -72,9 +72,9 @@ def learned_source(ctx: StepContext) -> str:
 def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     scheme, n, d = p["scheme"], p["n"], p["d"]
     key = learned_source(ctx) if scheme == "learned" else ""
-    vt = positional.vector_table(scheme, n, d, 10000.0, key)
+    vt = positional.vector_table(scheme, n, d, STOCK_BASE, key)
     title = t("lk_pe_table_title", scheme=scheme_label(scheme), n=n - 1)
-    fig = positional.table_figure(scheme, n, d, 10000.0, key, title, tuple(pe_words().items()))
+    fig = positional.table_figure(scheme, n, d, STOCK_BASE, key, title, tuple(pe_words().items()))
     waves = vt.wavelengths if vt.wavelengths is not None else np.array([np.nan])
     facts = {"n": n, "d": vt.table.shape[1], "source": label_of(key) if key else "-", "min_wave": float(np.min(waves)),
              "max_wave": float(np.max(waves)), "rows": vt.rows or n}
@@ -86,7 +86,7 @@ def pe_table(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def pe_distance(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     n, d = p["n"], p["d"]
     key = learned_source(ctx)
-    curves = {s: E.similarity_by_distance(positional.similarity(s, n, d, 10000.0, k, "cosine"))
+    curves = {s: E.similarity_by_distance(positional.similarity(s, n, d, STOCK_BASE, k, "cosine"))
               for s, k in (("sinusoidal", ""), ("learned", key))}
     series = {scheme_label(s): (np.arange(n), c) for s, c in curves.items()}
     fig = vp.curves(series, title=t("lk_pe_distance_title", n=n), x_name=t("pe_w_distance"),

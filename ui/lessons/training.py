@@ -3,7 +3,7 @@ toy task (reverse, or induction) and its steps read that one run: the loss curve
 head's attention at the start, half-way and at the end, every snapshot on a slider, and
 the score of the task's pattern rising over training.
 
-The run is the Training page's: `models.training.train(..., gate=run_held)` in a
+The run is the Training page's: `models.training.trainer.train(..., gate=run_held)` in a
 background thread (the probe snapshots go through the run gate), with the short recipes
 of `lab.training_facts`. Runs are kept by (task, seed, steps) for the whole server, so a
 class that opens the lesson trains it once, and in the reader's session, so a rerun or a
@@ -29,6 +29,7 @@ from models import limits
 from models.training.trainer import TrainRun, train
 from viz_core.figure import add_title
 
+from ..figure_words import weight_terms
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..model_names import pe_name
@@ -42,7 +43,6 @@ RUN = (Param("task", "choice", default="reverse", choices=tuple(TF.RECIPES)),
        Param("seed", "int", default=0, lo=0, hi=1000),
        Param("steps", "int", default="auto", lo=20, hi=1000, auto=True))
 AT = Param("at", "choice", default="end", choices=TF.AT)
-WORDS = ("query", "key", "masked", "weight")
 
 
 @dataclass(eq=False)
@@ -161,7 +161,7 @@ def _caption(p: Mapping[str, Any], run: TrainRun) -> str:
 def _heat(pattern: np.ndarray, tokens: list[str], title: str):
     causal = np.tril(np.ones(pattern.shape, bool))
     fig = vz.head_heatmap(np.where(causal, pattern, np.nan).astype(np.float32), tokens, tokens, title=title,
-                          clickable=False, square=False, terms={w: t(f"term_{w}") for w in WORDS})
+                          clickable=False, square=False, terms=weight_terms())
     vz.fit_height(fig, min(560, 220 + 24 * len(tokens)))
     return fig
 

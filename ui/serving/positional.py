@@ -5,8 +5,8 @@ every model runs on the CPU (`DEVICE`), through the gate:
   `relative_table` (lab/positional.py);
 - the toy checkpoints trained once per scheme: `scheme_checkpoints`, `model_of`,
   `probe_attention`, `permutation`, `shift`, `extrapolation`;
-- the positional knobs as a cache key (`knob_tuple`, `STOCK`) and the knobbed model
-  (`knobbed`, lab/pe_knobs.py);
+- the knobbed model (`knobbed`, lab/pe_knobs.py): `Knobs` is a frozen dataclass, so the
+  cached functions take it as it is (Streamlit hashes it by value); `STOCK` is the trained setting;
 - the query–key geometry: `model_entries`, `text_of`, `geometry` (lab/qk_geometry.py) and
   the sets of checkpoints trained alike but for their positions (`scheme_sets`);
 - "train short, test long": the shipped pe64 language models (`lm_set`), their held-out
@@ -14,8 +14,6 @@ every model runs on the CPU (`DEVICE`), through the gate:
   the knobs (lab/length_curve.py).
 """
 from __future__ import annotations
-
-import dataclasses
 
 import numpy as np
 import streamlit as st
@@ -39,22 +37,13 @@ FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to
 
 
 # ---- the positional knobs ------------------------------------------------------------------------
-def knob_tuple(knobs: K.Knobs) -> tuple:
-    """Knobs as a plain tuple (a cache key)."""
-    return dataclasses.astuple(knobs)
+STOCK = K.Knobs()       # the trained setting: every model's own positional config, T = 1
 
 
-STOCK = knob_tuple(K.Knobs())       # the trained setting: every model's own positional config, T = 1
-
-
-def from_tuple(values: tuple) -> K.Knobs:
-    return K.Knobs(*values)
-
-
-def knobbed(key: str, knobs: tuple, original_len: int | None = None) -> Transformer:
+def knobbed(key: str, knobs: K.Knobs, original_len: int | None = None) -> Transformer:
     """A shipped checkpoint with the knobs applied (sharing the trained tensors)."""
     model, _ = load_model(key, DEVICE)
-    return K.apply(model, from_tuple(knobs), original_len)
+    return K.apply(model, knobs, original_len)
 
 
 # ---- the scheme tables ---------------------------------------------------------------------------
@@ -115,7 +104,7 @@ def model_of(key: str):
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def probe_attention(key: str, task_name: str, length: int, knobs: tuple = STOCK
+def probe_attention(key: str, task_name: str, length: int, knobs: K.Knobs = STOCK
                     ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length,
     with the positional knobs applied."""
@@ -144,7 +133,7 @@ def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: tuple = STOCK) -> list[dict]:
+def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: K.Knobs = STOCK) -> list[dict]:
     """Accuracy per length factor; the per-token accuracy (a second pass over the same
     examples) only when asked for. Cached per knob setting."""
     task = get_task(task_name)
@@ -236,7 +225,7 @@ def heldout(key: str, lang: str) -> list[int]:
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def curve(key: str, lang: str, knobs: tuple, n_train: int) -> list[tuple[float, int, float | None]]:
+def curve(key: str, lang: str, knobs: K.Knobs, n_train: int) -> list[tuple[float, int, float | None]]:
     """Bits per character at each length factor for one model under the knobs (cached per
     model, language and knob setting)."""
     model = knobbed(key, knobs, n_train)
@@ -246,7 +235,7 @@ def curve(key: str, lang: str, knobs: tuple, n_train: int) -> list[tuple[float, 
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def profile(key: str, lang: str, knobs: tuple, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
+def profile(key: str, lang: str, knobs: K.Knobs, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
     """(distances, mean weight over layers and heads) at factor × the training length."""
     model = knobbed(key, knobs, n_train)
     length = int(n_train * factor)

@@ -26,6 +26,7 @@ from viz_core.attention_html import standalone_html
 from viz_core.figure import text_scale
 
 from .. import serving
+from ..figure_words import attention_terms
 from ..i18n import FORMULAS, formula, t
 from ..links import choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import md_escape
@@ -45,7 +46,7 @@ HEATMAP_HEIGHT = 600
 
 def terms() -> dict[str, str]:
     """Words inside figures, in the UI language."""
-    return {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
+    return attention_terms()
 
 
 @dataclass(frozen=True)
@@ -352,7 +353,7 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
 
 
 def memory_caption(data: AttentionData, cfg) -> None:
-    """What this trace holds in memory, and the formula behind it (models/memory.py)."""
+    """What this trace holds in memory, and the formula behind it (lab/memory.py)."""
     if data.run is None:
         return
     n = len(data.tokens)

@@ -19,6 +19,7 @@ from lab.residual import has_unembedding
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
+from ..figure_words import head_terms
 from ..i18n import formula, t
 from ..links import choice, index_slider, set_choice, show_notices
 from ..markup import md_code, md_escape
@@ -68,7 +69,7 @@ def render(sel: Selection) -> None:
 
 
 def terms() -> dict[str, str]:
-    return {w: t(f"term_{w}") for w in ("layer", "head")}
+    return head_terms()
 
 
 def no_lm_head_note(model) -> bool:

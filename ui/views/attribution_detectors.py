@@ -14,6 +14,7 @@ import viz_core as vz
 from lab import detectors as D
 from models.trace import Stack
 
+from ..figure_words import head_terms
 from ..i18n import t
 from ..links import bound, choice, stack_choice
 from ..markup import md_code, md_escape
@@ -66,7 +67,7 @@ def render_view(sel: Selection, model) -> None:
         picked = scores.best(detector)[:2]
     metrics = {labels[d]: scores.scores[d] for d in D.DETECTORS}
     fig = vz.head_metrics_chart(metrics, labels[detector], selected=picked, title=labels[detector],
-                                terms={w: t(f"term_{w}") for w in ("layer", "head")})
+                                terms=head_terms())
     fx.chart(fig, key="det_map", on_select=_on_cell, selection_mode="points", width="stretch")
     st.caption(chance_caption(scores, labels))
     rows = scores.table()

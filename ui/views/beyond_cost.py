@@ -16,6 +16,7 @@ from lab.kv import attention_kind, kv_head_options
 from models.config import TransformerConfig
 from viz_core import beyond_more as vb
 
+from ..figure_words import words
 from ..i18n import FORMULAS, t
 from ..links import bound, choice, show_notices
 from ..serving.beyond import at_context, curves
@@ -89,7 +90,7 @@ def render(sel: Selection, cfg: TransformerConfig) -> None:
     cfg_json = json.dumps(cfg.to_dict(), sort_keys=True)
     fams = curves(cfg_json, c.lo, c.hi, s.bytes_per_value, c.groups, c.window)
     names = {f.family: family_name(f.family, cfg, c) for f in fams}
-    terms = {w: t(f"bxm_term_{w}") for w in vb.MEMORY_TERMS}
+    terms = words("bxm_term_", vb.MEMORY_TERMS)
     fig = vb.memory_chart(fams[0].contexts, {names[f.family]: f.total for f in fams},
                           {names[f.family]: f.next_token for f in fams},
                           dashed=tuple(names[f.family] for f in fams if f.constant),

@@ -10,7 +10,9 @@ import streamlit as st
 import viz_core as vz
 from lab import mixer as MX
 from lab.beyond import QKV
+from viz_core.labels import position_label
 
+from ..figure_words import weight_terms
 from ..i18n import FORMULAS, t
 from ..links import bound, choice, show_notices
 from ..serving.beyond import compared
@@ -19,7 +21,7 @@ from ..widgets import figure_export as fx
 
 
 def terms() -> dict[str, str]:
-    return {w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")}
+    return weight_terms()
 
 
 def render(sel: Selection, src: QKV) -> None:
@@ -41,7 +43,7 @@ def render(sel: Selection, src: QKV) -> None:
     show_notices()                  # link values these controls could not use
     r = compared(src.q, src.k, src.v, mixing, bool(shuffled), int(seed))
     st.caption(t("bxm_mix_fit_note") if mixing == "fit" else t("bxm_mix_random_note", n=src.n))
-    shown = [f"{p}·{src.tokens[p]}" for p in r.perm]          # original position · token
+    shown = [position_label(p, src.tokens[p]) for p in r.perm]          # original position · token
     left, right = st.columns(2)
     with left:
         fx.chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,

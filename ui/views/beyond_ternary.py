@@ -13,6 +13,7 @@ from lab import ternary as TN
 from models.trace import Stack
 from viz_core import beyond_more as vb
 
+from ..figure_words import words
 from ..i18n import FORMULAS, t
 from ..links import choice, index_slider, show_notices, stack_choice
 from ..page import explain, require_model, require_text
@@ -38,7 +39,7 @@ def render(sel: Selection) -> None:
         matrix = choice(st.selectbox, t("bxm_t_matrix"), mats, param="bxm_matrix", default="W_Q",
                         labels={m: t(f"bxm_mat_{m}") for m in mats})
     show_notices()                  # link values these controls could not use
-    terms = {w: t(f"bxm_term_{w}") for w in vb.TERNARY_TERMS}
+    terms = words("bxm_term_", vb.TERNARY_TERMS)
     rows, cols = TN.linear(model, stack, layer, matrix).weight.shape
     title = t("bxm_t_hist_title", matrix=t(f"bxm_mat_{matrix}"), layer=layer, rows=rows, cols=cols)
     fig, s = matrix_view(sel.model_key, sel.device, stack, layer, matrix, json.dumps(terms, sort_keys=True), title)

@@ -13,6 +13,7 @@ import streamlit as st
 
 import viz_core as vz
 from lab import ffn as F
+from viz_core.labels import plain_labels
 
 from .. import serving
 from ..figure_words import ffn_terms
@@ -110,7 +111,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
         st.caption(t("ffn_map_caption"))
         with st.expander(t("ffn_topk_table", k=TOP_K)):
             top = np.argsort(-acts, axis=1, kind="stable")[:, :TOP_K]                 # [pos, k] strongest first
-            rows = {t("term_token"): [f"{i}·{vz.visible_label(tok)}" for i, tok in enumerate(data.tokens)]}
+            rows = {t("term_token"): plain_labels(data.tokens)}
             for j in range(top.shape[1]):
                 rows[f"#{j + 1}"] = [f"n{n} ({acts[i, n]:.3g})" for i, n in enumerate(top[:, j])]
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="ffn_topk")

@@ -25,6 +25,7 @@ from models.trace import Stack, act_name
 from models.weights import zoo
 
 from .. import model_names, serving
+from ..figure_words import words
 from ..i18n import formula, lang, t
 from ..links import bound, choice, show_notices
 from ..markup import md_escape
@@ -344,7 +345,7 @@ def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
     with left:
         st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
         fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
-                                terms={k: t(f"gen_term_{k}") for k in vg.BAR_TERMS})
+                                terms=words("gen_term_", vg.BAR_TERMS))
         fx.chart(fig, key="gen_bars", width="stretch")
         st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(G.token_text(tok, s.token_id), 30))) + " "
                     + _why(s, run.settings))
@@ -386,8 +387,7 @@ def beam_view(tok, run: Run) -> None:
     fig = vg.beam_tree([n.step for n in nodes], [n.parent for n in nodes],
                        G.token_texts(tok, [n.token_id for n in nodes]),
                        [n.score for n in nodes], [n.kept for n in nodes], [n.finished for n in nodes], res.best_path,
-                       prompt_label=t("gen_prompt"), terms={k: t(f"gen_term_{k}") for k in
-                                                            ("step", "score", "kept", "pruned", "finished", "best")})
+                       prompt_label=t("gen_prompt"), terms=words("gen_term_", vg.BEAM_TERMS))
     fx.chart(fig, key="gen_beam_tree", width="stretch")
     best = nodes[res.best_path[-1]]
     length = len(res.best_path)
@@ -411,7 +411,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     tokens = all_tokens[:rows]
     before = 0 if index == 0 else rows - 1
     fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
-                           terms={k: t(f"gen_term_{k}") for k in ("layer", "position", "cached", "new")})
+                           terms=words("gen_term_", vg.CACHE_TERMS))
     fx.chart(fig, key="gen_cache_grid", width="stretch")
     st.caption(t("gen_cache_grid_caption"))
     shape = f"[{', '.join(map(str, cache.shape))}]"

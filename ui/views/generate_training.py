@@ -15,6 +15,7 @@ from lab import generation as G
 from viz_core import syllabus as vy
 
 from .. import serving
+from ..figure_words import words
 from ..i18n import t
 from ..page import explain
 from ..serving.generate import forcing
@@ -24,7 +25,7 @@ from ..widgets.notes import misconception
 
 
 def terms() -> dict[str, str]:
-    return {k: t(f"tf_term_{k}") for k in ("context", "target", "example", "loss")} | {"diff": t("tf_diff")}
+    return words("tf_term_", ("context", "target", "example", "loss")) | {"diff": t("tf_diff")}
 
 
 def section(sel: Selection, arch: str) -> None:

@@ -16,6 +16,7 @@ import streamlit as st
 
 from lab import lessons as LL
 from models.errors import Refused
+from viz_core.labels import plain_label
 
 from .. import presenter
 from ..examples import EXAMPLE_TEXTS
@@ -244,7 +245,6 @@ def compute(step: LL.Step, sel: Selection, model, tok) -> Shown:
 
 def step_view(place: Place, sel: Selection, model, tok, cls=None) -> None:
     lesson, i = place.lesson, place.index
-    step = lesson.steps[i]
     code = lang()
     n = len(lesson.steps)
     with st.container(key="ls_progress"):
@@ -326,7 +326,7 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None
     st.markdown(f"**{lesson_markdown(step.ask[code])}**")
     if spec.question == "token":
         options = list(range(len(shown.tokens or [])))
-        fmt = (lambda j: f"{j}·{_visible(shown.tokens[j])}")
+        fmt = (lambda j: plain_label(j, shown.tokens[j]))
     else:
         options = list(spec.options)
         fmt = (lambda o: t(f"lk_opt_{o}"))
@@ -360,11 +360,6 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None
         tally_line((lesson.id, i))
         st.button(t("ls_again"), key=f"ls_again_{lesson.id}_{i}", on_click=hide, args=(seen, gkey, i, teacher))
     return True
-
-
-def _visible(token: str) -> str:
-    import viz_core as vz
-    return vz.visible_label(token)
 
 
 def reveal(seen: tuple, where: tuple, guess: Any, answer: Any, teacher: bool = False) -> None:

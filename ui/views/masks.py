@@ -22,6 +22,7 @@ from lab.positional import shuffle
 from models import masks as M
 from models.trace import Stack
 from viz_core import masks as vm
+from viz_core.labels import plain_label, plain_labels
 
 from ..figure_words import mask_terms
 from ..i18n import FORMULAS, STRINGS, formula, lang, t
@@ -151,7 +152,7 @@ def composer(tokens: list[str]) -> list[dict]:
                     st.session_state["mk_global"] = kept
                 default = {}
             params["global_tokens"] = tuple(st.multiselect(t("mk_global"), list(range(n)), key="mk_global", **default,
-                                                           format_func=lambda p: f"{p}·{vz.visible_label(tokens[p])}"))
+                                                           format_func=lambda p: plain_label(p, tokens[p])))
     if "n_random" in need:
         with next(cols):
             params["n_random"] = _num(t("mk_random"), 0, n, min(2, n), "mk_random")
@@ -397,7 +398,7 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
                  key="mk_v_ret", width="stretch")
     with bottom[1]:
         st.markdown(f"**{t('mk_v_similarity')}**")
-        st.dataframe(pd.DataFrame({t("mk_v_col_pos"): [f"{i}·{vz.visible_label(s)}" for i, s in enumerate(tokens)],
+        st.dataframe(pd.DataFrame({t("mk_v_col_pos"): plain_labels(tokens),
                                    t("mk_v_col_linear"): cmp.linear_similarity,
                                    t("mk_v_col_retention"): cmp.retention_similarity}),
                      hide_index=True, width="stretch", key="mk_v_table", height=min(420, 38 + 35 * len(tokens)))

@@ -16,7 +16,7 @@ import streamlit as st
 
 import viz_core.positional as vp
 from lab import positional as E
-from models.config import POSITIONALS
+from models.config import POSITIONALS, STOCK_BASE
 from models.trace import Stack
 from models.weights import zoo
 
@@ -112,7 +112,7 @@ def size_controls() -> Size:
         d = bound(st.number_input, t("pe_dim"), 2, MAX_DIM, 64, 1, key="pe_d", url_default="64",
                   help=t("pe_dim_help"))
     with c3:
-        base = bound(st.number_input, t("pe_base"), 2.0, 1.0e7, 10000.0, key="pe_base", url_default="10000.0",
+        base = bound(st.number_input, t("pe_base"), 2.0, 1.0e7, STOCK_BASE, key="pe_base", url_default=str(STOCK_BASE),
                      format="%g")
     show_notices()                      # a link value out of range was clamped: say so
     return Size(int(n), int(d), float(base))

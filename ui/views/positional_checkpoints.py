@@ -19,6 +19,7 @@ import viz_core.pe_length as vl
 import viz_core.positional as vp
 from lab import positional as E
 from lab.attention import head_entropy
+from lab.pe_knobs import Knobs
 from models.errors import Refused
 from models.training.tasks import get_task
 
@@ -61,7 +62,7 @@ def task_control(param: str = "pe_task") -> tuple[str, dict[str, dict]]:
     return task, available[task]
 
 
-def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> tuple:
+def knob_panel(task, cards: dict[str, dict], eval_len: int | None = None) -> Knobs:
     """The positional knobs for this task's checkpoints, as a cache key."""
     return positional_knobs.panel(cards, task.train_len, eval_len)
 

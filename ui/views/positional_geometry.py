@@ -17,7 +17,7 @@ from models.weights import zoo
 from viz_core.geometry import qk_scatter
 
 from .. import model_names, serving
-from ..figure_words import scheme_label
+from ..figure_words import scheme_label, words
 from ..i18n import STRINGS, lang, t
 from ..links import bound, choice, index_slider, show_notices
 from ..markup import md_escape
@@ -52,7 +52,7 @@ def set_label(name: str) -> str:
 
 # ---- the figure ----------------------------------------------------------------------------------------
 def figure_words() -> dict[str, str]:
-    return {k: t(f"pe_g_w_{k}") for k in ("query", "key", "position", "token", "pc", "attention", "probe")}
+    return words("pe_g_w_", ("query", "key", "position", "token", "pc", "attention", "probe"))
 
 
 def figure(g: G.Geometry, tokens: list[tuple[str, ...]], look: Look, *, title: str = "", height: int = 480,

@@ -14,6 +14,7 @@ import streamlit as st
 
 import viz_core.pe_length as vl
 from lab import length_curve as L
+from lab.pe_knobs import Knobs
 
 from .. import serving
 from ..figure_words import scheme_label
@@ -53,7 +54,7 @@ def section() -> None:
         distance_view(cards, lang, knobs, n)
 
 
-def curve_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
+def curve_view(cards: dict[str, dict], lang: str, knobs: Knobs, n: int) -> None:
     progress = st.progress(0.0, text=t("pel_running"))
     results, stock = {}, {}
     for i, (s, card) in enumerate(cards.items()):
@@ -99,7 +100,7 @@ def reading(results: dict[str, list]) -> None:
     st.info(t("pel_paper"), icon=":material/menu_book:")
 
 
-def distance_view(cards: dict[str, dict], lang: str, knobs: tuple, n: int) -> None:
+def distance_view(cards: dict[str, dict], lang: str, knobs: Knobs, n: int) -> None:
     panels: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = {}
     for s, card in cards.items():
         limit = L.max_length(serving.load_model(card["key"], DEVICE)[0])     # a learned table's rows

@@ -13,6 +13,7 @@ import streamlit as st
 
 from viz_core import syllabus as vy
 
+from ..figure_words import words
 from ..i18n import t
 from ..links import index_slider
 from ..model_names import site_label
@@ -28,7 +29,7 @@ AXES = ("layernorm", "rmsnorm", "batchnorm", "dyt")
 def terms() -> dict[str, str]:
     keys = ("token", "feature", "mean", "bn_real", "bn_all", "added", "change", "ln_change", "bn_change", "input",
             "output", "fit", "line")
-    return {k: t(f"bn_term_{k}") for k in keys}
+    return words("bn_term_", keys)
 
 
 def view(sel: Selection, cfg) -> None:

@@ -1,7 +1,7 @@
 """The training lab: the settings form, runs in background threads, live curves and
 attention, the step scrubber, and checkpoint download / upload.
 
-A run trains in a daemon thread (`models.training.train`) that fills a `TrainRun` in
+A run trains in a daemon thread (`models.training.trainer.train`) that fills a `TrainRun` in
 place; the page polls it from a fragment every second while it runs, so widgets stay
 responsive and a Stop button works. Runs live in the session's state, so two browser
 sessions never see each other's runs. At most `MAX_PARALLEL` runs train at once in
@@ -27,6 +27,7 @@ from models.errors import Refused
 from models.weights import safety
 from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
 
+from ..figure_words import weight_terms
 from ..i18n import t
 from ..markup import md_code, md_escape
 from ..model_names import pe_name
@@ -360,8 +361,7 @@ def finished(rec: Record) -> None:
         except ValueError:
             ideal = None
         if ideal is not None:
-            words = {w: t(f"term_{w}") for w in ("query", "key", "masked", "weight")}
-            fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False, terms=words)
+            fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False, terms=weight_terms())
             fig.update_layout(height=420)
             fx.chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
         else:

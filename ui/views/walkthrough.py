@@ -20,6 +20,7 @@ from lab.walkthrough import HeadWalk
 from models.trace import Stack
 from viz_core import masks as vm
 from viz_core.figure import HIGHLIGHT
+from viz_core.labels import plain_label
 
 from ..i18n import FORMULAS, t
 from ..links import index_slider, show_notices, stack_choice
@@ -71,7 +72,7 @@ def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
             st.session_state[key] = n - 1
         index = {}
     return int(st.selectbox(label, list(range(n)), key=key, **index,
-                            format_func=lambda i: f"{i}·{vz.visible_label(tokens[i], 30)}"))
+                            format_func=lambda i: plain_label(i, tokens[i], 30)))
 
 
 def choose_stack(arch: str) -> str:
@@ -130,7 +131,7 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
 
 def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> None:
     """One row per key (tokens = the key tokens)."""
-    q_label = f"{w.query}·{vz.visible_label(q_tokens[w.query])}"
+    q_label = plain_label(w.query, q_tokens[w.query])
     st.subheader(t("wt_steps", q=md_escape(q_label)))
     bias = "" if w.cross else {"alibi": t("wt_bias_alibi"), "relative": t("wt_bias_relative")}.get(cfg.positional, "")
     st.markdown(t("wt_steps_text", sqrt=float(np.sqrt(w.q.shape[0])), bias=bias))
@@ -220,8 +221,8 @@ def walk_json(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> str:
 
 def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: int) -> None:
     nv = W.neuron_view(w, key)
-    st.subheader(t("wt_neuron", q=md_escape(f"{w.query}·{vz.visible_label(q_tokens[w.query])}"),
-                   k=md_escape(f"{key}·{vz.visible_label(k_tokens[key])}")))
+    st.subheader(t("wt_neuron", q=md_escape(plain_label(w.query, q_tokens[w.query])),
+                   k=md_escape(plain_label(key, k_tokens[key]))))
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
     if not w.mask[key]:
         st.info(t("wt_neuron_masked"))

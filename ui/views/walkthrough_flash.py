@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-import viz_core as vz
 from lab import flash as FL
 from viz_core import masks as vm
 from viz_core import scaling as vs
+from viz_core.labels import plain_label
 
+from ..figure_words import words
 from ..i18n import t
 from ..markup import md_escape
 from ..page import explain
@@ -26,8 +27,8 @@ BIG = 32_768            # the context length the memory caption compares with
 
 
 def terms() -> dict[str, str]:
-    words = {w: t(f"fa_term_{w}") for w in ("score", "running_max", "denominator", "tile_max", "not_read")}
-    return {**words, "query": t("term_query"), "key": t("term_key")}
+    named = words("fa_term_", ("score", "running_max", "denominator", "tile_max", "not_read"))
+    return {**named, "query": t("term_query"), "key": t("term_key")}
 
 
 @st.fragment
@@ -62,10 +63,10 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
         fx.chart(vs.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
                                   np.array([s.m[q] for s in run.steps]), np.array([s.l[q] for s in run.steps]),
                                   current=read - 1, terms=terms(),
-                                  title=t("fa_stats_title", q=f"{q}·{vz.visible_label(q_tokens[q])}")),
+                                  title=t("fa_stats_title", q=plain_label(q, q_tokens[q]))),
                  key="fa_stats", width="stretch")
     diff = float(np.abs(step.o[q] - run.out[q]).max())
-    st.markdown(t("fa_partial", k=read, T=n_tiles, q=md_escape(f"{q}·{vz.visible_label(q_tokens[q])}"), diff=diff))
+    st.markdown(t("fa_partial", k=read, T=n_tiles, q=md_escape(plain_label(q, q_tokens[q])), diff=diff))
     fx.chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="fa_partial", width="stretch")

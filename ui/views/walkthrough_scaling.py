@@ -15,7 +15,9 @@ import streamlit as st
 import viz_core as vz
 from lab import scaling as SC
 from viz_core import scaling as vs
+from viz_core.labels import plain_label
 
+from ..figure_words import words
 from ..i18n import t
 from ..markup import md_escape
 from ..page import explain
@@ -26,9 +28,8 @@ from ..widgets.notes import misconception
 
 
 def terms() -> dict[str, str]:
-    words = {w: t(f"sc_term_{w}") for w in ("d_k", "variance", "random", "random_scaled", "head", "head_scaled",
-                                            "weight")}
-    return {**words, "with": t("sc_with"), "without": t("sc_without"), "key": t("term_key")}
+    named = words("sc_term_", ("d_k", "variance", "random", "random_scaled", "head", "head_scaled", "weight"))
+    return {**named, "with": t("sc_with"), "without": t("sc_without"), "key": t("term_key")}
 
 
 def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str]) -> None:
@@ -48,7 +49,7 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
                                     title=t("sc_variance_title")), key="sc_variance", width="stretch")
         st.caption(t("sc_variance_caption", samples=curve.samples, dk=h.d_k, var=h.var_dots, scaled=h.var_scaled,
                      vq=h.var_q, vk=h.var_k))
-    q_plain = f"{c.query}·{vz.visible_label(q_tokens[c.query])}"          # a figure title escapes it itself
+    q_plain = plain_label(c.query, q_tokens[c.query])          # a figure title escapes it itself
     q_label = md_escape(q_plain)
     with right:
         weights = [np.where(h.with_scale.scores > -np.inf, r.weights, np.nan) for r in (h.with_scale, h.without)]

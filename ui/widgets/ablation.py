@@ -4,7 +4,7 @@ mask, swap the norm, and the change in the model's output that follows.
     from ui.widgets.ablation import ablation_panel
     ablation_panel(sel)            # controls + the effect on the selected model and text
 
-The work is models.ablation (real hooks and config changes); this module holds the
+The work is lab.ablation (real hooks and config changes); this module holds the
 widgets, the caches and the charts. A page may call `ablation_panel` once per run; its
 widgets are keyed `abl_*` (pass another `prefix` to have two).
 """
@@ -38,7 +38,7 @@ def _rebuilt(key: str, device: str, drop_positional: bool, norm: str | None) -> 
 def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[tuple[int, int], ...],
                     drop_positional: bool, remove_mask: bool, norm: str | None) -> dict:
     """Run the model on the text with and without the ablation; the per-position change
-    (models.ablation.output_change) plus tokens and notes. Raises ValueError."""
+    (lab.ablation.output_change) plus tokens and notes. Raises ValueError."""
     model, tok = load_model(key, device)
     ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
     ab.check(model)
@@ -68,7 +68,7 @@ def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[
 @st.cache_data(max_entries=16, show_spinner=False)
 def task_accuracy(key: str, device: str, heads: tuple[tuple[int, int], ...], drop_positional: bool,
                   remove_mask: bool, norm: str | None, n: int = 128) -> tuple[float, float]:
-    """Exact-sequence accuracy on the checkpoint's own task (models.tasks), without and
+    """Exact-sequence accuracy on the checkpoint's own task (models.training.tasks), without and
     with the ablation, on the same n seeded examples."""
     from models.training.tasks import get_task
 

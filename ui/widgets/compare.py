@@ -14,6 +14,7 @@ import viz_core as vz
 
 from lab import attention as LA
 
+from ..figure_words import attention_terms
 from ..i18n import t
 from ..links import bound
 from ..markup import md_escape
@@ -117,7 +118,7 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
 
     pa, pb = shown(da), shown(db)
     what = t("head_what", head=head) if combine == "one" else t(f"combine_{combine}")
-    terms = {w: t(f"term_{w}") for w in ("query", "key", "masked", "layer", "head", "weight")}
+    terms = attention_terms()
     figs = [vz.head_heatmap(pa, q_tok, k_tok, title=f"{_ab_title('a')} · L{layer} {what}", clickable=False,
                             terms=terms, square=False),
             vz.head_heatmap(pb, qb, kb, title=f"{_ab_title('b')} · L{layer} {what}", clickable=False,

@@ -23,6 +23,7 @@ from viz_core import model_map as vmap
 from viz_core.labels import plain_labels
 
 from .. import model_names, serving
+from ..figure_words import words
 from ..i18n import t
 from ..links import bound, choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import markdown_table, md_escape
@@ -42,7 +43,7 @@ PE_SECTION = {"rope": "rope", "alibi": "bias", "relative": "bias"}     # positio
 
 
 def terms() -> dict[str, str]:
-    return {k: t(f"mm_{k}") for k in vmap.MAP_TERMS}
+    return words("mm_", vmap.MAP_TERMS)
 
 
 @dataclass(frozen=True)

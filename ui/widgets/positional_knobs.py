@@ -20,12 +20,13 @@ import viz_core.pe_length as vl
 import viz_core.positional as vp
 from lab import pe_knobs as K
 from models import positional as P
-from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, TransformerConfig
+from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, STOCK_BASE, TransformerConfig
 
 from .. import serving
+from ..figure_words import words as words_of
 from ..i18n import t
 from ..links import bound, choice, clamp_link_value, set_choice, show_notices
-from ..serving.positional import DEVICE, knob_tuple
+from ..serving.positional import DEVICE
 from . import figure_export as fx
 
 PARAMS = ("pe_k_theta", "pe_k_scaling", "pe_k_factor", "pe_k_alibi", "pe_k_buckets", "pe_k_maxdist",
@@ -33,7 +34,7 @@ PARAMS = ("pe_k_theta", "pe_k_scaling", "pe_k_factor", "pe_k_alibi", "pe_k_bucke
 
 
 def words() -> dict[str, str]:
-    return {k: t(f"pek_w_{k}") for k in vl.DEFAULT_WORDS}
+    return words_of("pek_w_", vl.DEFAULT_WORDS)
 
 
 def _number(label: str, name: str, default: float, key: str, step: float | None = None, fmt: str = "%g",
@@ -53,8 +54,9 @@ def is_changed() -> bool:
 
 def reset(relative_default: tuple[int, int]) -> None:
     """Every knob back to the trained setting (a callback: before the widgets are drawn)."""
-    numbers = {"pe_k_theta": 10000.0, "pe_k_factor": 1.0, "pe_k_alibi": 1.0, "pe_k_buckets": int(relative_default[0]),
-               "pe_k_maxdist": int(relative_default[1]), "pe_k_sinbase": 10000.0, "pe_k_temp": 1.0}
+    numbers = {"pe_k_theta": STOCK_BASE, "pe_k_factor": 1.0, "pe_k_alibi": 1.0,
+               "pe_k_buckets": int(relative_default[0]),
+               "pe_k_maxdist": int(relative_default[1]), "pe_k_sinbase": STOCK_BASE, "pe_k_temp": 1.0}
     for p, value in numbers.items():
         if p in st.session_state:
             st.session_state[p] = value
@@ -62,10 +64,10 @@ def reset(relative_default: tuple[int, int]) -> None:
     set_choice("pe_k_layout", "interleaved")
 
 
-def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, key: str = "pe_kfig") -> tuple:
+def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, key: str = "pe_kfig") -> K.Knobs:
     """The knobs for a set of checkpoints {scheme: card with its "key"} trained on
-    `train_len` positions, and the temperature; returns what they chose as a cache key
-    (`knob_tuple`). The T5 defaults and RoPE's pairs are those of the set's own models;
+    `train_len` positions, and the temperature; returns what they chose (a frozen
+    `Knobs`, itself the cache key). The T5 defaults and RoPE's pairs are those of the set's own models;
     each knob's picture (RoPE's wavelengths, T5's bucket map) is drawn beside it."""
     schemes = tuple(cards)
     rel = serving.load_model(cards["relative"]["key"], DEVICE)[0].cfg if "relative" in cards else None
@@ -78,7 +80,7 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
         c1, c2, c3 = st.columns(3)
         if "rope" in schemes:
             with c1:
-                theta = _number(t("pek_theta"), "rope_base", 10000.0, "pe_k_theta", help_=t("pek_theta_help"))
+                theta = _number(t("pek_theta"), "rope_base", STOCK_BASE, "pe_k_theta", help_=t("pek_theta_help"))
             with c2:
                 scaling = choice(st.selectbox, t("pek_scaling"), ROPE_SCALINGS, param="pe_k_scaling", default="none",
                                  labels={s: t(f"pek_scaling_{s}") for s in ROPE_SCALINGS}, help=t("pek_scaling_help"))
@@ -100,7 +102,7 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
         c7, c8, c9 = st.columns(3)
         if "sinusoidal" in schemes:
             with c7:
-                sinbase = _number(t("pek_sinbase"), "sinusoidal_base", 10000.0, "pe_k_sinbase")
+                sinbase = _number(t("pek_sinbase"), "sinusoidal_base", STOCK_BASE, "pe_k_sinbase")
             with c8:
                 layout = choice(st.radio, t("pek_layout"), SINUSOIDAL_LAYOUTS, param="pe_k_layout",
                                 default="interleaved", horizontal=True,
@@ -111,8 +113,8 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
         # a knob at the trained setting is no knob (so the stock model is the cached one)
         if (buckets, maxdist) == tuple(relative_default):
             buckets = maxdist = None
-        theta = None if theta == 10000.0 else theta
-        sinbase = None if sinbase == 10000.0 else sinbase
+        theta = None if theta == STOCK_BASE else theta
+        sinbase = None if sinbase == STOCK_BASE else sinbase
         layout = None if layout == "interleaved" else layout
         if factor == 1.0:
             scaling = "none"
@@ -127,14 +129,14 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
         pictures(schemes, knobs, train_len, relative_default, eval_len, key, rope)
     if not knobs.is_stock:
         st.caption(t("pek_active", what=summary(knobs, schemes)))
-    return knob_tuple(knobs)
+    return knobs
 
 
 def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
     """The knobs that act, in words ("RoPE θ = 500, ×4 position interpolation; T = 2")."""
     parts = []
     schemes = set(schemes)
-    if "rope" in schemes and knobs.rope_base not in (None, 10000.0):
+    if "rope" in schemes and knobs.rope_base not in (None, STOCK_BASE):
         parts.append(f"RoPE θ = {knobs.rope_base:g}")
     if "rope" in schemes and knobs.rope_scaling != "none" and knobs.rope_factor != 1.0:
         parts.append(f"{t('pek_scaling_' + knobs.rope_scaling)} ×{knobs.rope_factor:g}")
@@ -142,9 +144,9 @@ def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
         parts.append(t("pek_sum_alibi", s=knobs.alibi_slope_scale))
     if "relative" in schemes and knobs.relative_buckets is not None:
         parts.append(t("pek_sum_buckets", b=knobs.relative_buckets, d=knobs.relative_max_distance))
-    if "sinusoidal" in schemes and (knobs.sinusoidal_base not in (None, 10000.0) or
+    if "sinusoidal" in schemes and (knobs.sinusoidal_base not in (None, STOCK_BASE) or
                                     knobs.sinusoidal_layout not in (None, "interleaved")):
-        parts.append(t("pek_sum_sin", b=knobs.sinusoidal_base or 10000.0,
+        parts.append(t("pek_sum_sin", b=knobs.sinusoidal_base or STOCK_BASE,
                        layout=t(f"pek_layout_{knobs.sinusoidal_layout or 'interleaved'}")))
     if knobs.temperature != 1.0:
         parts.append(f"T = {knobs.temperature:g}")
