@@ -56,11 +56,12 @@ def stages(repeats: int) -> None:
     import viz_core as vz
     from lab import attention as LA
     from ui import serving as loaders
+    from ui.serving import RunKey
 
     loaders.load_model("minilm", "cpu")
     budget = loaders.trace_budget_bytes()
     seq = iter(range(10_000))
-    t_rec, data = _median(lambda i: loaders.attention_data("minilm", "cpu", _text(next(seq)), "", budget),
+    t_rec, data = _median(lambda i: loaders.attention_data(RunKey("minilm", "cpu", _text(next(seq))), budget),
                           repeats)
     p = data.patterns["self"]
     n = p.shape[-1]

@@ -53,7 +53,7 @@ def require_text(sel: Selection) -> None:
 
 
 def require_data(sel: Selection, load):
-    """`load(model_key, device, text, target)` (a cached recorded pass whose result has
+    """`load(RunKey)` (a cached recorded pass whose result has
     tokens, truncated, n_tokens_before, unk_fraction and run), with the notes every page
     shows: memory (budget cut, out-of-memory fallback), truncation, many unknown tokens,
     random weights. Stops the page with a message (never a traceback) when it cannot run."""
@@ -69,11 +69,11 @@ def require_data(sel: Selection, load):
 
 
 def run_or_stop(loader, sel: Selection):
-    """`loader(model, device, text, target)` (a cached recorded pass), its memory notes
+    """`loader(RunKey)` (a cached recorded pass, keyed by the selection), its memory notes
     shown (budget cut, out-of-memory fallback); a pass that cannot run stops the page with
     a message, never a traceback."""
     try:
-        data = loader(sel.model_key, sel.device, sel.text, sel.target)
+        data = loader(serving.RunKey.of(sel))
     except serving.TraceBudgetError as e:
         st.error(t("mem_budget_refused", need=f"{e.need / 1e6:,.0f}", budget=f"{e.budget / 1e6:,.0f}"),
                  icon=":material/memory:")

@@ -133,7 +133,7 @@ def _run() -> None:
 
         from .examples import EXAMPLE_TEXT
         from .i18n import STRINGS
-        from .serving import cache, gate
+        from .serving import RunKey, cache, gate
         from .serving.attention import model_view_figure
         from viz_core import colors
         from viz_core.figure import text_scale
@@ -150,10 +150,10 @@ def _run() -> None:
         gate.load_model(entry.key, device)
         t0 = _mark(step, t0)
         step = _state.stage = "first_run"
-        data = cache.attention_data(entry.key, device, EXAMPLE_TEXT, "")
+        data = cache.attention_data(RunKey(entry.key, device, EXAMPLE_TEXT))
         # the heads view's all-heads figure (st.cache_data too), for the default palette and
         # text scale (outside a session: the defaults a first visitor gets)
-        model_view_figure(entry.key, device, EXAMPLE_TEXT, "", next(iter(data.patterns)),
+        model_view_figure(RunKey(entry.key, device, EXAMPLE_TEXT), next(iter(data.patterns)),
                           colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
         _mark(step, t0)
         _state.stage = "done"

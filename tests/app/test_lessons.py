@@ -13,6 +13,7 @@ from lab import lessons as LL
 from tests.app.helpers import MINILM_LABEL, TEXT, assert_ok, open_app
 from tests.unit.test_lesson_files import GOOD
 from ui.lessons import specs
+from ui.serving import RunKey
 
 LESSONS = "app_pages/lessons.py"
 SHIPPED = LL.shipped(specs())[0]
@@ -78,7 +79,7 @@ def _answer(key: str, text: str) -> int:
     """The softmax step's answer, computed here from the model's recorded pattern."""
     from ui import serving
 
-    data = serving.attention_data(key, "cpu", text, "")
+    data = serving.attention_data(RunKey(key, "cpu", text))
     row = data.patterns[next(iter(data.patterns))][0, 0]
     return int(np.argmax(row[LF.last_word(data.tokens)]))
 

@@ -249,7 +249,7 @@ def test_a_busy_server_draws_the_map_when_asked(monkeypatch, lang):
     monkeypatch.setattr(sessions, "count", lambda: 12)
     runs = []
     real = serving.map_view
-    monkeypatch.setattr(serving, "map_view", lambda *a, **k: runs.append(a[2]) or real(*a, **k))
+    monkeypatch.setattr(serving, "map_view", lambda *a, **k: runs.append(a[0].text) or real(*a, **k))
     text = "A busy classroom reads this sentence."
     at = open_app({"text": text, "lang": lang}, page=None)
     assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith("-model_map")]

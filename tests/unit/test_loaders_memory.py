@@ -9,7 +9,7 @@ import torch
 
 from models import Transformer, TransformerConfig
 from ui import serving as loaders
-from ui.serving import gate
+from ui.serving import RunKey, gate
 
 ATTN = ["*.hook_pattern", "*.hook_mask"]
 
@@ -50,11 +50,11 @@ def test_a_model_too_big_for_one_token_is_refused():
 
 def test_a_text_over_the_budget_is_cut_with_the_numbers(monkeypatch):
     text = "the cat sat on the mat " * 20
-    full = loaders.attention_data("minilm", "cpu", text, "", 10 ** 9)
+    full = loaders.attention_data(RunKey("minilm", "cpu", text), 10 ** 9)
     n = len(full.tokens)
     model, _ = loaders.load_model("minilm", "cpu")
     budget = loaders.pass_bytes(model, n // 2, None, ATTN)
-    cut = loaders.attention_data("minilm", "cpu", text, "", budget)
+    cut = loaders.attention_data(RunKey("minilm", "cpu", text), budget)
     assert full.run.n_kept == n and not full.run.budget_cut
     assert cut.run.budget_cut and cut.run.n_asked == n and cut.run.n_kept == len(cut.tokens) == n // 2
     assert cut.run.need_bytes == full.run.need_bytes > budget
@@ -121,7 +121,7 @@ def test_simulated_oom_in_the_forward_gives_a_shorter_real_trace(monkeypatch):
         return real(self, ids, *args, **kw)
 
     monkeypatch.setattr(Transformer, "forward", forward)
-    rec = loaders.record("custom:gpt", "cpu", text, "", ATTN, 10 ** 9)
+    rec = loaders.record(RunKey("custom:gpt", "cpu", text), ATTN, 10 ** 9)
     ran, tok, enc, trace, info = rec.model, rec.tokenizer, rec.source, rec.trace, rec.info
     assert ran is model and info.fallback == "shorter" and info.device == "cpu"
     assert info.n_kept == n // 2 and info.n_asked == n

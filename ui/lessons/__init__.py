@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping
 
 from lab.lessons import KindSpec, Param
 
+from ..serving.run_key import RunKey
 from .. import serving
 from ..i18n import t
 from ..sidebar import Selection
@@ -38,19 +39,19 @@ class StepContext:
 
     def attention(self) -> serving.AttentionData:
         s = self.sel
-        return serving.attention_data(s.model_key, s.device, s.text, s.target)
+        return serving.attention_data(RunKey.of(s))
 
     def internals(self) -> serving.InternalsData:
         s = self.sel
-        return serving.internals(s.model_key, s.device, s.text, s.target)
+        return serving.internals(RunKey.of(s))
 
     def head_metrics(self, stack: str) -> dict:
         s = self.sel
-        return serving.head_metrics(s.model_key, s.device, s.text, s.target, stack)
+        return serving.head_metrics(RunKey.of(s), stack)
 
     def rollout(self, stack: str):
         s = self.sel
-        return serving.rollout(s.model_key, s.device, s.text, s.target, stack)
+        return serving.rollout(RunKey.of(s), stack)
 
 
 @dataclass

@@ -23,6 +23,7 @@ from viz_core.labels import plain_label
 
 from .. import serving
 from ..serving import walkthrough
+from ..serving.run_key import RunKey
 from ..figure_words import weight_terms
 from ..i18n import t
 from . import Shown, StepContext, kind
@@ -61,9 +62,9 @@ def label(tokens: list[str], i: int) -> str:
 def walk(ctx: StepContext, layer: int, head: int, query: int | str):
     s = ctx.sel
     stack = _stack(ctx)
-    q_tok, k_tok, _ = walkthrough.token_lists(s.model_key, s.device, s.text, s.target, stack)
+    q_tok, k_tok, _ = walkthrough.token_lists(RunKey.of(s), stack)
     query = position(query, q_tok)
-    return walkthrough.walk(s.model_key, s.device, s.text, s.target, stack, layer, head, query), q_tok, k_tok
+    return walkthrough.walk(RunKey.of(s), stack, layer, head, query), q_tok, k_tok
 
 
 def _walk_params(layer: int, head: int, query: int) -> dict[str, str]:

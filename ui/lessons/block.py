@@ -18,6 +18,7 @@ from lab.lessons import Param
 from models.training.tasks import get_task
 from viz_core.masks import vector_figure
 
+from ..serving.run_key import RunKey
 from .. import model_names, serving
 from ..model_names import site_label, site_labels
 from ..figure_words import ffn_terms
@@ -159,7 +160,7 @@ def _lens_data(ctx: StepContext):
         return data, "", ""
     entry = serving.entry(LENS_FALLBACK)
     text = get_task(entry.task).probe().text
-    return serving.internals(LENS_FALLBACK, ctx.sel.device, text, ""), model_names.label(entry), text
+    return serving.internals(RunKey(LENS_FALLBACK, ctx.sel.device, text)), model_names.label(entry), text
 
 
 @kind("logit_lens", params=(QUERY,),

@@ -31,6 +31,7 @@ from ..i18n import t
 from ..markup import md_escape
 from ..page import task_example
 from ..serving.masks import lab_tokens, padded_batch
+from ..serving.run_key import RunKey
 from . import Shown, StepContext, kind
 from .attention import label
 
@@ -88,7 +89,7 @@ def _self_stack(cfg) -> str:
 def causal_mask(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     text, _, toy = texts(ctx)
     s = ctx.sel
-    tokens, _ = lab_tokens(s.model_key, s.device, text, s.target, _self_stack(ctx.cfg))
+    tokens, _ = lab_tokens(RunKey(s.model_key, s.device, text, s.target), _self_stack(ctx.cfg))
     mask = MK.trained_mask(ctx.cfg, len(tokens), _self_stack(ctx.cfg)).cpu().numpy()
     q = min(max(p["query"] + len(tokens) if p["query"] < 0 else p["query"], 0), len(tokens) - 1)
     v = LD.visible(mask, q)
@@ -105,7 +106,7 @@ def causal_mask(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def causal_weights(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     text, _, toy = texts(ctx)
     s = ctx.sel
-    data = serving.attention_data(s.model_key, s.device, text, s.target)
+    data = serving.attention_data(RunKey(s.model_key, s.device, text, s.target))
     stack = _self_stack(ctx.cfg)
     q_tok, k_tok = data.tokens_of(stack)
     layer, head = p["layer"], p["head"]

@@ -20,6 +20,7 @@ from viz_core.figure import BLUE, ORANGE, add_title
 from ..figure_words import head_terms
 from ..i18n import t
 from ..serving import attribution as SA
+from ..serving.run_key import RunKey
 from . import Shown, StepContext, kind
 from .attention import stack_of
 
@@ -35,7 +36,7 @@ def head_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     s = ctx.sel
     stack = stack_of(ctx)
     det = p["detector"]
-    scores = SA.detector_scores_on_text(s.model_key, s.device, s.text, s.target, (1,)).scores[stack]
+    scores = SA.detector_scores_on_text(RunKey.of(s), (1,)).scores[stack]
     z = scores.scores[det]
     layer, head, best = scores.best(det)
     names = {d: t(f"at_det_{d}") for d in DETECTORS}

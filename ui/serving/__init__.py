@@ -1,6 +1,7 @@
 """The serving layer: the one run gate, the caches the pages read, run statistics and
 the models a session trained. Streamlit glue only; the analysis lives in `lab`.
 
+- `run_key`: `RunKey`, the (model, device, text, target) every cached per-text function takes first;
 - `gate`: load -> budget -> guard -> lock -> run with fallback (every forward pass);
 - `cache`: per-text numpy data for the pages (attention maps, FFN/residual internals);
 - `attribution`: the attribution page's recorded pass, detector scores and patching
@@ -19,6 +20,7 @@ from .cache import MapView, map_view
 from .gate import (BUDGET_ENV, DEFAULT_TRACE_BUDGET_MB, MAX_CHARS, OutOfMemory, Recorded, RunInfo, TraceBudgetError,
                    encode, fit_budget, is_loaded, is_oom, load_model, pass_bytes, record, run, run_held,
                    run_padded, run_with_fallback, trace_budget_bytes, unk_fraction)
+from .run_key import RunKey
 from .trained import entries, entry, task_of
 
 __all__ = [
@@ -26,5 +28,5 @@ __all__ = [
     "neuron_projection", "parameters", "rollout", "trace_npz", "MapView", "map_view",
     "BUDGET_ENV", "DEFAULT_TRACE_BUDGET_MB", "MAX_CHARS", "OutOfMemory", "Recorded", "RunInfo", "TraceBudgetError",
     "encode", "fit_budget", "is_loaded", "is_oom", "load_model", "pass_bytes", "record", "run", "run_held",
-    "run_padded", "run_with_fallback", "trace_budget_bytes", "unk_fraction", "entries", "entry", "task_of",
+    "run_padded", "run_with_fallback", "trace_budget_bytes", "unk_fraction", "RunKey", "entries", "entry", "task_of",
 ]

@@ -16,26 +16,27 @@ from viz_core.attention_pack import pack_attention
 from viz_core.figure import use_text_scale
 
 from .cache import attention_data
+from .run_key import RunKey
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def model_view_figure(key: str, device: str, text: str, target: str, stack: str, palette: str, scale: float,
+def model_view_figure(key: RunKey, stack: str, palette: str, scale: float,
                       tile: str):
     """All heads of one stack as one image (built once per text, palette and text scale:
     ~50 ms at 64 tokens, ~0.6 s at 512); the selected tile is outlined afterwards with
     viz_core.mark_tile. `tile`: a head's name in the hover, in the UI language (the warm-up
     builds the English one)."""
     with colors.use_palette(palette), use_text_scale(scale):
-        return vz.model_view(attention_data(key, device, text, target).patterns[stack],
+        return vz.model_view(attention_data(key).patterns[stack],
                              terms={"tile": tile})
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def instant_payload(key: str, device: str, text: str, target: str, stack: str, palette: str,
+def instant_payload(key: RunKey, stack: str, palette: str,
                     labels: tuple[tuple[str, str], ...]) -> dict:
     """All layers and heads of one stack, packed once per text, palette and language
     (viz_core/attention_pack.py: uint8 per cell, one scale per head)."""
-    data = attention_data(key, device, text, target)
+    data = attention_data(key)
     q_tok, k_tok = data.tokens_of(stack)
     with colors.use_palette(palette):
         return pack_attention(data.patterns[stack], [vz.visible_label(s) for s in q_tok],

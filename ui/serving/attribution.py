@@ -30,6 +30,7 @@ from models.training.tasks import get_task
 from .cache import attention_data
 from .gate import Recorded, RunInfo, encode, load_model, record, run, run_held, trace_budget_bytes, unk_fraction
 from .trained import task_of
+from .run_key import RunKey
 
 
 # ---- one recorded pass: direct logit attribution and head writes --------------------------------
@@ -45,15 +46,15 @@ class AttributionData:
     run: RunInfo | None = None
 
 
-def attribution_data(key: str, device: str, text: str, target: str, budget: int | None = None) -> AttributionData:
+def attribution_data(key: RunKey, budget: int | None = None) -> AttributionData:
     """One recorded pass (cached per text and memory budget; None = the server's budget)."""
-    return _attribution_data(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+    return _attribution_data(key, trace_budget_bytes() if budget is None else budget)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
-def _attribution_data(key: str, device: str, text: str, target: str, budget: int) -> AttributionData:
-    model, _ = load_model(key, device)
-    rec = record(key, device, text, target, ATT.record_kinds(model), budget)
+def _attribution_data(key: RunKey, budget: int) -> AttributionData:
+    model, _ = load_model(key.model_key, key.device)
+    rec = record(key, ATT.record_kinds(model), budget)
     enc = rec.source
     n_before = enc.n_tokens_before_truncation if enc.truncated else len(enc)
     seq = rec.target if rec.target is not None else rec.source
@@ -62,9 +63,9 @@ def _attribution_data(key: str, device: str, text: str, target: str, budget: int
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def top_predictions(key: str, device: str, text: str, target: str, position: int, k: int = 5) -> list[tuple[int, float]]:
+def top_predictions(key: RunKey, position: int, k: int = 5) -> list[tuple[int, float]]:
     """The model's k most probable next tokens at `position`: (id, probability)."""
-    rec = attribution_data(key, device, text, target).recorded
+    rec = attribution_data(key).recorded
     logits = ATT.output_logits(rec.model, rec.trace, position).astype(np.float64)
     probs = np.exp(logits - logits.max())
     probs /= probs.sum()
@@ -73,16 +74,16 @@ def top_predictions(key: str, device: str, text: str, target: str, position: int
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def logit_attribution(key: str, device: str, text: str, target: str, position: int, token: int,
+def logit_attribution(key: RunKey, position: int, token: int,
                       other: int | None) -> ATT.Attribution:
-    rec = attribution_data(key, device, text, target).recorded
+    rec = attribution_data(key).recorded
     return ATT.direct_logit_attribution(rec.model, rec.trace, position, token, other)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def head_write(key: str, device: str, text: str, target: str, layer: int, head: int, position: int,
+def head_write(key: RunKey, layer: int, head: int, position: int,
                cross: bool) -> ATT.HeadWrite:
-    rec = attribution_data(key, device, text, target).recorded
+    rec = attribution_data(key).recorded
     return ATT.head_write(rec.model, rec.trace, layer, head, position, cross=cross)
 
 
@@ -128,9 +129,9 @@ def detector_scores(key: str, device: str, half: int, seed: int, offsets: tuple[
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def detector_scores_on_text(key: str, device: str, text: str, target: str, offsets: tuple[int, ...]) -> DetectorData:
+def detector_scores_on_text(key: RunKey, offsets: tuple[int, ...]) -> DetectorData:
     """Scores on the text's own attention maps (equal tokens are what duplicate and induction seek)."""
-    data = attention_data(key, device, text, target)
+    data = attention_data(key)
     scores = {s: D.detect(p, data.tokens_of(s)[0], data.masks[s], offsets) for s, p in data.patterns.items()
               if s != Stack.CROSS.value}
     return DetectorData(list(data.tokens), None, scores, None)

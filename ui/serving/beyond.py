@@ -30,6 +30,7 @@ from viz_core import beyond_more as vb
 
 from .gate import load_model, run
 from .walkthrough import encodings
+from .run_key import RunKey
 
 LENGTHS = 2 ** np.arange(4, 21, 2)          # the size charts: n = 16 .. 1M
 
@@ -128,13 +129,13 @@ def matrix_view(key: str, device: str, stack: str, layer: int, matrix: str, term
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def errors(key: str, device: str, text: str, target: str, stack: str, layer: int, matrix: str
+def errors(key: RunKey, stack: str, layer: int, matrix: str
            ) -> tuple[TN.MatrixError, int]:
     """The model run with and without the ternary matrix on the text (through the gate)."""
-    model, src, tgt = encodings(key, device, text, target)
+    model, src, tgt = encodings(key)
     ids, tgt_ids = src.ids, (tgt.ids if tgt is not None else None)
     n = len(ids) + (len(tgt_ids) if tgt_ids is not None else 0)
-    return run(key, device, lambda m, _n: TN.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
+    return run(key.model_key, key.device, lambda m, _n: TN.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -20,6 +20,7 @@ from lab import residual as R
 from models.trace import Stack, as_numpy, record_names
 
 from .gate import MAX_CHARS, Recorded, RunInfo, load_model, record, trace_budget_bytes, unk_fraction
+from .run_key import RunKey
 
 
 def _n_before(rec: Recorded, text: str) -> tuple[int, bool]:
@@ -54,17 +55,17 @@ class AttentionData:
         return self.tgt_tokens, self.tokens
 
 
-def attention_data(key: str, device: str, text: str, target: str, budget: int | None = None) -> AttentionData:
+def attention_data(key: RunKey, budget: int | None = None) -> AttentionData:
     """Run the model once, recording only the attention patterns and masks (cached per
     text and memory budget; None = the server's budget)."""
-    return _attention_data(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+    return _attention_data(key, trace_budget_bytes() if budget is None else budget)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _attention_data(key: str, device: str, text: str, target: str, budget: int) -> AttentionData:
-    model, _ = load_model(key, device)
-    rec = record(key, device, text, target, record_names(model.cfg, ["pattern", "mask"]), budget)
-    n_before, truncated = _n_before(rec, text)
+def _attention_data(key: RunKey, budget: int) -> AttentionData:
+    model, _ = load_model(key.model_key, key.device)
+    rec = record(key, record_names(model.cfg, ["pattern", "mask"]), budget)
+    n_before, truncated = _n_before(rec, key.text)
     data = AttentionData(rec.source.tokens, rec.target.tokens if rec.target else None, n_before, truncated,
                          unk_fraction(rec.tokenizer, rec.source.ids), run=rec.info)
     for stack in Stack.attention_maps(rec.model.cfg.arch):
@@ -75,24 +76,24 @@ def _attention_data(key: str, device: str, text: str, target: str, budget: int) 
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def head_metrics(key: str, device: str, text: str, target: str, stack: str) -> dict[str, np.ndarray]:
+def head_metrics(key: RunKey, stack: str) -> dict[str, np.ndarray]:
     """Per-head metrics [L, H] of one stack (seconds at 512 tokens, so cached)."""
-    data = attention_data(key, device, text, target)
+    data = attention_data(key)
     _, k_tokens = data.tokens_of(stack)
     return LA.layerwise_head_metrics(data.patterns[stack], k_tokens, data.masks[stack])
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def rollout(key: str, device: str, text: str, target: str, stack: str) -> np.ndarray:
+def rollout(key: RunKey, stack: str) -> np.ndarray:
     """Attention rollout [L, q, q] of a self-attention stack."""
-    return LA.rollout(attention_data(key, device, text, target).patterns[stack], head_fusion="mean",
+    return LA.rollout(attention_data(key).patterns[stack], head_fusion="mean",
                       add_residual=True)
 
 
-def trace_npz(key: str, device: str, text: str, target: str) -> bytes:
+def trace_npz(key: RunKey) -> bytes:
     """Every recorded tensor of one pass as .npz bytes (built on demand by the download)."""
     buf = io.BytesIO()
-    record(key, device, text, target, None).trace.cpu().save_npz(buf)
+    record(key, None).trace.cpu().save_npz(buf)
     return buf.getvalue()
 
 
@@ -125,18 +126,18 @@ class InternalsData:
     run: RunInfo | None = None        # memory: budget cut, out-of-memory fallback, trace bytes
 
 
-def internals(key: str, device: str, text: str, target: str, budget: int | None = None) -> InternalsData:
+def internals(key: RunKey, budget: int | None = None) -> InternalsData:
     """One recorded pass (the INTERNALS kinds) reduced to what the FFN and residual pages
     show (cached per text and memory budget)."""
-    return _internals(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+    return _internals(key, trace_budget_bytes() if budget is None else budget)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _internals(key: str, device: str, text: str, target: str, budget: int) -> InternalsData:
-    model, _ = load_model(key, device)
+def _internals(key: RunKey, budget: int) -> InternalsData:
+    model, _ = load_model(key.model_key, key.device)
     stack = Stack.output(model.cfg.arch)
     stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]
-    rec = record(key, device, text, target, record_names(model.cfg, INTERNALS, stacks), budget)
+    rec = record(key, record_names(model.cfg, INTERNALS, stacks), budget)
     model, tok, trace = rec.model, rec.tokenizer, rec.trace
     seq = rec.target if rec.target is not None else rec.source
     pre, post = F.activations(trace, stack)
@@ -146,7 +147,7 @@ def _internals(key: str, device: str, text: str, target: str, budget: int) -> In
     if R.has_unembedding(model):
         lens = R.logit_lens(model, trace, stack, k=5)
         lens_tokens = [[[tok.id_to_token(int(i)) for i in cell] for cell in row] for row in lens.top_ids]
-    n_before, truncated = _n_before(rec, text)
+    n_before, truncated = _n_before(rec, key.text)
     norms = R.norm_stats(model, trace, stack)
     norms.inputs = norms.outputs = np.zeros((0,), np.float32)      # [n, pos, d] each: not kept in the cache
     if lens is not None:
@@ -188,16 +189,16 @@ class MapView:
     run: RunInfo | None = None
 
 
-def map_view(key: str, device: str, text: str, target: str, budget: int | None = None) -> MapView:
+def map_view(key: RunKey, budget: int | None = None) -> MapView:
     """One recorded pass (lab.model_map.KINDS, every stack) reduced to the map's numbers
     (cached per text and memory budget)."""
-    return _map_view(key, device, text, target, trace_budget_bytes() if budget is None else budget)
+    return _map_view(key, trace_budget_bytes() if budget is None else budget)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _map_view(key: str, device: str, text: str, target: str, budget: int) -> MapView:
-    model, _ = load_model(key, device)
-    rec = record(key, device, text, target, record_names(model.cfg, MM.KINDS), budget)
+def _map_view(key: RunKey, budget: int) -> MapView:
+    model, _ = load_model(key.model_key, key.device)
+    rec = record(key, record_names(model.cfg, MM.KINDS), budget)
     structure = MM.model_map(rec.model.cfg, len(rec.source.ids), len(rec.target.ids) if rec.target else None)
     data = MM.map_data(rec.model, rec.trace, structure)
     out = data.stacks[Stack.output(rec.model.cfg.arch).value]

@@ -7,13 +7,14 @@ import streamlit as st
 from lab import ffn as F
 
 from .gate import encode, load_model, run
+from .run_key import RunKey
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def mixing(key: str, device: str, text: str, target: str, layer: int) -> F.Mixing:
+def mixing(key: RunKey, layer: int) -> F.Mixing:
     """lab.ffn.mixing on the sidebar's text (token 1 changed), in the gate."""
-    model, tok = load_model(key, device)
-    ids = encode(tok, model, text).ids[:128]
-    tgt = encode(tok, model, target or text).ids[:128] if model.cfg.arch == "encoder-decoder" else None
+    model, tok = load_model(key.model_key, key.device)
+    ids = encode(tok, model, key.text).ids[:128]
+    tgt = encode(tok, model, key.target or key.text).ids[:128] if model.cfg.arch == "encoder-decoder" else None
     pos = min(1, len(tgt or ids) - 1)
-    return run(key, device, lambda m, _n: F.mixing(m, ids, layer, pos, tgt_ids=tgt), len(ids))
+    return run(key.model_key, key.device, lambda m, _n: F.mixing(m, ids, layer, pos, tgt_ids=tgt), len(ids))

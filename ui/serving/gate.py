@@ -16,7 +16,7 @@
 
 Entry points: `run(key, device, attempt, n)` for a catalogue or session model,
 `run_held(model, attempt, n)` for a model in hand (a rebuilt ablation model, one
-generation step, a training probe), and `record(key, device, text, target, names)`,
+generation step, a training probe), and `record(run_key, names)` (a `RunKey`),
 the recorded pass the pages' cached data is made from.
 """
 from __future__ import annotations
@@ -37,6 +37,7 @@ from models.transformer import Transformer
 from models.weights import zoo
 
 from . import guard
+from .run_key import RunKey
 
 tune_serving()   # allocator + torch thread counts, once per process (see models/runtime.py)
 
@@ -268,18 +269,18 @@ def _cut(enc: Encoding, n: int) -> Encoding:
     return replace(enc, ids=enc.ids[:n], tokens=enc.tokens[:n], offsets=enc.offsets[:n])
 
 
-def record(key: str, device: str, text: str, target: str, names: list[str] | None,
+def record(key: RunKey, names: list[str] | None,
            budget: int | None = None) -> Recorded:
     """One recorded pass over the text (and the decoder input of an encoder-decoder).
 
     Before the pass its memory is estimated from the config and the token count; a text
     over the budget is cut to the tokens that fit. Out of memory during the pass: see
     `run_with_fallback`."""
-    model, tok = load_model(key, device)
-    enc = encode(tok, model, text)
+    model, tok = load_model(key.model_key, key.device)
+    enc = encode(tok, model, key.text)
     if not enc.ids:
         raise ValueError("The text is empty.")
-    tgt = encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+    tgt = encode(tok, model, key.target or key.text) if model.cfg.arch == "encoder-decoder" else None
     n_tgt = len(tgt.ids) if tgt is not None else None
     n_all = max(len(enc.ids), n_tgt or 0)
     budget = trace_budget_bytes() if budget is None else budget
@@ -290,7 +291,7 @@ def record(key: str, device: str, text: str, target: str, names: list[str] | Non
         _, trace = m.run_with_cache(enc.ids[:n], names=names, tokens=enc.tokens[:n], **kw)
         return m, trace
 
-    (model, trace), used, n_run, fallback = run_with_fallback(key, device, kept, attempt)
+    (model, trace), used, n_run, fallback = run_with_fallback(key.model_key, key.device, kept, attempt)
     info = RunInfo(n_all, n_run, need, budget, trace.nbytes, used, fallback)
     if n_run < n_all:
         enc = _cut(enc, n_run)

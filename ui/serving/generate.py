@@ -15,6 +15,7 @@ from lab import repetition as RP
 from lab import teacher_forcing as TF
 
 from .gate import encode, load_model, run, run_held
+from .run_key import RunKey
 
 MAX_TOKENS = 64          # teacher forcing: tokens of the sequence read
 
@@ -30,17 +31,17 @@ def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None,
 
 # ---- training vs generation ----------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def forcing(key: str, device: str, text: str, target: str) -> tuple[TF.TeacherForcing, list[str]] | None:
+def forcing(key: RunKey) -> tuple[TF.TeacherForcing, list[str]] | None:
     """(both passes over the decoder sequence, its tokens), None for fewer than two tokens;
     an encoder-decoder's decoder reads the target text (or the source again)."""
-    model, tok = load_model(key, device)
+    model, tok = load_model(key.model_key, key.device)
     source = None
     if model.cfg.arch == "encoder-decoder":
-        source = encode(tok, model, text).ids[:MAX_TOKENS]
-        ids, tokens = G.encode_prompt(tok, target or text)
+        source = encode(tok, model, key.text).ids[:MAX_TOKENS]
+        ids, tokens = G.encode_prompt(tok, key.target or key.text)
     else:
-        ids, tokens = G.encode_prompt(tok, text)
+        ids, tokens = G.encode_prompt(tok, key.text)
     ids, tokens = ids[: min(MAX_TOKENS, model.cfg.max_len)], tokens[: min(MAX_TOKENS, model.cfg.max_len)]
     if len(ids) < 2:
         return None
-    return run(key, device, lambda m, _n: TF.teacher_forcing(m, ids, source), len(ids)), list(tokens)
+    return run(key.model_key, key.device, lambda m, _n: TF.teacher_forcing(m, ids, source), len(ids)), list(tokens)

@@ -15,30 +15,31 @@ import streamlit as st
 from lab import masking as MK
 
 from .gate import encode, load_model, run, run_padded
+from .run_key import RunKey
 
 MAX_TOKENS = 64          # masks are read cell by cell; longer texts are cut
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def lab_tokens(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], int]:
+def lab_tokens(key: RunKey, stack: str) -> tuple[list[str], int]:
     """(tokens the lab works on, tokens in the text) for one stack's self-attention."""
-    model, tok = load_model(key, device)
-    enc = encode(tok, model, (target or text) if stack == "decoder" else text)
+    model, tok = load_model(key.model_key, key.device)
+    enc = encode(tok, model, (key.target or key.text) if stack == "decoder" else key.text)
     return enc.tokens[:MAX_TOKENS], len(enc.tokens)
 
 
 @st.cache_data(max_entries=12, show_spinner=False)
-def masked_run(key: str, device: str, text: str, target: str, stack: str, parts_json: str) -> MK.MaskedRun:
+def masked_run(key: RunKey, stack: str, parts_json: str) -> MK.MaskedRun:
     """The model run twice on the (cut) text: with the composed mask (empty rows keep
     themselves) and with its own mask (lab.masking.masked_run, through the run gate)."""
-    model, tok = load_model(key, device)
-    ids = encode(tok, model, text).ids[:MAX_TOKENS]
+    model, tok = load_model(key.model_key, key.device)
+    ids = encode(tok, model, key.text).ids[:MAX_TOKENS]
     tgt_ids = None
     if model.cfg.arch == "encoder-decoder":
-        tgt_ids = encode(tok, model, target or text).ids[:MAX_TOKENS]
+        tgt_ids = encode(tok, model, key.target or key.text).ids[:MAX_TOKENS]
     parts = json.loads(parts_json)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return run(key, device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
+    return run(key.model_key, key.device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
                len(tgt_ids if stack == "decoder" else ids))
 
 

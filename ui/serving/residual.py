@@ -18,6 +18,7 @@ from models.trace import Stack, record_names
 from models.weights import zoo
 
 from .gate import encode, load_model, record, run, run_held, run_padded
+from .run_key import RunKey
 
 MAX_TOKENS = 64        # the LayerNorm vs BatchNorm batch: tokens per text
 RANK_POINTS = 2000     # points per norm for the fits that choose the norm to open on (a 24-layer model has 49)
@@ -43,16 +44,16 @@ def stream_growth(key: str, device: str, text: str, post_twin: bool) -> tuple[R.
 
 # ---- the input layer ---------------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def input_layer(key: str, device: str, text: str, target: str, stack: str) -> tuple[IL.InputLayer, list[str]]:
+def input_layer(key: RunKey, stack: str) -> tuple[IL.InputLayer, list[str]]:
     """The input layer of one stack and its tokens (an encoder-decoder's decoder reads the target)."""
-    model, tok = load_model(key, device)
-    src = encode(tok, model, text)
+    model, tok = load_model(key.model_key, key.device)
+    src = encode(tok, model, key.text)
     if not src.ids:
         raise ValueError("The text is empty.")
     enc = src
     if model.cfg.arch == "encoder-decoder" and stack == "decoder":
-        enc = encode(tok, model, target or text)
-    return (run(key, device, lambda m, _n: IL.input_layer(m, enc.ids, stack, src.ids), len(enc.ids)),
+        enc = encode(tok, model, key.target or key.text)
+    return (run(key.model_key, key.device, lambda m, _n: IL.input_layer(m, enc.ids, stack, src.ids), len(enc.ids)),
             list(enc.tokens))
 
 
@@ -63,26 +64,26 @@ def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchN
                       lambda m, ids, tokens, pad, pad_tok: NM.batch_norms(m, ids, tokens, pad, pad_tok, layer))
 
 
-def _recorded(key: str, device: str, text: str, target: str):
+def _recorded(key: RunKey):
     """The pass every norm's input and output are read from (the output stack's norms)."""
-    model, _ = load_model(key, device)
+    model, _ = load_model(key.model_key, key.device)
     stack = Stack.output(model.cfg.arch)
     stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]      # the decoder's ln_cross too
-    return record(key, device, text, target, record_names(model.cfg, R.KINDS, stacks))
+    return record(key, record_names(model.cfg, R.KINDS, stacks))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def scatters(key: str, device: str, text: str, target: str) -> list[NM.NormScatter]:
+def scatters(key: RunKey) -> list[NM.NormScatter]:
     """Input vs output of every norm of the output stack on the sidebar's text, each on a
     subsample of RANK_POINTS points: enough to rank the norms by how much they bend, and
     the cost stays small however many layers there are (the chosen norm: `scatter`)."""
-    rec = _recorded(key, device, text, target)
+    rec = _recorded(key)
     return [NM.norm_scatter(rec.model, rec.trace, site.module, max_points=RANK_POINTS)
             for site in R.norm_inputs(rec.model, rec.trace)]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def scatter(key: str, device: str, text: str, target: str, module: str) -> NM.NormScatter:
+def scatter(key: RunKey, module: str) -> NM.NormScatter:
     """One norm's input vs output with all its points (lab.norms caps them at 20,000)."""
-    rec = _recorded(key, device, text, target)
+    rec = _recorded(key)
     return NM.norm_scatter(rec.model, rec.trace, module)

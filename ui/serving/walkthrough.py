@@ -21,6 +21,7 @@ from lab import walkthrough as W
 from lab.walkthrough import HeadWalk
 
 from .gate import encode, load_model, run
+from .run_key import RunKey
 
 MAX_TOKENS = 128     # the walk-through's tables and maps: one row per token
 
@@ -36,31 +37,31 @@ class Controls:
     key: int           # position of the key token the neuron view shows (in the key tokens)
 
 
-def encodings(key: str, device: str, text: str, target: str):
-    model, tok = load_model(key, device)
-    src = encode(tok, model, text)
-    tgt = encode(tok, model, target or text) if model.cfg.arch == "encoder-decoder" else None
+def encodings(key: RunKey):
+    model, tok = load_model(key.model_key, key.device)
+    src = encode(tok, model, key.text)
+    tgt = encode(tok, model, key.target or key.text) if model.cfg.arch == "encoder-decoder" else None
     return model, src, tgt
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def token_lists(key: str, device: str, text: str, target: str, stack: str) -> tuple[list[str], list[str], int]:
+def token_lists(key: RunKey, stack: str) -> tuple[list[str], list[str], int]:
     """(query tokens, key tokens, tokens before the cut) of one attention: the decoder's
     own tokens for its self-attention; target queries and source keys for cross-attention."""
-    _, src, tgt = encodings(key, device, text, target)
+    _, src, tgt = encodings(key)
     q = tgt if stack in ("decoder", "cross") else src
     k = src if stack == "cross" else q
     return q.tokens[:MAX_TOKENS], k.tokens[:MAX_TOKENS], max(len(q.tokens), len(k.tokens))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def walk(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+def walk(key: RunKey, stack: str, layer: int, head: int, query: int
          ) -> HeadWalk:
     """Record the layer's attention input, mask, pattern and output, then walk one head."""
-    model, src, tgt = encodings(key, device, text, target)
+    model, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return run(key, device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
+    return run(key.model_key, key.device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
                len(ids))
 
 
@@ -71,19 +72,19 @@ def random_curve() -> SC.VarianceCurve:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def study(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, query: int
+def study(key: RunKey, stack: str, layer: int, head: int, query: int
           ) -> SC.ScalingStudy:
     """The walk, the head's numbers, the unscaled model and the linearity check (one gated attempt)."""
-    _, src, tgt = encodings(key, device, text, target)
+    _, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return run(key, device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
+    return run(key.model_key, key.device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
                len(ids))
 
 
 # ---- section 7: FlashAttention -------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
-def flash(key: str, device: str, text: str, target: str, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
-    _, src, tgt = encodings(key, device, text, target)
+def flash(key: RunKey, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
+    _, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return run(key, device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
+    return run(key.model_key, key.device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
                len(ids))

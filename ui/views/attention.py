@@ -33,6 +33,7 @@ from ..markup import md_escape
 from ..page import require_data, require_model, require_text
 from ..serving import AttentionData, config_json, trace_npz
 from ..serving.attention import instant_payload, model_view_figure
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets import attention_canvas, compare
@@ -143,7 +144,7 @@ def _on_cell() -> None:
 
 def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     st.markdown(f"**{t('model_view_title')}**")
-    fig = model_view_figure(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
+    fig = model_view_figure(RunKey.of(sel), c.stack, colors.palette(),
                             text_scale(), t("term_tile"))
     if c.combine == "one":
         vz.mark_tile(fig, c.layer, c.head)
@@ -212,7 +213,7 @@ def _on_instant() -> None:
 
 
 def instant_view(c: Controls, sel: Selection) -> None:
-    payload = instant_payload(sel.model_key, sel.device, sel.text, sel.target, c.stack, colors.palette(),
+    payload = instant_payload(RunKey.of(sel), c.stack, colors.palette(),
                               instant_labels())
     attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", text_scale=text_scale(),
                                       on_select=_on_instant)
@@ -226,7 +227,7 @@ def instant_view(c: Controls, sel: Selection) -> None:
 
 def instant_html(sel: Selection, stack: str) -> str:
     """The standalone HTML export of every head (built when the download is clicked)."""
-    payload = instant_payload(sel.model_key, sel.device, sel.text, sel.target, stack, colors.palette(),
+    payload = instant_payload(RunKey.of(sel), stack, colors.palette(),
                               instant_labels())
     return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_html_note"))
 
@@ -282,7 +283,7 @@ def metric_names(tokens: list[str]) -> dict[str, str]:
 
 def metrics_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     _, k_tok = data.tokens_of(c.stack)
-    raw = serving.head_metrics(sel.model_key, sel.device, sel.text, sel.target, c.stack)
+    raw = serving.head_metrics(RunKey.of(sel), c.stack)
     names = metric_names([vz.visible_label(k) for k in k_tok])
     metrics = {names[m]: raw[m] for m in METRICS}
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
@@ -307,7 +308,7 @@ def rollout_view(data: AttentionData, c: Controls, sel: Selection) -> None:
         st.info(t("rollout_not_self"))
         return
     q_tok, _ = data.tokens_of(c.stack)
-    roll = serving.rollout(sel.model_key, sel.device, sel.text, sel.target, c.stack)   # [L, q, q]
+    roll = serving.rollout(RunKey.of(sel), c.stack)   # [L, q, q]
     upto = c.layer
     title = t("label_value", label=t("view_rollout"), value=f"{t('layer')} 0…{upto}")
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=title, clickable=False, terms=terms(), square=False)
@@ -341,7 +342,7 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
         # built only when clicked: a 512-token map is 2.4 MB of CSV and 0.13 s on every rerun otherwise
         cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c.combine}.csv",
                                 "text/csv", key="dl_csv")
-        cols[1].download_button(t("export_trace"), lambda: trace_npz(sel.model_key, sel.device, sel.text, sel.target),
+        cols[1].download_button(t("export_trace"), lambda: trace_npz(RunKey.of(sel)),
                                 f"{stem}_trace.npz", "application/octet-stream", key="dl_npz")
         cols[2].download_button(t("export_config"), config_json(sel.model_key, sel.device), f"{stem}_config.json",
                                 "application/json", key="dl_json")

@@ -27,6 +27,7 @@ from ..model_names import site_label
 from ..page import require_data, require_model, require_text, task_example_button
 from ..refusals import say
 from ..serving import attribution as SA
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
@@ -94,12 +95,12 @@ def dla_view(sel: Selection, model, tok) -> None:
         other = typed_token(tok, t("at_other"), "tok_b", "at_other_help")
     if REFUSED in (token, other):
         return
-    top = SA.top_predictions(sel.model_key, sel.device, sel.text, sel.target, position)
+    top = SA.top_predictions(RunKey.of(sel), position)
     st.caption(t("at_top", pos=position, tok=md_escape(vz.visible_label(data.tokens[position])),
                  top=", ".join(f"{md_code(token_label(tok, i))} {p:.1%}" for i, p in top)))
     target = Target(position, top[0][0] if token is None else token, other)
     try:
-        att = SA.logit_attribution(sel.model_key, sel.device, sel.text, sel.target, target.position, target.token,
+        att = SA.logit_attribution(RunKey.of(sel), target.position, target.token,
                                    target.other)
     except Refused as e:
         st.info(say(e), icon=":material/info:")
@@ -195,7 +196,7 @@ def head_view(sel: Selection, model) -> None:
             cross = choice(st.radio, t("stack"), ["decoder", "cross"], param="hstack", default="decoder",
                            labels={s: t(f"stack_{s}") for s in ("decoder", "cross")}) == "cross"
     try:
-        hw = SA.head_write(sel.model_key, sel.device, sel.text, sel.target, layer, head, position, cross)
+        hw = SA.head_write(RunKey.of(sel), layer, head, position, cross)
     except Refused as e:
         st.info(say(e), icon=":material/info:")
         return

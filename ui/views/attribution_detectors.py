@@ -21,6 +21,7 @@ from ..markup import md_code, md_escape
 from ..page import explain, run_or_stop
 from ..serving import attention_data
 from ..serving import attribution as SA
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 
@@ -86,7 +87,7 @@ def load(sel: Selection, source: str, half: int | None, seed: int | None, offset
             return SA.detector_scores(sel.model_key, sel.device, half, seed, offsets)
         tokens = run_or_stop(attention_data, sel).tokens
         offsets = D.parse_offsets(offsets_text or "1", len(tokens))
-        return SA.detector_scores_on_text(sel.model_key, sel.device, sel.text, sel.target, offsets)
+        return SA.detector_scores_on_text(RunKey.of(sel), offsets)
     except ValueError as e:
         st.warning(explain(e), icon=":material/block:")
         return None

@@ -26,6 +26,7 @@ from ..links import bound, choice, index_slider, show_notices
 from ..page import require_model, require_text
 from ..serving.beyond import random_qkv
 from ..serving.walkthrough import token_lists, walk
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from . import beyond_cost, beyond_long, beyond_mixer, beyond_recurrent, beyond_ternary
 
@@ -80,12 +81,12 @@ def source(sel: Selection) -> QKV:
         layer = index_slider(t("bx_layer"), cfg.n_layers, "bx_layer")
     with c2:
         head = index_slider(t("bx_head"), cfg.n_heads, "bx_head")
-    w = walk(sel.model_key, sel.device, sel.text, sel.target, stack, layer, head, 0)
-    q_tok, _, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    w = walk(RunKey.of(sel), stack, layer, head, 0)
+    q_tok, _, n_all = token_lists(RunKey.of(sel), stack)
     if n_all > len(q_tok):
         st.info(t("bx_truncated", kept=len(q_tok), n=n_all), icon=":material/content_cut:")
     n = len(q_tok)
-    pattern = serving.attention_data(sel.model_key, sel.device, sel.text, sel.target).patterns[stack][layer, head]
+    pattern = serving.attention_data(RunKey.of(sel)).patterns[stack][layer, head]
     return QKV("model", list(q_tok), np.asarray(w.q_all, np.float64), np.asarray(w.k_all, np.float64),
                np.asarray(w.v_all, np.float64), layer=layer, head=head, causal=cfg.arch != "encoder",
                softmax=np.asarray(pattern[:n, :n], np.float64), rotated=bool(w.rope))

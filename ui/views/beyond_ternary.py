@@ -18,6 +18,7 @@ from ..i18n import FORMULAS, t
 from ..links import choice, index_slider, show_notices, stack_choice
 from ..page import explain, require_model, require_text
 from ..serving.beyond import Summary, errors, matrix_view, sizes
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 
@@ -54,7 +55,7 @@ def render(sel: Selection) -> None:
 def run_errors(sel: Selection, stack: str, layer: int, matrix: str) -> None:
     st.subheader(t("bxm_t_err_title"))
     try:
-        err, n = errors(sel.model_key, sel.device, sel.text, sel.target, stack, layer, matrix)
+        err, n = errors(RunKey.of(sel), stack, layer, matrix)
     except (ValueError, RuntimeError) as e:
         st.warning(t("bxm_t_failed", error=explain(e)), icon=":material/error:")
         return

@@ -22,6 +22,7 @@ from ..links import bound, choice, index_slider, show_notices
 from ..page import explain, internals_page
 from ..serving import InternalsData, neuron_projection, parameters
 from ..serving.ffn import mixing
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets import compare
@@ -181,7 +182,7 @@ def activation_notes(sel: Selection, cfg, layer: int) -> None:
     misconception("activation", t("ffn_mis_params_common"),
                   shown + (t("ffn_mis_params_dyt", n=p.dyt_alphas) if p.dyt_alphas else ""))
     try:
-        m = mixing(sel.model_key, sel.device, sel.text, sel.target, layer)
+        m = mixing(RunKey.of(sel), layer)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

@@ -19,6 +19,7 @@ from ..figure_words import words
 from ..i18n import t
 from ..page import explain
 from ..serving.generate import forcing
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
@@ -32,7 +33,7 @@ def section(sel: Selection, arch: str) -> None:
     st.subheader(t("tf_title"))
     st.markdown(t("tf_intro", source=t("tf_source") if arch == "encoder-decoder" else ""))
     try:
-        result = forcing(sel.model_key, sel.device, sel.text, sel.target)
+        result = forcing(RunKey.of(sel))
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

@@ -29,6 +29,7 @@ from ..i18n import FORMULAS, STRINGS, formula, lang, t
 from ..links import index_slider, show_notices, stack_choice
 from ..page import explain, require_model, require_text
 from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 
@@ -55,7 +56,7 @@ def render(sel: Selection) -> None:
     show_notices()
     cfg = model.cfg
     stack = choose_stack(cfg.arch)
-    tokens, n_all = lab_tokens(sel.model_key, sel.device, sel.text, sel.target, stack)
+    tokens, n_all = lab_tokens(RunKey.of(sel), stack)
     if n_all > len(tokens):
         st.info(t("mk_truncated", kept=len(tokens), n=n_all), icon=":material/content_cut:")
     parts = composer(tokens)
@@ -410,7 +411,7 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
 def run_or_explain(sel: Selection, stack: str, parts_json: str) -> MK.MaskedRun:
     """The masked run, or a sentence (never a traceback) when the model cannot read the text."""
     try:
-        return masked_run(sel.model_key, sel.device, sel.text, sel.target, stack, parts_json)
+        return masked_run(RunKey.of(sel), stack, parts_json)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         st.stop()

@@ -21,6 +21,7 @@ from ..i18n import t
 from ..links import stack_choice
 from ..page import explain
 from ..serving.residual import input_layer
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 
@@ -31,7 +32,7 @@ def view(sel: Selection, cfg) -> None:
     st.markdown(t("res_in_intro"))
     stack = stack_choice(Stack.blocks_of(cfg.arch), t("res_in_stack"), "in_stack")
     try:
-        data, tokens = input_layer(sel.model_key, sel.device, sel.text, sel.target, stack)
+        data, tokens = input_layer(RunKey.of(sel), stack)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

@@ -19,6 +19,7 @@ from ..links import index_slider
 from ..model_names import site_label
 from ..page import explain
 from ..serving.residual import batch, scatter, scatters
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
@@ -80,7 +81,7 @@ def padded_view(sel: Selection, cfg) -> None:
 def scatter_view(sel: Selection) -> None:
     st.markdown(f"**{t('bn_scatter_title')}**")
     try:
-        items = scatters(sel.model_key, sel.device, sel.text, sel.target)
+        items = scatters(RunKey.of(sel))
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return
@@ -90,7 +91,7 @@ def scatter_view(sel: Selection) -> None:
     pick = st.selectbox(t("bn_scatter_norm"), list(range(len(items))), index=best, key="bn_norm",
                         format_func=labels.__getitem__)
     try:
-        s = scatter(sel.model_key, sel.device, sel.text, sel.target, items[pick].module)
+        s = scatter(RunKey.of(sel), items[pick].module)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

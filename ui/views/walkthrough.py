@@ -27,6 +27,7 @@ from ..links import index_slider, show_notices, stack_choice
 from ..markup import md_escape
 from ..page import explain, require_model, require_text
 from ..serving.walkthrough import MAX_TOKENS, Controls, token_lists, walk
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
@@ -43,7 +44,7 @@ def render(sel: Selection) -> None:
     require_text(sel)
     cfg = model.cfg
     stack = choose_stack(cfg.arch)
-    q_tok, k_tok, n_all = token_lists(sel.model_key, sel.device, sel.text, sel.target, stack)
+    q_tok, k_tok, n_all = token_lists(RunKey.of(sel), stack)
     if n_all > max(len(q_tok), len(k_tok)):
         st.info(t("truncated", n=n_all, kept=MAX_TOKENS), icon=":material/content_cut:")
     c = controls(stack, cfg, q_tok, k_tok)
@@ -269,7 +270,7 @@ def kv_section(cfg) -> None:
 def walk_or_explain(sel: Selection, c: Controls) -> HeadWalk:
     """The walk, or a sentence (never a traceback) when the model cannot read the text."""
     try:
-        return walk(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, c.query)
+        return walk(RunKey.of(sel), c.stack, c.layer, c.head, c.query)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         st.stop()

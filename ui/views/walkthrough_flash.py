@@ -19,6 +19,7 @@ from ..i18n import t
 from ..markup import md_escape
 from ..page import explain
 from ..serving.walkthrough import Controls, flash
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 
@@ -39,7 +40,7 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     with c1:
         tile = int(st.select_slider(t("fa_tile"), TILES, value=4, key="fa_tile"))
     try:
-        run = flash(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, tile)
+        run = flash(RunKey.of(sel), c.stack, c.layer, c.head, tile)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

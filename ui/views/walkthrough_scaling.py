@@ -22,6 +22,7 @@ from ..i18n import t
 from ..markup import md_escape
 from ..page import explain
 from ..serving.walkthrough import Controls, random_curve, study
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export as fx
 from ..widgets.notes import misconception
@@ -36,7 +37,7 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     st.subheader(t("sc_title"))
     st.markdown(t("sc_intro"))
     try:
-        s = study(sel.model_key, sel.device, sel.text, sel.target, c.stack, c.layer, c.head, c.query)
+        s = study(RunKey.of(sel), c.stack, c.layer, c.head, c.query)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))
         return

@@ -23,7 +23,7 @@ from .. import serving
 from ..i18n import t
 from ..markup import md_escape
 from ..page import explain
-from ..serving import encode, load_model, run_held
+from ..serving import RunKey, encode, load_model, run_held
 from ..sidebar import Selection
 from . import figure_export as fx
 
@@ -35,22 +35,22 @@ def _rebuilt(key: str, device: str, drop_positional: bool, norm: str | None) -> 
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def ablation_effect(key: str, device: str, text: str, target: str, heads: tuple[tuple[int, int], ...],
+def ablation_effect(key: RunKey, heads: tuple[tuple[int, int], ...],
                     drop_positional: bool, remove_mask: bool, norm: str | None) -> dict:
     """Run the model on the text with and without the ablation; the per-position change
     (lab.ablation.output_change) plus tokens and notes. Raises ValueError."""
-    model, tok = load_model(key, device)
+    model, tok = load_model(key.model_key, key.device)
     ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
     ab.check(model)
-    enc = encode(tok, model, text)
+    enc = encode(tok, model, key.text)
     if not enc.ids:
         raise ValueError("The text is empty.")
     kw = {}
     tokens = enc.tokens
     if model.cfg.arch == "encoder-decoder":
-        tgt = encode(tok, model, target or text)
+        tgt = encode(tok, model, key.target or key.text)
         kw, tokens = {"tgt_ids": tgt.ids}, tgt.tokens
-    rebuilt = _rebuilt(key, device, drop_positional, norm if norm != model.cfg.norm else None)
+    rebuilt = _rebuilt(key.model_key, key.device, drop_positional, norm if norm != model.cfg.norm else None)
     n = len(enc.ids)
     with torch.inference_mode():
         base = run_held(model, lambda m: m(enc.ids, **kw), n)
@@ -124,7 +124,7 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         st.info(t("abl_nothing"), icon=":material/toggle_off:")
         return
     try:
-        res = ablation_effect(sel.model_key, sel.device, sel.text, sel.target, ab.heads, ab.drop_positional,
+        res = ablation_effect(RunKey.of(sel), ab.heads, ab.drop_positional,
                               ab.remove_mask, ab.norm)
     except (ValueError, RuntimeError) as e:
         st.error(t("run_failed", error=explain(e)))

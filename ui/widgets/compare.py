@@ -20,6 +20,7 @@ from ..links import bound
 from ..markup import md_escape
 from ..model_names import site_labels
 from ..serving import attention_data, internals
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from . import figure_export as fx
 
@@ -62,8 +63,8 @@ def _internals_pair(sel: Selection):
     b_text = text_b(sel)
     if b_text is None:
         return None
-    a = internals(sel.model_key, sel.device, sel.text, sel.target)
-    b = internals(sel.model_key, sel.device, b_text, sel.target)
+    a = internals(RunKey.of(sel))
+    b = internals(RunKey(sel.model_key, sel.device, b_text, sel.target))
     return None if aligned(a.tokens, b.tokens) is None else (a, b)
 
 
@@ -105,8 +106,8 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
     b_text = text_b(sel)
     if b_text is None:
         return
-    da = attention_data(sel.model_key, sel.device, sel.text, sel.target)
-    db = attention_data(sel.model_key, sel.device, b_text, sel.target)
+    da = attention_data(RunKey.of(sel))
+    db = attention_data(RunKey(sel.model_key, sel.device, b_text, sel.target))
     (q_tok, k_tok), (qb, kb) = da.tokens_of(stack), db.tokens_of(stack)
     if aligned(k_tok, kb) is None or (len(q_tok) != len(qb) and aligned(q_tok, qb) is None):
         return

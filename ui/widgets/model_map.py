@@ -29,6 +29,7 @@ from ..links import bound, choice, index_slider, set_choice, show_notices, stack
 from ..markup import markdown_table, md_escape
 from ..page import explain
 from ..serving import sessions
+from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from . import figure_export as fx
 
@@ -145,7 +146,7 @@ def load(sel: Selection) -> serving.MapView | None:
     if not sel.text.strip():
         return None
     try:
-        return serving.map_view(sel.model_key, sel.device, sel.text, sel.target)
+        return serving.map_view(RunKey.of(sel))
     except (serving.TraceBudgetError, serving.OutOfMemory, ValueError, RuntimeError) as e:
         st.info(t("map_no_data", error=explain(e)), icon=":material/info:")
         return None
@@ -245,7 +246,7 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
     view_b = None
     if view_a is not None:
         try:
-            view_b = serving.map_view(key_b, sel.device, sel.text, sel.target)
+            view_b = serving.map_view(RunKey(key_b, sel.device, sel.text, sel.target))
         except (serving.TraceBudgetError, serving.OutOfMemory, ValueError, RuntimeError) as e:
             st.info(t("map_no_data", error=explain(e)), icon=":material/info:")
     n = mp_a.stacks[0].n_tokens
