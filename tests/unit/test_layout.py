@@ -353,3 +353,14 @@ def test_the_ui_rules_catch_what_they_forbid():
                                       "def c(): pass\n")) == {"a", "b"}
     assert find_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [(frozenset("abc"), ["a", "b", "c", "a"])]
     assert find_circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_the_lesson_registry_names_every_topic_module():
+    """ui/lessons imports its step kinds from an explicit list (TOPICS), not by scanning the
+    folder: a topic module missing from the list would register nothing, so the list and the
+    folder must agree."""
+    from ui.lessons import KINDS, TOPICS
+
+    folder = {p.stem for p in (ROOT / "ui" / "lessons").glob("*.py") if not p.stem.startswith("_")}
+    assert sorted(TOPICS) == sorted(folder)
+    assert {k.run.__module__.rsplit(".", 1)[1] for k in KINDS.values()} == set(TOPICS)

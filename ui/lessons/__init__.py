@@ -1,8 +1,8 @@
 """Step kinds of the lessons: what a step computes from the model and which figure it draws.
 
 A lesson file (`lessons/*.toml`, checked by `lab.lessons`) names a kind per step; the kinds
-live in the modules of this package, one module per topic, each function registered with
-`@kind(name, params=..., facts=..., question=...)`. A kind receives a `StepContext` (the
+live in the modules of this package, one module per topic (`TOPICS`, the explicit list this
+package imports), each function registered with `@kind(name, params=..., facts=..., question=...)`. A kind receives a `StepContext` (the
 reader's model and text, with the cached passes of `ui.serving`) and the step's checked
 parameters, and returns a `Shown`: one figure, the facts the "what to notice" sentence
 names (numbers from the trace, never typed in), the right answer to the step's question
@@ -11,15 +11,13 @@ computed from the model, and where the explorer shows the same thing.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from lab.lessons import KindSpec, Param
 
-from ..serving.run_key import RunKey
 from .. import serving
-from ..i18n import t
+from ..i18n import STRINGS, t
 from ..sidebar import Selection
 
 __all__ = ["KINDS", "Kind", "Param", "Shown", "StepContext", "kind", "specs"]
@@ -38,20 +36,16 @@ class StepContext:
         return self.model.cfg
 
     def attention(self) -> serving.AttentionData:
-        s = self.sel
-        return serving.attention_data(RunKey.of(s))
+        return serving.attention_data(serving.RunKey.of(self.sel))
 
     def internals(self) -> serving.InternalsData:
-        s = self.sel
-        return serving.internals(RunKey.of(s))
+        return serving.internals(serving.RunKey.of(self.sel))
 
     def head_metrics(self, stack: str) -> dict:
-        s = self.sel
-        return serving.head_metrics(RunKey.of(s), stack)
+        return serving.head_metrics(serving.RunKey.of(self.sel), stack)
 
     def rollout(self, stack: str):
-        s = self.sel
-        return serving.rollout(RunKey.of(s), stack)
+        return serving.rollout(serving.RunKey.of(self.sel), stack)
 
 
 @dataclass
@@ -92,15 +86,16 @@ def kind(name: str, *, params: tuple[Param, ...] = (), facts: Mapping[str, str] 
 
 def default_notice(name: str) -> str | None:
     key = f"lk_{name}_notice"
-    from ..i18n import STRINGS
     return t(key) if key in STRINGS else None
 
 
+# the modules that register the step kinds, one per topic (imported in this order)
+TOPICS = ("attention", "block", "decoding", "heads", "poems", "positions", "training")
+
+
 def _load() -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):               # __main__: the command line (python -m ui.lessons)
-            continue
-        importlib.import_module(f"{__name__}.{info.name}")
+    for topic in TOPICS:
+        importlib.import_module(f"{__name__}.{topic}")
 
 
 def specs() -> dict[str, KindSpec]:
