@@ -17,25 +17,11 @@ from models.trace import act_name  # noqa: E402
 from models.transformer import Transformer  # noqa: E402
 from models.weights import pretrained, safety, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError  # noqa: E402
+from tests.unit.families import build  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
 
 TOL = 1e-5
 ENCODERS = ("roberta", "xlm-roberta", "distilbert", "electra", "modernbert")
-
-
-def build(family, **changes):
-    """A tiny random HF model of `family` (config changed by `changes`) whose norm weights
-    and biases are random too (HF starts them at 1 or 0, which would hide a dropped one)."""
-    spec = tiny_hf.TINY[family]
-    config = getattr(transformers, spec.config_class)(**{**spec.kwargs, **changes})
-    torch.manual_seed(0)
-    hf = getattr(transformers, spec.model_class)(config).float().eval()
-    hf.set_attn_implementation("eager")
-    with torch.no_grad():
-        for p in hf.parameters():
-            if p.dim() == 1:
-                p.add_(torch.randn_like(p) * 0.1)
-    return hf
 
 
 def ids(batch=2, n=20, seed=1, avoid=(0, 1)):

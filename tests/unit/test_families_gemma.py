@@ -15,6 +15,7 @@ transformers.logging.set_verbosity_error()
 from models.kv_cache import KVCache  # noqa: E402
 from models.transformer import Transformer  # noqa: E402
 from models.weights import gemma, pretrained, tiny_hf  # noqa: E402
+from tests.unit.families import ids  # noqa: E402
 from models.weights.keytable import CheckpointError  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
 
@@ -85,10 +86,6 @@ def build(family, sharpen=False, top=None, **changes):
             if sharpen and name.endswith("embed_tokens.weight"):
                 p.mul_(10.0)
     return hf
-
-
-def ids(batch=2, n=20, seed=1):
-    return torch.randint(0, tiny_hf.VOCAB, (batch, n), generator=torch.Generator().manual_seed(seed))
 
 
 NO_CAPS = dict(attn_logit_softcapping=None, final_logit_softcapping=None)
