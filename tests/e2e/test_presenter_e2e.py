@@ -28,6 +28,13 @@ _MEASURE_JS = """
       .filter((p) => p.textContent.trim() && !p.closest('[data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], .stTooltipContent, [data-testid="stAlert"]'));
   const ticks = [...main.querySelectorAll('[data-testid="stPlotlyChart"] :is(.xtick, .ytick) text')]
       .map((t) => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize));
+  // the smallest tick label of each chart, by the chart's widget key (to name the one that fails)
+  const tickByChart = Object.fromEntries([...main.querySelectorAll('[data-testid="stPlotlyChart"]')].map((c, i) => {
+      const box = c.closest('[class*="st-key-"]');
+      const name = box ? [...box.classList].find((k) => k.startsWith('st-key-')) : `chart ${i}`;
+      const sizes = [...c.querySelectorAll(':is(.xtick, .ytick) text')].map((t) => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize));
+      return [name, sizes.length ? Math.min(...sizes) : null];
+  }));
   const titles = [...main.querySelectorAll('[data-testid="stPlotlyChart"] :is(.gtitle, .xtitle, .ytitle)')]
       .map((t) => parseFloat(t.style.fontSize || getComputedStyle(t).fontSize));
   const sidebar = document.querySelector('[data-testid="stSidebar"]');
@@ -37,7 +44,7 @@ _MEASURE_JS = """
   return {
     root: px(document.documentElement),
     h1: h1 ? px(h1) : null, h1Text: h1 ? h1.textContent : null,
-    paragraphs: paras.map(px), ticks, titles,
+    paragraphs: paras.map(px), ticks, tickByChart, titles,
     sidebarRight: box ? box.right : null,
     bodyLeft: body.left, bodyRight: body.right,
     chartsRight: charts.length ? Math.max(...charts.map((c) => c.right)) : null,
@@ -50,12 +57,21 @@ PAGES = [("home", "/"), ("attention", "/attention"), ("residual", "/residual"), 
 
 
 def measure(page: Page) -> dict:
+    """The sizes once the page has settled: the script idle and two readings 500 ms apart
+    the same (plotly lays a chart out after its element arrives; a rerun replaces it)."""
     page.locator('[data-testid="stMain"] h1').first.wait_for(state="visible", timeout=TIMEOUT)
     charts = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg')
     if charts.count():
         charts.first.wait_for(state="attached", timeout=TIMEOUT)
-        page.wait_for_timeout(500)                    # let plotly finish its first layout
-    return page.evaluate(_MEASURE_JS)
+    last = None
+    for _ in range(20):
+        page.wait_for_timeout(500)
+        wait_for_rerun(page, timeout=TIMEOUT, start_timeout=0)
+        now = page.evaluate(_MEASURE_JS)
+        if now == last:
+            break
+        last = now
+    return now
 
 
 def assert_readable(m: dict, width: int, where: str) -> None:
@@ -65,7 +81,8 @@ def assert_readable(m: dict, width: int, where: str) -> None:
     assert m["sidebarRight"] is None or m["sidebarRight"] <= 1, (where, "sidebar is open", m["sidebarRight"])
     assert m["bodyLeft"] < 60, (where, "the main area does not start at the left edge", m["bodyLeft"])
     if m["ticks"]:
-        assert min(m["ticks"]) >= 13, (where, "tick labels too small for a projector", sorted(set(m["ticks"])))
+        assert min(m["ticks"]) >= 13, (where, "tick labels too small for a projector",
+                                        sorted(set(m["ticks"])), m["tickByChart"])
     if m["titles"]:
         assert min(m["titles"]) >= 18, (where, sorted(set(m["titles"])))
     if m["chartsRight"] is not None:
