@@ -65,17 +65,17 @@ bench: $(VENV)/.installed-dev
 	fi
 	$(PY) -m benchmarks.summary
 
-# The shipped language models (models/training/verse.py): rebuild the corpus from the Debian
+# The shipped language models (recipes/verse.py): rebuild the corpus from the Debian
 # packages (it says the apt command when they are missing; nothing is installed here),
 # train verse-lm and verse-mlm under their wall-clock budgets, evaluate (docs/verse_lm.json).
 verse-lm: $(VENV)/.installed-dev
-	$(PY) -m models.training.verse all
+	$(PY) -m cli.verse all
 
-# "Train short, test long" (models/training/pe_lm.py): six small character LMs, one per
+# "Train short, test long" (recipes/pe_lm.py): six small character LMs, one per
 # positional scheme, trained at 64 characters for a fixed number of steps on one thread,
 # then bits per character at 1x to 8x that length (docs/pe_lm.json, docs/pe_lm.md).
 pe-lm: $(VENV)/.installed-dev
-	$(PY) -m models.training.pe_lm all
+	$(PY) -m cli.pe_lm all
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

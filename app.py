@@ -7,25 +7,26 @@ import streamlit as st
 st.set_page_config(page_title="Glassbox", page_icon="🔍", layout="wide")
 
 # The first run of a fresh server imports PyTorch (seconds): show progress, not a blank page.
-# The warm-up (ui/warmup.py) does that work in the background from the server's start
-# (`python -m ui.warmup run app.py`), or from here for a plain `streamlit run`.
+# The warm-up (ui/warmup.py, its thread in server/warmup.py) does that work in the background
+# from the server's start (`python -m ui.warmup run app.py`), or from here for a plain `streamlit run`.
+from server import warmup as progress  # noqa: E402  (standard library only)
 from ui import warmup  # noqa: E402  (standard library only)
 
 boot = st.empty()
 warmup.start()
-if warmup.state().busy and warmup.state().stage == "imports":
-    warmup.wait_for("imports", on_wait=lambda s: boot.progress(
+if progress.state().busy and progress.state().stage == "imports":
+    progress.wait_for("imports", on_wait=lambda s: boot.progress(
         min(60, 5 + int(20 * (time.monotonic() - s.started))),
         text="Starting PyTorch… · 正在启动 PyTorch…"))
 elif "torch" not in sys.modules:
     boot.progress(5, text="Starting PyTorch… · 正在启动 PyTorch…")
 
-from ui import presenter, replica  # noqa: E402  (after the progress bar is on screen)
+from server.run_stats import timed_run  # noqa: E402  (after the progress bar is on screen)
+from ui import presenter, replica  # noqa: E402
 from ui.i18n import t  # noqa: E402
-from ui.serving.run_stats import timed_run  # noqa: E402
 from ui.sidebar import admit, sidebar  # noqa: E402
 
-# Each run is timed on the server's clock and served on /_stcore/metrics (ui/serving/run_stats.py).
+# Each run is timed on the server's clock and served on /_stcore/metrics (server/run_stats.py).
 with timed_run():
     admit(boot)               # a visitor beyond GLASSBOX_MAX_SESSIONS gets a sentence, not a slow server
     sidebar()

@@ -4,7 +4,7 @@ Chromium, and MiniLM texts of an exact token count.
 The server and browser are context managers that always stop what they started (the
 server by its PID, the browser through Playwright), also when the benchmark fails or
 is interrupted (SIGTERM is turned into SystemExit so the `finally` blocks run).
-The browser helpers come from the e2e harness (`tests/e2e/helpers.py`), so the
+The browser helpers are the e2e tests' own (`support/browser.py`), so the
 benchmarks and the tests agree on what "the rerun is done" means.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:
 OFFLINE_ENV = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
 os.environ.update(OFFLINE_ENV)
 
-from tests.e2e.helpers import (  # noqa: E402  (needs the repo root on sys.path)
+from support.browser import (  # noqa: E402  (needs the repo root on sys.path)
     CHROMIUM_ARGS,
     DEFAULT_CHROMIUM,
     RUN_COUNTER_JS,

@@ -9,7 +9,7 @@ import threading
 import time
 import urllib.request
 
-from ui.serving.run_stats import parse_metrics
+from server.run_stats import parse_metrics
 
 QUIET_BUSY = 0.15   # machine-wide CPU use (all processes) under which a run may start
 

@@ -71,7 +71,7 @@ _WATCH_JS = """
 def one_round(browser, setting: str, delay: float, log_dir: Path) -> dict:  # noqa: ANN001
     """Start a fresh server with `setting`, visit /attention, stop the server."""
     from benchmarks._browser import new_page
-    from tests.e2e.helpers import free_port, serve_app
+    from support.browser import free_port, serve_app
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "GLASSBOX_WARMUP"}

@@ -33,7 +33,7 @@ def main() -> None:
 
     args = timing_args(__doc__, repeats=3, extra=extra)
     from models import Transformer, TransformerConfig
-    from lab.generation import Settings, generate
+    from lab.generate import Settings, generate
 
     load_at_start = load_average()
     cfg = TransformerConfig(arch="decoder", vocab_size=8192, d_model=256, n_layers=4, n_heads=8, d_ff=1024,

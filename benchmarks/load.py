@@ -20,7 +20,7 @@ Clocks and what they measure:
   - server script-run time (the server's clock): `/_stcore/metrics`. Streamlit 1.67's
     endpoint has no script-run metric (only cache_memory_bytes, session_events,
     session_duration_seconds, active_sessions), so app.py times each run and
-    ui/serving/run_stats.py serves it there as the histogram `glassbox_script_run_seconds`.
+    server/run_stats.py serves it there as the histogram `glassbox_script_run_seconds`.
     The benchmark reads the histogram before and after the typing phase; the
     difference holds exactly the phase's runs; p50/p95 are interpolated inside its
     buckets (Prometheus `histogram_quantile`).
@@ -76,8 +76,8 @@ from benchmarks._load_probes import (  # noqa: E402
 )
 from benchmarks._load_report import pct, report  # noqa: E402
 from benchmarks._timing import publish  # noqa: E402
-from tests.e2e.helpers import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT, is_local  # noqa: E402
-from ui.serving.run_stats import quantile  # noqa: E402
+from server.run_stats import quantile  # noqa: E402
+from support.browser import CHROMIUM_ARGS, DEFAULT_CHROMIUM, VIEWPORT, is_local  # noqa: E402
 
 WORDS = ("apple river window garden doctor silver market winter castle forest engine island letter monkey "
          "orange pencil rabbit summer teacher tiger violin yellow bridge camera dragon farmer guitar hammer "

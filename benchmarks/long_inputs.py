@@ -54,7 +54,7 @@ def stages(repeats: int) -> None:
     import numpy as np
 
     import viz_core as vz
-    from lab import attention as LA
+    from lab import attention
     from ui import serving as loaders
     from ui.serving import RunKey
 
@@ -71,11 +71,11 @@ def stages(repeats: int) -> None:
     shown = np.where(data.masks["self"], p[2, 3], np.nan).astype(np.float32)
     t, fig = _median(lambda i: vz.head_heatmap(shown, data.tokens, data.tokens, square=False), repeats)
     rows.append(("one head's map (PNG above 128 tokens)", t, len(fig.to_json())))
-    t, _ = _median(lambda i: LA.head_metrics(p, data.tokens, mask=np.broadcast_to(data.masks["self"], p.shape)), 1)
+    t, _ = _median(lambda i: attention.head_metrics(p, data.tokens, mask=np.broadcast_to(data.masks["self"], p.shape)), 1)
     rows.append(("per-head metrics, all layers at once", t, None))
-    t, _ = _median(lambda i: LA.layerwise_head_metrics(p, data.tokens, data.masks["self"]), 1)
+    t, _ = _median(lambda i: attention.layerwise_head_metrics(p, data.tokens, data.masks["self"]), 1)
     rows.append(("per-head metrics, layer by layer (the page; metrics view only)", t, None))
-    t, _ = _median(lambda i: LA.rollout(p, head_fusion="mean", add_residual=True), 1)
+    t, _ = _median(lambda i: attention.rollout(p, head_fusion="mean", add_residual=True), 1)
     rows.append(("rollout (rollout view only)", t, None))
     print(f"\nMiniLM, {n} tokens, CPU; trace held {data.run.trace_bytes / 1e6:.1f} MB "
           f"(budget {budget / 1e6:.0f} MB, estimated pass {data.run.need_bytes / 1e6:.1f} MB)")

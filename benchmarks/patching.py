@@ -47,7 +47,7 @@ def measure(model, a, b, repeats: int, device: str) -> dict:
     import torch
 
     from benchmarks._timing import interleaved_medians
-    from lab import patching as PT
+    from lab import patching
     from lab.memory import working_bytes
     from models.limits import megabytes
 
@@ -55,7 +55,7 @@ def measure(model, a, b, repeats: int, device: str) -> dict:
     with torch.inference_mode():
         logits = model(a)[0, -1]
     top = int(logits.argmax())
-    metric = PT.Metric("logit_diff", n - 1, top, int(logits.topk(2).indices[1]))
+    metric = patching.Metric("logit_diff", n - 1, top, int(logits.topk(2).indices[1]))
     batch = max(1, min(64, megabytes("trace_mb") // max(1, working_bytes(model.cfg, n))))
     ids = torch.tensor([a], device=device)
 
@@ -64,10 +64,10 @@ def measure(model, a, b, repeats: int, device: str) -> dict:
             model(ids)
 
     fns = {"forward": forward,
-           "sweep": lambda: PT.sweep(model, a, b, "resid", metric, batch=batch),
-           "sweep_1": lambda: PT.sweep(model, a, b, "resid", metric, batch=1)}
+           "sweep": lambda: patching.sweep(model, a, b, "resid", metric, batch=batch),
+           "sweep_1": lambda: patching.sweep(model, a, b, "resid", metric, batch=1)}
     med = interleaved_medians(fns, repeats=repeats, warmup=1)
-    sweep = PT.sweep(model, a, b, "resid", metric, batch=batch)
+    sweep = patching.sweep(model, a, b, "resid", metric, batch=batch)
     L = model.cfg.n_layers
     return {"L": L, "n": n, "runs": sweep.runs, "passes": sweep.passes, "batch": batch,
             "forward_ms": med["forward"] * 1e3, "sweep_ms": med["sweep"] * 1e3, "sweep1_ms": med["sweep_1"] * 1e3,

@@ -3,9 +3,9 @@ compose file's configuration from deploy/nginx.conf.template) against 20 session
 one replica, in the same run with the same harness (benchmarks/load.py's sessions: each
 types its own texts and waits for its own tokens), then a replica killed mid-run.
 
-The topology is tests/replicas.py's (the loopback test's): `python -m cli.serve` replicas r1
+The topology is support/replicas.py's (the loopback test's): `python -m cli.serve` replicas r1
 and r2 (GLASSBOX_REPLICA names them; the sidebar shows the name), nginx in front, class mode
-on a throw-away PostgreSQL (tests/pgserver.py). Phases, in this order, on a quiet machine:
+on a throw-away PostgreSQL (support/pgserver.py). Phases, in this order, on a quiet machine:
 
   direct   N sessions on r1's own port (no proxy)
   proxy    N sessions through nginx (cookie affinity: each browser gets its replica)
@@ -42,14 +42,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import load as L  # noqa: E402
+from benchmarks import load  # noqa: E402
 from benchmarks._browser import sigterm_as_exit, text_with_tokens  # noqa: E402
 from benchmarks._load_probes import wait_quiet  # noqa: E402
 from benchmarks._load_report import pct  # noqa: E402
 from benchmarks._timing import load_average, machine, publish  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
-from tests import pgserver, replicas  # noqa: E402
-from tests.e2e.helpers import CHROMIUM_ARGS, DEFAULT_CHROMIUM  # noqa: E402
+from support import pgserver, replicas  # noqa: E402
+from support.browser import CHROMIUM_ARGS, DEFAULT_CHROMIUM  # noqa: E402
 
 MOVED = "reconnected to another one"
 _MARKER_JS = r"""
@@ -70,16 +70,16 @@ _MARKER_JS = r"""
 """ % MOVED
 
 
-def sessions_for(n: int, rounds: int, tokens: int, tag: str) -> list[L.Session]:
+def sessions_for(n: int, rounds: int, tokens: int, tag: str) -> list[load.Session]:
     from models.tokenizer import minilm_tokenizer
     from viz_core.labels import visible_label
 
     tok = minilm_tokenizer()
     out = []
     for i in range(n):
-        texts = [text_with_tokens(tokens, prefix=f"session {i} round {r} {L.WORDS[(i + r * 7) % len(L.WORDS)]} {tag}")
+        texts = [text_with_tokens(tokens, prefix=f"session {i} round {r} {load.WORDS[(i + r * 7) % len(load.WORDS)]} {tag}")
                  for r in range(rounds)]
-        out.append(L.Session(i, texts, [L.SEP.join(visible_label(t, 40) for t in tok.encode(x).tokens[:512])
+        out.append(load.Session(i, texts, [load.SEP.join(visible_label(t, 40) for t in tok.encode(x).tokens[:512])
                                         for x in texts]))
     return out
 
@@ -90,7 +90,7 @@ async def phase(browser, base: str, n: int, args, tag: str, top: replicas.Topolo
     the most sessions is killed once every session has finished its first round."""
     sessions = sessions_for(n, args.rounds, args.tokens, tag)
     base = base.rstrip("/")                                  # load.open_session adds the "/"
-    opened = await asyncio.gather(*(L._delayed(L.open_session(browser, base, s, args.timeout, _MARKER_JS),
+    opened = await asyncio.gather(*(load._delayed(load.open_session(browser, base, s, args.timeout, _MARKER_JS),
                                                i * args.open_stagger) for i, s in enumerate(sessions)),
                                   return_exceptions=True)
     errors = [f"session {s.index}: open: {type(e).__name__}: {e}" for s, e in zip(sessions, opened) if e is not None]
@@ -134,12 +134,12 @@ async def phase(browser, base: str, n: int, args, tag: str, top: replicas.Topolo
     return out
 
 
-async def _rounds(s: L.Session, start: int, args, delay: float, stop: int | None = None) -> None:
+async def _rounds(s: load.Session, start: int, args, delay: float, stop: int | None = None) -> None:
     """Rounds start..stop of session `s` (load.run_rounds on a slice of its texts)."""
     texts, expected = s.texts, s.expected
-    part = L.Session(s.index, texts[start:stop], expected[start:stop])
+    part = load.Session(s.index, texts[start:stop], expected[start:stop])
     part.page, part.context = s.page, s.context
-    await L.run_rounds(part, delay, args.think, args.timeout)
+    await load.run_rounds(part, delay, args.think, args.timeout)
     s.latencies += part.latencies
     s.errors += [e.replace("round ", f"round {start}+") for e in part.errors]
 

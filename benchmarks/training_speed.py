@@ -31,7 +31,7 @@ import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
 from benchmarks._timing import interleaved_medians, load_average, machine, publish  # noqa: E402
-from models import positional as P  # noqa: E402
+from models import positional  # noqa: E402
 from models.training.tasks import IGNORE, get_task  # noqa: E402
 from models.training.trainer import TrainSettings, build_model, train  # noqa: E402
 
@@ -49,7 +49,7 @@ class Baseline(torch.nn.Module):
         self.blocks = torch.nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
         self.ln = torch.nn.LayerNorm(d)
         self.unembed = torch.nn.Linear(d, vocab, bias=False)
-        self.register_buffer("pe", P.sinusoidal(max_len, d))
+        self.register_buffer("pe", positional.sinusoidal(max_len, d))
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         n = ids.shape[1]

@@ -5,7 +5,7 @@
                                                  "Load a model" panel offline
 
 The other tools have their own modules: `python -m cli.trace`, `python -m cli.train`,
-`python -m cli.serve`, `python -m cli.proxy`."""
+`python -m cli.verse`, `python -m cli.pe_lm`, `python -m cli.serve`, `python -m cli.proxy`."""
 from __future__ import annotations
 
 import argparse

@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 from models.config import POSITIONALS
-from models.training.recipes import SHIPPED, Recipe, run_recipe
 from models.training.tasks import TASKS
 from models.weights.checkpoint import CHECKPOINT_DIR
+from recipes.toys import SHIPPED, Recipe, run_recipe
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 import torch
 
-from models import positional as P
+import models.positional
 from models.trace import Stack, act_name, as_numpy
 from models.transformer import Transformer
 
@@ -80,7 +80,7 @@ def input_layer(model: Transformer, ids: Sequence[int], stack: Stack | str | Non
         segment = seg.norm(dim=-1).cpu().numpy()
     if cfg.positional in ("learned", "sinusoidal"):
         pe = module.pos_embed.weight[cfg.pos_offset:cfg.pos_offset + n] if cfg.positional == "learned" \
-            else P.sinusoidal(n, cfg.d_model, layout=cfg.sinusoidal_layout)
+            else models.positional.sinusoidal(n, cfg.d_model, layout=cfg.sinusoidal_layout)
         pe = pe.double().to(table.device)
         err = max(err, float((pe - tr.get("pos_embed", None, s)[0].double()).abs().max()))
         total = total + pe

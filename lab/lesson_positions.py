@@ -2,8 +2,8 @@
 input, whether shuffled inputs give the same scores reordered, and a similarity curve
 read at a distance.
 
-Plain numbers and ids in and out (the rows are `lab.positional.extrapolation`'s, the
-permutation result is `lab.positional.permutation_test`'s); no Streamlit, no translated text.
+Plain numbers and ids in and out (the rows are `lab.checkpoints.extrapolation`'s, the
+permutation result is `lab.checkpoints.permutation_test`'s); no Streamlit, no translated text.
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Extrapolation:
 
 
 def extrapolation_at(rows: Mapping[str, Sequence[Mapping]], factor: float = 2.0, works: float = WORKS) -> Extrapolation:
-    """rows: scheme -> `lab.positional.extrapolation` rows (with factors 1 and `factor`)."""
+    """rows: scheme -> `lab.checkpoints.extrapolation` rows (with factors 1 and `factor`)."""
     def at(rs, f):
         return next((r["accuracy"] for r in rs if math.isclose(r["factor"], f)), None)
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from models import positional as P
+from models import positional
 
 from .recurrent import check_qkv
 
@@ -68,7 +68,7 @@ def xl_params(d: int, seed: int = 0) -> XLParams:
 
 def relative_keys(n: int, d: int, params: XLParams) -> np.ndarray:
     """W_R R_δ for δ = 0..n−1 [n, d]: the key of a distance."""
-    return P.sinusoidal_at(list(range(n)), params.w_r.shape[0]).numpy() @ params.w_r
+    return positional.sinusoidal_at(list(range(n)), params.w_r.shape[0]).numpy() @ params.w_r
 
 
 def xl_terms(q: np.ndarray, k: np.ndarray, params: XLParams) -> np.ndarray:

@@ -25,7 +25,7 @@ from typing import Any, Mapping
 import numpy as np
 import torch
 
-from lab import attention as LA
+from lab import attention
 from lab.kv import kv_groups
 from lab.residual import has_unembedding, input_norm, lens_logits, out_norms, sublayer_output
 from models.config import TransformerConfig
@@ -349,7 +349,7 @@ def _entropies(trace: Trace, stack: Stack, n_layers: int) -> tuple[np.ndarray, n
     patterns = trace.patterns(stack=stack).float().cpu().numpy()            # [L, H, q, k]
     # each layer its own mask (sliding-window layers beside global ones)
     mask = np.stack([trace.mask(stack, layer=i).cpu().numpy() for i in range(n_layers)])[:, None]   # [L, 1, q, k]
-    rows = LA.entropy(patterns, mask=mask)                                  # [L, H, q]
+    rows = attention.entropy(patterns, mask=mask)                                  # [L, H, q]
     return rows.mean(-1).astype(np.float32), rows.mean(1).astype(np.float32)
 
 

@@ -7,7 +7,7 @@ Texts of different lengths are padded, and a BatchNorm that averages over the ba
 counts the padding in its statistics: the statistics of a real token's features then
 depend on how much padding the other texts brought. LayerNorm's statistics of a real
 token are computed from that token alone, so they do not change (`batch_norms`
-measures both on the padded batch the masks page builds, lab/masking.py).
+measures both on the padded batch the masks page builds, lab/masks.py).
 
 `norm_scatter`: a real LayerNorm's input against its output (its learned gain and bias
 taken off), with y = g·tanh(α x) fitted. Within one token the map is a straight line of
@@ -25,7 +25,7 @@ import torch
 from models.trace import Trace, act_name, as_numpy
 from models.transformer import Transformer
 
-from .masking import pad_rows
+from .masks import pad_rows
 from .residual import norm_inputs
 
 EXTRA_PADDING = (0, 2, 4, 8, 16)

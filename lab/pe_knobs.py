@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import torch
 
-from models import positional as P
+import models.positional
 from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, TransformerConfig
 from models.transformer import Transformer
 
@@ -106,8 +106,8 @@ def relative_source_buckets(old_buckets: int, old_max: int, new_buckets: int, ne
     bucket covers [new_buckets] (−1: a bucket no position in ±span reaches; never read)."""
     rel = torch.arange(-span, span + 1)
     rel = rel[torch.argsort(rel.abs(), stable=True)]                  # nearest distances first
-    new = P.relative_bucket(rel, bidirectional, new_buckets, new_max)
-    old = P.relative_bucket(rel, bidirectional, old_buckets, old_max)
+    new = models.positional.relative_bucket(rel, bidirectional, new_buckets, new_max)
+    old = models.positional.relative_bucket(rel, bidirectional, old_buckets, old_max)
     source = torch.full((new_buckets,), -1, dtype=torch.long)
     for b in range(new_buckets):
         hit = (new == b).nonzero()
@@ -149,5 +149,5 @@ def wavelengths(cfg: TransformerConfig, knobs: Knobs, original_len: int | None =
     under the knobs (compare with the training length: pairs whose wavelength exceeds it
     never completed a turn in training)."""
     new = config_with(cfg, knobs, original_len)
-    return P.rope_wavelengths(new.rotary_dim, new.rope_base, P.rope_scaling_of(new))
+    return models.positional.rope_wavelengths(new.rotary_dim, new.rope_base, models.positional.rope_scaling_of(new))
 

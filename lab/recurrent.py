@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import variants as V
+from . import variants
 
 CHECK_BUDGET = 1 << 25      # n²·N·channels of the SSM's explicit sum the page checks (the test checks all)
 
@@ -92,9 +92,9 @@ def retention_forms(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma: float, c
     if int(chunk) < 1:
         raise ValueError(f"The chunk size must be at least 1 (got {chunk}).")
     tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
-    par, w = V.retention(tq, tk, tv, gamma)
-    rec = V.retention_recurrent(tq, tk, tv, gamma).numpy()
-    chk = V.retention_chunkwise(tq, tk, tv, gamma, int(chunk)).numpy()
+    par, w = variants.retention(tq, tk, tv, gamma)
+    rec = variants.retention_recurrent(tq, tk, tv, gamma).numpy()
+    chk = variants.retention_chunkwise(tq, tk, tv, gamma, int(chunk)).numpy()
     _, norms, final = decayed_recurrence(q, k, v, np.full(q.shape[0], gamma))
     par = par.numpy()
     return RetentionForms(par, rec, chk, w.numpy(), norms, final, float(gamma), int(chunk),

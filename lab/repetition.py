@@ -10,7 +10,7 @@ import numpy as np
 
 from models.transformer import Transformer
 
-from .generation import Gate, Settings, generate
+from .generate import Gate, Settings, generate
 
 
 def repeated_ngrams(ids: Sequence[int], n: int = 3, start: int = 0) -> np.ndarray:

@@ -34,7 +34,7 @@ from models.hooks import hooks
 from models.trace import Stack, act_name, as_numpy
 from models.transformer import Transformer
 
-from . import attention as LA
+from . import attention
 from .ablation import output_change
 from .walkthrough import HeadWalk, attention_input_name, layer_positions, memory_name, record_and_walk, walk_stack
 
@@ -101,7 +101,7 @@ def softmax_stats(dots: np.ndarray, scale: float, bias: np.ndarray | None, mask:
     s = np.where(mask, s, -np.inf)
     p = softmax(s)
     g = float(np.linalg.norm(softmax_jacobian(p)))
-    return SoftmaxStats(scale, s, p, float(p.max()), float(LA.entropy(p[None, :])[0]), g, g * scale)
+    return SoftmaxStats(scale, s, p, float(p.max()), float(attention.entropy(p[None, :])[0]), g, g * scale)
 
 
 # ---- a real head -------------------------------------------------------------------------------------
@@ -163,7 +163,7 @@ def unscaled_run(model: Transformer, ids: Sequence[int], tgt_ids: Sequence[int] 
 
     def summary(trace) -> tuple[np.ndarray, np.ndarray]:
         p = as_numpy(trace.stacked("pattern", stack=s)).astype(np.float64)          # [L, H, q, k]
-        return LA.entropy(p).mean(axis=(1, 2)), p.max(-1).mean(axis=(1, 2))
+        return attention.entropy(p).mean(axis=(1, 2)), p.max(-1).mean(axis=(1, 2))
 
     (e0, m0), (e1, m1) = summary(tr), summary(tr2)
     logits = model.cfg.output == "logits"

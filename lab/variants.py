@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models import masks as M
+import models.masks
 
 
 def elu_feature(x: torch.Tensor) -> torch.Tensor:
@@ -33,7 +33,7 @@ def linear_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
         out = fq @ kv / (fq @ fk.sum(0))[:, None]
     w = fq @ fk.T
     if causal:
-        w = w * M.causal(q.shape[0], device=q.device).to(w.dtype)
+        w = w * models.masks.causal(q.shape[0], device=q.device).to(w.dtype)
     return out, w / w.sum(-1, keepdim=True)
 
 
@@ -46,7 +46,7 @@ def decay_matrix(n: int, gamma: float) -> torch.Tensor:
     """RetNet's D [n, n]: D_ij = γ^(i-j) for j <= i, else 0 (causal, exponentially fading)."""
     if not 0 < gamma <= 1:
         raise ValueError(f"The decay γ must be in (0, 1] (got {gamma}).")
-    d = M.distance(n, n).double()
+    d = models.masks.distance(n, n).double()
     return torch.where(d >= 0, gamma ** d.clamp(min=0), torch.zeros((), dtype=torch.float64))
 
 

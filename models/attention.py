@@ -21,7 +21,7 @@ import torch
 from torch import nn
 from torch.utils.weak import WeakIdKeyDictionary
 
-from . import positional as P
+from . import positional
 from .config import TransformerConfig
 from .hooks import HookPoint
 from .kv_cache import KV
@@ -232,8 +232,8 @@ class Attention(nn.Module):
             k = self.hook_k(self._project(self.W_K, kv_in, self.n_kv, "k_norm"))
             v = self.hook_v(self.W_V(kv_in).view(b, n_k, self.n_kv, self.dh))
         if rope is not None:                                      # with a cache: the new positions only
-            q = self.hook_rot_q(P.apply_rope(q, *rope))
-            k = self.hook_rot_k(P.apply_rope(k, *rope))
+            q = self.hook_rot_q(positional.apply_rope(q, *rope))
+            k = self.hook_rot_k(positional.apply_rope(k, *rope))
         if cache is not None:
             k, v = (cache.k, cache.v) if reuse else cache.extend(k, v)   # [b, past + new, kv_head, dh]
         group = self.n_heads // self.n_kv                         # query heads per kv head

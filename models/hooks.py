@@ -56,10 +56,10 @@ class HookPoint(nn.Module):
 
 
 def _has_global_hooks() -> bool:
-    from torch.nn.modules import module as m
+    from torch.nn.modules import module as torch_module
 
-    return bool(m._global_forward_hooks or m._global_forward_pre_hooks or m._global_backward_hooks
-                or m._global_backward_pre_hooks)
+    return bool(torch_module._global_forward_hooks or torch_module._global_forward_pre_hooks
+                or torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks)
 
 
 _RECORDING_IDS = itertools.count(1)

@@ -73,7 +73,7 @@ def tune_threads(intra: int | None = None, interop: int = 1) -> tuple[int, int]:
 
     `intra` (threads inside one op, e.g. a matmul): the env var GLASSBOX_TORCH_THREADS if
     set, else the logical CPU count (torch's own default), at most 8. Sessions' forward
-    passes are queued by the model locks and ui/serving/guard.py, so one pass at a time uses the
+    passes are queued by the model locks and server/guard.py, so one pass at a time uses the
     cores; more threads than cores would only make them fight. `interop` (threads that
     run independent ops side by side): 1; the models run op after op and each extra pool
     is idle threads per process. Streamlit has no config option for either, so the app

@@ -16,8 +16,8 @@ from typing import Callable, Iterable, Sequence
 import torch
 from torch import nn
 
-from . import masks as M
-from . import positional as P
+from . import masks
+from . import positional
 from .config import MaskSpec, TransformerConfig
 from .device import pick_device
 from .attention import Attention, dropout_of, identity
@@ -151,9 +151,9 @@ class _StackMixin:
         the sinusoidal table, ALiBi's slopes."""
         out = {}
         if cfg.positional == "sinusoidal":   # interleaved sin/cos (Vaswani) or [sin | cos] halves (Marian)
-            out["pe_table"] = P.sinusoidal(cfg.max_len, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)
+            out["pe_table"] = positional.sinusoidal(cfg.max_len, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)
         if cfg.positional == "alibi":
-            slopes = P.alibi_slopes(cfg.n_heads)
+            slopes = positional.alibi_slopes(cfg.n_heads)
             out["alibi_slopes"] = slopes * cfg.alibi_slope_scale if cfg.alibi_slope_scale != 1.0 else slopes
         return out
 
@@ -168,18 +168,18 @@ class _StackMixin:
             pe = self.pos_embed.weight[offset + cfg.pos_offset:end + cfg.pos_offset]
         elif cfg.positional == "sinusoidal":
             pe = self.pe_table[offset:end] if end <= self.pe_table.shape[0] \
-                else P.sinusoidal(end, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)[offset:].to(like)
+                else positional.sinusoidal(end, cfg.d_model, cfg.sinusoidal_base, cfg.sinusoidal_layout)[offset:].to(like)
         elif cfg.positional == "alibi":
-            bias = P.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
+            bias = positional.alibi_bias(self.alibi_slopes, n, end, q_offset=offset)
         elif cfg.positional == "relative":
-            bias = P.relative_bias(self.rel_bias.weight, n, end, bidirectional=not self.is_decoder,
+            bias = positional.relative_bias(self.rel_bias.weight, n, end, bidirectional=not self.is_decoder,
                                    max_distance=cfg.relative_max_distance, q_offset=offset)
         elif cfg.positional == "rope":
             positions = torch.arange(offset, end, device=like.device)
             if local:
-                cos, sin = P.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_local_base)
+                cos, sin = positional.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_local_base)
             else:
-                cos, sin = P.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_base, P.rope_scaling_of(cfg))
+                cos, sin = positional.rope_cos_sin(positions, cfg.rotary_dim, cfg.rope_base, positional.rope_scaling_of(cfg))
             rope = (cos.to(like.dtype), sin.to(like.dtype))
         return pe, bias, rope
 
@@ -208,23 +208,23 @@ class _StackMixin:
         specs = {False: cfg.attention}
         if cfg.local_layers:       # sliding-window layers (Gemma 2/3, ModernBERT): |q - k| <= local_window
             specs[True] = MaskSpec("local", window=cfg.local_window)
-        masks = {}
+        stack_masks = {}
         for local, spec in specs.items():
             if cache is None:
-                masks[local] = M.stack_mask(spec, n, self.is_decoder, valid, x.device)
+                stack_masks[local] = masks.stack_mask(spec, n, self.is_decoder, valid, x.device)
             else:   # the new rows of the mask over every position so far: [1, 1, n, offset + n]
-                masks[local] = M.self_attention_mask(spec, offset + n, self.is_decoder, x.device)[offset:][None, None]
+                stack_masks[local] = masks.self_attention_mask(spec, offset + n, self.is_decoder, x.device)[offset:][None, None]
         local_rope = None
         if rope is not None and cfg.local_layers and cfg.rope_local_base is not None:
             local_rope = self.positions(cfg, n, x, offset, local=True)[2]
         memory_mask = None
         if memory is not None:
-            memory_mask = M.cross_mask(n, memory.shape[1], memory_valid, x.device)
+            memory_mask = masks.cross_mask(n, memory.shape[1], memory_valid, x.device)
         for i, block in enumerate(self.blocks):
             local = cfg.layer_is_local(i)
             layer_rope = None if not cfg.layer_has_rope(i) else local_rope if local and local_rope is not None \
                 else rope
-            x = block(x, masks[local], bias, layer_rope, memory, memory_mask,
+            x = block(x, stack_masks[local], bias, layer_rope, memory, memory_mask,
                       None if cache is None else cache.layers[i])
         if cfg.final_norm:
             x = self.ln_final(x)
@@ -357,7 +357,7 @@ class Transformer(_StackMixin, nn.Module):
         (the unembedding is most of a small model's cost at a large vocabulary, and an
         activation-patching sweep, lab/patching.py, reads one position of each run).
 
-        cache (incremental decoding, see `lab.generation.generate`): the ids (decoder) or tgt_ids
+        cache (incremental decoding, see `lab.generate.generate`): the ids (decoder) or tgt_ids
         (encoder-decoder) are only the NEW tokens; their positions continue after the
         cache's, their K/V rows are appended to it, and the output is for them only."""
         cfg = self.cfg
@@ -391,7 +391,7 @@ class Transformer(_StackMixin, nn.Module):
             raise ValueError(f"The {cfg.attention.kind!r} attention pattern changes earlier rows as the text "
                              "grows, so cached keys and values would be stale: recompute instead.")
         # dynamic NTK / LongRoPE (cache_is_exact(cfg) is False): a cached step is what transformers'
-        # cached decoding computes, not a recomputation; lab/generation.py recomputes for them
+        # cached decoding computes, not a recomputation; lab/generate.py recomputes for them
         new = self._as_ids(tgt_ids if cfg.arch == "encoder-decoder" else ids, "new tokens")
         if cfg.positional == "learned" and cache.length + new.shape[1] > cfg.max_len:
             raise ValueError(f"This model has learned positions for only {cfg.max_len} tokens; "

@@ -7,7 +7,7 @@ import os
 # they need themselves (tests/app/test_model_map.py).
 os.environ.setdefault("GLASSBOX_MAP_SESSIONS", "1000")
 
-# Class mode's store (ui/serving/classroom.py): a throw-away SQLite file for this run, never
+# Class mode's store (server/classroom.py): a throw-away SQLite file for this run, never
 # the user's cache folder. The e2e servers inherit it, so a browser test's teacher and
 # students share it with the test itself.
 if "GLASSBOX_CLASS_DB" not in os.environ:

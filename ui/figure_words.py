@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-import viz_core.positional as vp
+import viz_core.positional
 
 from .i18n import t
 
@@ -62,6 +62,6 @@ def scheme_label(s: str) -> str:
 
 def bias_grid(bias: np.ndarray, title: str):
     """Per-head bias maps [heads, q, k] as small multiples."""
-    return vp.matrix_grid(bias, panel_titles=[t("pe_w_head", h=h) for h in range(bias.shape[0])], title=title,
+    return viz_core.positional.matrix_grid(bias, panel_titles=[t("pe_w_head", h=h) for h in range(bias.shape[0])], title=title,
                           value_name=t("pe_w_bias"), x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"), cols=4,
                           panel_height=170)

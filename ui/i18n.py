@@ -3,7 +3,7 @@
 `t(key, **fmt)` looks a string up in the current language (the sidebar's bound `lang`
 widget), falling back to English. `STRINGS` (key -> {"en", "zh"}) and `FORMULAS`
 (key -> LaTeX, for st.latex) merge the tables of every module in ui/strings/: one per
-page, one per shared widget, and shell.py for what the sidebar, the link notices, the page notes and several
+page, one per shared widget, and common.py for what the sidebar, the link notices, the page notes and several
 pages share.
 A formula with words in it (\text{...}) has its Chinese form under `<key>_zh`: `formula(key)`.
 """

@@ -1,30 +1,20 @@
-"""Several replicas behind a proxy (deploy/, docs/deploy.md): which replica serves this
-session, and a sentence when a page arrives from a server that went away.
+"""Several replicas behind a proxy: this replica's name at the foot of the sidebar, and a
+sentence when a page arrives from a server that went away (server/replica.py says which
+replica this is and recognises a session that moved here).
 
-A browser keeps one websocket to one Streamlit process; the proxy's affinity cookie
-keeps it there. When that process stops, Streamlit's frontend reconnects by itself (to
-another replica: the proxy's next one) and
-names its old session in the websocket's subprotocol header ("streamlit, <xsrf>,
-<session id>"). The process it reaches now (another replica, or the same server
-restarted) does not know that session and starts a new one, so: an old session id that
-is not ours = this page moved here. What the link carries (page, text, model, view) came
-with it; what lived only in the old process (models trained or uploaded in the session,
-a guess tally) did not, and the sentence says so.
+What the link carries (page, text, model, view) came with the page; what lived only in
+the old process (models trained or uploaded in the session, a guess tally) did not, and
+the sentence says so.
 """
 from __future__ import annotations
 
-import os
-
 import streamlit as st
+
+from server.replica import moved_here, name, resumed_session
 
 from .i18n import t
 
-ENV = "GLASSBOX_REPLICA"     # the replica's name (compose: the container's hostname); unset = one server
 HEARTBEAT_S = 30             # the marker reruns alone this often (see `marker`)
-
-
-def name() -> str:
-    return os.environ.get(ENV, "").strip()
 
 
 def previous_session() -> str | None:
@@ -33,8 +23,7 @@ def previous_session() -> str | None:
         raw = st.context.headers.get("Sec-Websocket-Protocol") or ""
     except Exception:  # noqa: BLE001  (no websocket: AppTest, bare mode)
         return None
-    parts = [p.strip() for p in raw.split(",")]
-    return parts[2] if len(parts) >= 3 and parts[2] else None
+    return resumed_session(raw)
 
 
 def own_session() -> str | None:
@@ -51,7 +40,7 @@ def show() -> None:
     that was waiting for the connection, and a sentence shown only then could be missed."""
     if "_replica_moved" not in st.session_state:
         old, mine = previous_session(), own_session()
-        st.session_state["_replica_moved"] = bool(old and mine and old != mine)
+        st.session_state["_replica_moved"] = moved_here(old, mine)
     if st.session_state["_replica_moved"]:
         with st.container(key="gb_moved"):
             st.info(t("replica_moved", name=name() or "?") if name() else t("replica_restarted"),

@@ -13,6 +13,7 @@ from models.device import available_devices
 from models.errors import Refused
 from models.tokenizer import cjk_share, minilm_tokenizer
 from models.weights import zoo
+from server import sessions
 
 from . import model_names, presenter, serving
 from .examples import EXAMPLE_TEXT, EXAMPLE_TEXTS, example_follows_language
@@ -20,7 +21,7 @@ from .i18n import LANGUAGES, STRINGS, lang, t
 from .links import bound
 from .markup import md_escape
 from .refusals import say
-from .serving import sessions, trained
+from .serving import trained
 from .widgets import model_loader
 
 
@@ -41,7 +42,7 @@ def admit(boot: Any = None) -> None:
     """Let this browser session in, or (the server is full: GLASSBOX_MAX_SESSIONS) say
     so and stop. `boot`: the start-up placeholder to clear first."""
     try:
-        sessions.admit()
+        sessions.admit(st.session_state)
     except Refused as e:
         if boot is not None:
             boot.empty()

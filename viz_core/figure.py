@@ -221,6 +221,11 @@ def fit_height(fig: go.Figure, height: int | None = None) -> go.Figure:
     return fig
 
 
+def escape_text(text: str) -> str:
+    """Escaped for plotly's HTML-like labels (no &#x27; entities: plotly shows those as typed)."""
+    return html.escape(text, quote=False)
+
+
 def template_text(text: str) -> str:
     """Make (escaped) text safe to embed in a hovertemplate: "%{" would be read as a field."""
     return text.replace("%", "&#37;")

@@ -9,7 +9,7 @@ data/SOURCES.md):
 
 data/zh_modern.txt.xz: modern (simplified) Chinese prose from Debian's documentation (the
 Debian Reference, the Debian FAQ, the Chinese manual pages), built by
-models/training/corpus_zh.py, under the licences of its sources (GPL-2+, GFDL-1.2+;
+recipes/corpus_zh.py, under the licences of its sources (GPL-2+, GFDL-1.2+;
 data/SOURCES.md): a file of its own, so that verse.txt.xz stays public domain and each file
 rebuilds from its own packages.
 

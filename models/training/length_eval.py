@@ -1,5 +1,5 @@
 """Press et al.'s (2022) non-overlapping evaluation of a decoder LM at any length, in
-bits per character: the numbers behind "train short, test long" (models/training/pe_lm.py
+bits per character: the numbers behind "train short, test long" (recipes/pe_lm.py
 writes the report; lab/length_curve.py offers the same functions to the app with the
 held-out text and the attention-by-distance profile).
 

@@ -1,9 +1,9 @@
 """Decoder families loaded into our `Transformer`: Qwen2, Gemma (1), Mistral (with its
 sliding window), GPT-NeoX (Pythia), Qwen3, OLMo 2, SmolLM3 and Granite (LLaMA itself,
-with Llama 3.1's RoPE, is `pretrained.llama_config`). Each is a config function (HF config dict ->
+with Llama 3.1's RoPE, is `families.llama_config`). Each is a config function (HF config dict ->
 TransformerConfig, refusing a variant we do not implement with `unsupported(...)`, which
 names the setting) and a key table (our parameter <- the checkpoint's tensor).
-`pretrained.FAMILIES` registers them from `FAMILIES` below.
+`families.FAMILIES` registers them from `FAMILIES` below.
 
 Conventions matched (transformers 5, checked by tests/unit/test_families_decoders.py):
 - Mistral's sliding window: query q sees key k when q - window < k <= q

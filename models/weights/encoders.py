@@ -4,10 +4,10 @@ discriminator, ElectraModel) and ModernBERT; and mT5, an encoder-decoder whose f
 live in seq2seq.py beside T5's. Each is a config function (HF config dict ->
 TransformerConfig, refusing a variant we do not implement with `unsupported(...)`, which
 names the setting) and a key table (our parameter <- the checkpoint's tensor).
-`pretrained.FAMILIES` registers them from `FAMILIES` below.
+`families.FAMILIES` registers them from `FAMILIES` below.
 
 Conventions matched (transformers 5, checked by tests/unit/test_families_encoders.py):
-- RoBERTa / XLM-RoBERTa: BERT's layout (pretrained.bert_config / bert_keys) whose
+- RoBERTa / XLM-RoBERTa: BERT's layout (bert.bert_config / bert_keys) whose
   position ids start after the padding index: real token p reads row p + pad_token_id + 1
   (RobertaEmbeddings.create_position_ids_from_input_ids: cumsum of ids != pad, + pad), so
   pos_offset = pad_token_id + 1 and the usable length is max_position_embeddings −
@@ -41,7 +41,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..config import TransformerConfig
-from . import seq2seq as S
+from . import seq2seq
+from .bert import bert_config, bert_keys
 from .keytable import Copy, Family, hf_get, unsupported
 
 BERT_ACTS = {"gelu": "gelu", "gelu_new": "gelu_tanh", "gelu_pytorch_tanh": "gelu_tanh", "relu": "relu"}
@@ -56,12 +57,10 @@ def _act(hf: Mapping[str, Any], family: str, key: str, default: str, table: Mapp
 
 
 def _bert_like(hf: Mapping[str, Any], family: str) -> TransformerConfig:
-    """BERT's config (pretrained.bert_config) after the checks BERT's descendants need, each
+    """BERT's config (bert.bert_config) after the checks BERT's descendants need, each
     refusal naming `family`: absolute positions only (relative_key / relative_key_query were
     trained with a distance embedding we do not have), an encoder (is_decoder builds a
     causal mask and, with add_cross_attention, cross-attention layers)."""
-    from .pretrained import bert_config      # pretrained imports this module: import at call time
-
     kind = hf_get(hf, "position_embedding_type", "absolute")
     if kind != "absolute":
         raise unsupported(family, "position_embedding_type", f"Only {family} models with absolute position "
@@ -192,8 +191,6 @@ def modernbert_config(hf: Mapping[str, Any]) -> TransformerConfig:
 def bert_like_keys(cfg: TransformerConfig, p: str) -> list[Copy]:
     """BERT's table (RoBERTa, XLM-RoBERTa), plus ELECTRA's embeddings_project when the
     embeddings are narrower (or wider) than the stream."""
-    from .pretrained import bert_keys
-
     ks = bert_keys(cfg, p)
     if cfg.d_embed is not None:
         ks += [Copy(f"embed_proj.{w}", f"{p}embeddings_project.{w}") for w in ("weight", "bias")]
@@ -243,5 +240,5 @@ FAMILIES: dict[str, Family] = {
     "electra": Family(electra_config, bert_like_keys, "embeddings.word_embeddings.weight", ("electra.", "")),
     "modernbert": Family(modernbert_config, modernbert_keys, "embeddings.tok_embeddings.weight", ("model.", "")),
     # encoder-decoder (seq2seq.py): T5 v1.1's layout with an untied head
-    "mt5": Family(S.mt5_config, S.mt5_keys, "shared.weight", ("", "model.")),
+    "mt5": Family(seq2seq.mt5_config, seq2seq.mt5_keys, "shared.weight", ("", "model.")),
 }

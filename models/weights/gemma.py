@@ -3,7 +3,7 @@
 model of a multimodal Gemma3ForConditionalGeneration; its vision tower is not read).
 Each is a config function (HF config dict -> TransformerConfig, refusing a variant we do
 not implement with `unsupported(...)`, which names the setting) and a key table (our
-parameter <- the checkpoint's tensor). `pretrained.FAMILIES` registers them from
+parameter <- the checkpoint's tensor). `families.FAMILIES` registers them from
 `FAMILIES` below. Gemma (1) lives in decoders.py.
 
 Conventions matched (transformers 5, checked by tests/unit/test_families_gemma.py):

@@ -20,6 +20,8 @@ import torch
 
 from ..config import TransformerConfig
 from . import safety
+from .families import config_from_hf
+from .files import read_hf_config
 from .keytable import CheckpointError
 
 PATTERNS = ["*.json", "*.safetensors", "*.txt"]   # config, weights, tokenizer: never pickles
@@ -97,8 +99,6 @@ def check(name: str, dtype: torch.dtype = torch.float32) -> tuple[dict[str, Any]
     otherwise), before any weight is downloaded. CheckpointError("offline") when the
     endpoint is not reachable, "hub_gated" or "hub_not_found" when it answers but will not
     serve the model."""
-    from . import pretrained
-
     if offline() or not reachable():
         raise offline_error(name)
     try:
@@ -107,8 +107,8 @@ def check(name: str, dtype: torch.dtype = torch.float32) -> tuple[dict[str, Any]
         path = Path(hf_hub_download(name, "config.json", endpoint=endpoint(), etag_timeout=5))
     except Exception as e:  # network errors, unknown or gated repos, a missing hub library
         raise refusal(name, e) from e
-    hf_config = pretrained.read_hf_config(path.parent)
-    cfg = pretrained.config_from_hf(hf_config)
+    hf_config = read_hf_config(path.parent)
+    cfg = config_from_hf(hf_config)
     safety.check_model(cfg, "This model", dtype.itemsize)
     return hf_config, cfg
 

@@ -2,7 +2,7 @@
 Phi-4-mini), Phi (Phi-1.5, Phi-2), StableLM (StableLM 2, StableLM-3B-4E1T) and OPT. Each
 is a config function (HF config dict -> TransformerConfig, refusing a variant we do not
 implement with `unsupported(...)`, which names the setting) and a key table (our
-parameter <- the checkpoint's tensor). `pretrained.FAMILIES` registers them from
+parameter <- the checkpoint's tensor). `families.FAMILIES` registers them from
 `FAMILIES` below.
 
 Conventions matched (transformers 5, checked by tests/unit/test_families_phi.py):

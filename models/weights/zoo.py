@@ -24,7 +24,8 @@ from ..errors import Refused
 from ..tokenizer import Tokenizer, minilm_tokenizer
 from ..transformer import Transformer
 from .checkpoint import CHECKPOINT_DIR, load_checkpoint, read_checkpoint_info, shipped_checkpoints
-from .pretrained import CheckpointError, config_from_hf, load_folder, minilm_path, read_hf_config
+from .families import config_from_hf
+from .pretrained import CheckpointError, load_folder, minilm_path, read_hf_config
 
 MINILM_VOCAB = 30522
 
@@ -107,7 +108,7 @@ def toy_entries() -> list[Entry]:
     """The shipped checkpoints (models/weights/checkpoints), each with its card: toy
     models, and (kind "lm", card kind "language-model") the language models, listed first:
     the main ones (verse-lm, verse-mlm), then those of an experiment's family (the card's
-    "family", e.g. the pe64-* models of models/training/pe_lm.py), so the first language
+    "family", e.g. the pe64-* models of recipes/pe_lm.py), so the first language
     model stays the app's default one."""
     out = []
     for path in shipped_checkpoints():

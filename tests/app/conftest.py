@@ -1,4 +1,4 @@
-"""AppTests run app.py in this process: no background warm-up (ui/warmup.py) racing the
+"""AppTests run app.py in this process: no background warm-up (ui/warmup.py, server/warmup.py) racing the
 test's own runs; tests/app/test_warmup.py turns it on where it is under test."""
 import pytest
 

@@ -69,11 +69,11 @@ def test_retention_chunks_and_its_sentence_for_a_chunk_longer_than_the_text():
 
 
 def test_retention_matrix_is_q_k_times_the_decay_on_random_vectors():
-    from lab import recurrent as R
+    from lab import recurrent
     from ui.serving.beyond import random_qkv
     src = random_qkv(24, 8, 3)
     at = open_beyond({"bx_view": "recurrent", "bxr_gamma": "0.9", **SOURCES[1]})
-    want = R.retention_forms(src.q, src.k, src.v, 0.9, 8).weights
+    want = recurrent.retention_forms(src.q, src.k, src.v, 0.9, 8).weights
     shown = heatmap_z(spec(at, "bxr_ret"))
     low = np.tril(np.ones_like(want, dtype=bool))
     np.testing.assert_allclose(shown[low], want[low], rtol=1e-4, atol=1e-5)
@@ -118,8 +118,8 @@ def test_xl_one_segment_equals_plain_attention_on_the_page():
     at = open_beyond({"bx_view": "long", "bxl_seg": "3", "text": TEXT})
     assert not at.info and not at.metric
     z = heatmap_z(spec(at, "bxl_xl"))
-    from lab import long_memory as LM
-    np.testing.assert_array_equal(~np.isnan(z), LM.xl_mask(N, 3))
+    from lab import long_memory
+    np.testing.assert_array_equal(~np.isnan(z), long_memory.xl_mask(N, 3))
     np.testing.assert_allclose(np.nansum(z, axis=1), 1, atol=1e-5)
 
 
@@ -128,9 +128,9 @@ def test_xl_four_terms_and_reach_on_the_page():
     bars = [tr for tr in spec(at, "bxl_terms")["data"] if tr["type"] == "bar"]
     assert len(bars) == 4 and all(len(b["x"]) == 4 for b in bars)   # query 5 reads positions 2..5
     reach = [tr for tr in spec(at, "bxl_reach")["data"] if tr["type"] == "bar"]
-    from lab import long_memory as LM
+    from lab import long_memory
     from tests.app.helpers import decode
-    assert decode(reach[0]["y"]).tolist() == LM.xl_reach(24, 2, 5)[0].tolist() == [4, 6, 8, 10, 12]
+    assert decode(reach[0]["y"]).tolist() == long_memory.xl_reach(24, 2, 5)[0].tolist() == [4, 6, 8, 10, 12]
     at = open_beyond({"bx_view": "long", "bxl_seg": "4", "bxl_layers": "6", "text": TEXT})     # 8 tokens: counted on 28
     reach = [tr for tr in spec(at, "bxl_reach")["data"] if tr["type"] == "bar"]
     assert decode(reach[0]["y"]).tolist() == [8, 12, 16, 20, 24, 28]

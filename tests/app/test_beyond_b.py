@@ -7,8 +7,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import mixer as MX
-from lab import ternary as TN
+from lab import mixer, ternary
 from lab.positional import shuffle
 from models.weights import zoo
 from tests.app.helpers import DEFAULT_TOKENS, LLAMA_LABEL, chart_ids, decode, heatmap_z, open_app, spec
@@ -89,13 +88,13 @@ def test_ternary_shows_the_quantised_matrix_and_its_errors(model, key, matrix, l
     at = open_page(**query(model, lang, bx_view="ternary", bxm_layer="1", bxm_matrix=matrix, text="the cat sat on the mat"))
     assert "bxm_ternary_hist" in chart_ids(at)
     m, tok = zoo.load(key)
-    w = TN.weights(m, "self", 1, matrix)
-    q = TN.absmean(w)
+    w = ternary.weights(m, "self", 1, matrix)
+    q = ternary.absmean(w)
     bars = [tr for tr in spec(at, "bxm_ternary_hist")["data"] if tr.get("type") == "bar"]
     assert decode(bars[0]["y"]).sum() == w.size
     assert np.allclose(decode(bars[1]["y"]), q.shares)
     ids = tok.encode("the cat sat on the mat").ids
-    err = TN.matrix_error(m, ids, "self", 1, matrix)
+    err = ternary.matrix_error(m, ids, "self", 1, matrix)
     shown = table(at, 0).iloc[:, 1].to_numpy(float)
     assert np.allclose(shown, [err.matrix_out, err.layer_out, err.final], rtol=1e-4)
     sizes = table(at, 1)
@@ -124,7 +123,7 @@ def test_mixer_matrix_stays_while_attention_moves(model, lang):
 def test_mixer_on_random_vectors_and_a_random_matrix():
     at = open_page(bx_view="mixer", bx_src="random", bx_n="12", bxm_mix="random", bxm_shuffle="true")
     z = heatmap_z(spec(at, "bxm_mix_tokens"))
-    assert np.allclose(z, MX.random_token_mixing(12, 0), atol=1e-6)
+    assert np.allclose(z, mixer.random_token_mixing(12, 0), atol=1e-6)
     numbers = table(at).iloc[:, 1].to_numpy(float)
     assert numbers[0] < 1e-9 and numbers[3] > 1e-3           # attention moved along; the Mixer's output changed
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.helpers import TEXT, chart_ids, open_app, rerun, spec
-from ui.widgets import figure_export as FX
+from ui.widgets import figure_export
 
 
 def download_keys(at) -> set[str]:
@@ -19,7 +19,7 @@ def test_every_main_chart_has_the_menu_and_the_camera_saves_svg():
     keys = {b.key for b in at.button}
     for chart in ("model_view", "head_map"):
         assert chart in chart_ids(at)
-        if FX.unavailable() is None:
+        if figure_export.unavailable() is None:
             assert f"fx_{chart}_prepare" in keys, sorted(keys)
     config = [c for c in at.get("plotly_chart") if c.proto.id.endswith("-head_map")][0].proto.config
     assert '"toImageButtonOptions"' in config and '"svg"' in config
@@ -27,7 +27,7 @@ def test_every_main_chart_has_the_menu_and_the_camera_saves_svg():
     assert not download_keys(at)     # nothing drawn until asked
 
 
-@pytest.mark.skipif(FX.unavailable() is not None, reason="no Chromium/kaleido here")
+@pytest.mark.skipif(figure_export.unavailable() is not None, reason="no Chromium/kaleido here")
 def test_prepare_yields_svg_and_pdf_buttons():
     at = open_app({"text": TEXT})
     at.button(key="fx_head_map_prepare").click()
@@ -52,23 +52,23 @@ def test_without_a_browser_the_menu_says_so(monkeypatch):
     monkeypatch.setenv("CHROMIUM_PATH", "/nonexistent/chromium")
     at = open_app({"text": TEXT})
     assert "fx_head_map_prepare" not in {b.key for b in at.button}
-    sentence = "need Chromium or Chrome" if FX.kaleido_available() else "need the `kaleido` package"
+    sentence = "need Chromium or Chrome" if figure_export.kaleido_available() else "need the `kaleido` package"
     assert any(sentence in c.value for c in at.caption), [c.value for c in at.caption]
 
 
 def test_without_a_browser_in_chinese(monkeypatch):
     monkeypatch.setenv("CHROMIUM_PATH", "/nonexistent/chromium")
     at = open_app({"text": TEXT, "lang": "中文"})
-    if FX.kaleido_available():
+    if figure_export.kaleido_available():
         assert any("需要服务器上装有 Chromium" in c.value for c in at.caption), [c.value for c in at.caption]
 
 
 def test_a_failed_render_is_a_sentence_and_prepare_stays(monkeypatch):
     def fail(fig, *args, **kwargs):
-        raise FX.ExportError("timeout")
+        raise figure_export.ExportError("timeout")
 
-    monkeypatch.setattr(FX, "render_static", fail)
-    monkeypatch.setattr(FX, "unavailable", lambda: None)     # also where no browser is installed
+    monkeypatch.setattr(figure_export, "render_static", fail)
+    monkeypatch.setattr(figure_export, "unavailable", lambda: None)     # also where no browser is installed
     at = open_app({"text": "a figure that fails to draw"})
     at.button(key="fx_head_map_prepare").click()
     at.run()

@@ -1,4 +1,4 @@
-"""The generation page through AppTest: what it shows is what lab.generation computes."""
+"""The generation page through AppTest: what it shows is what lab.generate computes."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,8 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from models.weights import zoo
-from lab import generation as G
-from lab import repetition as RP
+from lab import generate, repetition
 from tests.app.helpers import EVIL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, assert_ok, decode, open_app, spec, texts
 
 PAGE = "app_pages/generate.py"
@@ -19,16 +18,16 @@ def open_page(**query: str) -> AppTest:
     return open_app(query, PAGE)
 
 
-def direct(key: str, text: str, settings: G.Settings) -> G.Result:
+def direct(key: str, text: str, settings: generate.Settings) -> generate.Result:
     """What the page should show, computed without the page."""
     model, tok = zoo.load(key)
-    ids, _ = G.encode_prompt(tok, text)
-    return G.generate(model, ids, settings, eos=G.eos_id(tok)), tok
+    ids, _ = generate.encode_prompt(tok, text)
+    return generate.generate(model, ids, settings, eos=generate.eos_id(tok)), tok
 
 
 def test_greedy_page_shows_the_real_generation_and_steps():
     at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="10")
-    res, tok = direct("custom:gpt", PROMPT, G.Settings(max_new_tokens=10))
+    res, tok = direct("custom:gpt", PROMPT, generate.Settings(max_new_tokens=10))
     assert at.session_state["_gen"].new_ids == res.new_ids
     assert at.slider(key="gen_step").value == len(res.steps)
     bars = spec(at, "gen_bars")
@@ -87,14 +86,14 @@ def test_sampling_top_k_one_equals_greedy_and_cuts_are_explained():
 def test_seeded_sampling_is_reproducible_in_the_page():
     q = dict(model=GPT_LABEL, text=PROMPT, gen_n="8", strategy="sample", gen_t="1.2", gen_k="20", gen_seed="11")
     a, b = open_page(**q), open_page(**q)
-    res, _ = direct("custom:gpt", PROMPT, G.Settings("sample", 8, 1.2, 20, 1.0, 11))
+    res, _ = direct("custom:gpt", PROMPT, generate.Settings("sample", 8, 1.2, 20, 1.0, 11))
     assert a.session_state["_gen"].new_ids == b.session_state["_gen"].new_ids == res.new_ids
     assert "survived the cut" in " ".join(texts(a, "markdown"))
 
 
 def test_beam_search_tree_and_width_one():
     at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="5", strategy="beam", gen_width="3")
-    res, _ = direct("custom:gpt", PROMPT, G.Settings("beam", 5, beam_width=3))
+    res, _ = direct("custom:gpt", PROMPT, generate.Settings("beam", 5, beam_width=3))
     assert at.session_state["_gen"].new_ids == res.new_ids
     tree = spec(at, "gen_beam_tree")
     assert any(tr.get("mode") == "markers+text" for tr in tree["data"])
@@ -172,7 +171,7 @@ def test_bad_link_values_fall_back_with_a_notice(query):
 def test_repetition_compares_greedy_with_sampling():
     at = open_page(model=GPT_LABEL, text=PROMPT, gen_n="12")
     run = at.session_state["_gen"]
-    rate = RP.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
+    rate = repetition.repetition_rate(run.prompt_ids + run.new_ids, 3, start=len(run.prompt_ids))
     assert f"{rate:.0%} of the generated tokens complete an 3-gram that already occurred (orange)." \
         in texts(at, "markdown")
     at.toggle(key="gen_compare_on").set_value(True).run()
@@ -205,7 +204,7 @@ def test_shipped_encoder_decoder_spells_the_digits():
     _, tok = zoo.load("toy:spell")
     run = at.session_state["_gen"]
     assert tok.decode(run.new_ids) == "nine six six eight five"
-    assert run.new_ids[-1] == G.eos_id(tok)
+    assert run.new_ids[-1] == generate.eos_id(tok)
     assert "The model chose the end-of-sequence token, so generation ended there." in texts(at, "caption")
     z = _arr(spec(at, "gen_cross")["data"][0]["z"])
     assert z.shape == (len(run.steps), len(run.source_tokens))

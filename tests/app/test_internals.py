@@ -247,9 +247,9 @@ def test_hostile_text_is_escaped_everywhere():
 
 
 def test_prepost_without_the_shipped_pair_compares_random_twins(monkeypatch):
-    import ui.views.residual as rv
+    from ui.views import residual
 
-    monkeypatch.setattr(rv, "PAIR", ("toy:missing-pre", "toy:missing-post"))
+    monkeypatch.setattr(residual, "PAIR", ("toy:missing-pre", "toy:missing-post"))
     at = open_app({"text": TEXT, "rview": "prepost"}, RESIDUAL)
     assert "not shipped here" in info_text(at)
     assert chart_ids(at) == ["res_prepost", "res_pre_map", "res_post_map"]

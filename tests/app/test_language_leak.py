@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import lessons as LL
+import lab.lessons
 from tests.app.helpers import assert_no_exception, new_app
 from tests.app.language_leak import Screen, check, screen
 from ui.lessons import specs
@@ -84,11 +84,11 @@ def page_attention(lang):
 
 def page_positional(lang):
     from ui.serving.positional import lm_set, scheme_checkpoints
-    from ui.views import positional_checkpoints as cv, positional_geometry as geo
+    from ui.views import positional_checkpoints, positional_qk_geometry
     from ui.views.positional import BASE_SECTIONS
 
-    secs = (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if lm_set() else ())
-            + (("geometry",) if geo.models() else ()))
+    secs = (BASE_SECTIONS + (positional_checkpoints.SECTIONS if scheme_checkpoints() else ())
+            + (("length",) if lm_set() else ()) + (("geometry",) if positional_qk_geometry.models() else ()))
     return sections_walk("app_pages/positional.py", "pe_view", secs, lang)
 
 
@@ -107,7 +107,7 @@ def page_masks(lang):
 
 def page_beyond(lang):
     from ui.views.beyond import SECTIONS
-    from ui.views.beyond_long import PARTS
+    from ui.views.beyond_long_memory import PARTS
     from ui.views.beyond_recurrent import FORMS
 
     return sections_walk("app_pages/beyond.py", "bx_view", SECTIONS, lang,
@@ -196,10 +196,10 @@ def test_pages_speak_one_language_under_other_models(kind, lang):
 
 
 # ---- lessons: every step of every shipped lesson ---------------------------------------------------
-SHIPPED = LL.shipped(specs())[0]
+SHIPPED = lab.lessons.shipped(specs())[0]
 
 
-def lesson_screens(lesson: LL.Lesson, lang: str) -> list[Screen]:
+def lesson_screens(lesson: lab.lessons.Lesson, lang: str) -> list[Screen]:
     at = start(lang, {"lesson": lesson.id}, "app_pages/lessons.py")
     if lesson.model and not lesson.fits("encoder"):                 # written for another kind of model
         at.button(key="ls_switch").click()

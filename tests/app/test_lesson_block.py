@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab import residual as R
-from lab.lesson_facts import last_word
+from lab import residual
+from lab.lesson_attention import last_word
 from models.trace import Stack, record_names
 from models.training.tasks import get_task
 from models.weights import zoo
@@ -29,8 +29,8 @@ def label(option: str, lang: str = "en") -> str:
 def decomposed(key: str, text: str):
     model, tok = zoo.load(key, "cpu")
     ids = tok.encode(text).ids if hasattr(tok.encode(text), "ids") else tok.encode(text)
-    _, trace = model.run_with_cache(ids, names=record_names(model.cfg, R.KINDS, [Stack.output(model.cfg.arch)]))
-    return model, tok, trace, R.decomposition(model, trace)
+    _, trace = model.run_with_cache(ids, names=record_names(model.cfg, residual.KINDS, [Stack.output(model.cfg.arch)]))
+    return model, tok, trace, residual.decomposition(model, trace)
 
 
 def test_answers_match_minilm():
@@ -50,12 +50,12 @@ def test_answers_match_minilm():
     cos = ln @ rn / np.linalg.norm(ln) / np.linalg.norm(rn)
     assert answer_at(LESSON, 4) == label("norms_agree" if cos >= 0.99 else "norms_differ")
     # MiniLM has no unembedding: the lens reads the trained induction decoder on its example
-    assert not R.has_unembedding(model)
+    assert not residual.has_unembedding(model)
     text = get_task("induction").probe().text
     m2, tok2 = zoo.load("toy:induction", "cpu")
     ids = tok2.encode(text).ids if hasattr(tok2.encode(text), "ids") else tok2.encode(text)
-    _, tr2 = m2.run_with_cache(ids, names=record_names(m2.cfg, R.KINDS, [Stack.output(m2.cfg.arch)]))
-    lens = R.logit_lens(m2, tr2)
+    _, tr2 = m2.run_with_cache(ids, names=record_names(m2.cfg, residual.KINDS, [Stack.output(m2.cfg.arch)]))
+    lens = residual.logit_lens(m2, tr2)
     q2 = last_word([tok2.id_to_token(int(i)) for i in ids])
     tops = lens.top_ids[:, q2, 0]
     first = len(tops) - 1

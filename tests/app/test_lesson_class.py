@@ -1,4 +1,4 @@
-"""Class mode on the Lessons page (ui/views/lesson_class.py) with a teacher and students as
+"""Class mode on the Lessons page (ui/views/lessons_class.py) with a teacher and students as
 separate AppTest sessions sharing the class store: the student follows the teacher's step,
 model and sentence; answers reach the teacher's tally; the reveal and Next move every
 student; an unknown code gets a sentence. (The store's own concurrency, 30 students at
@@ -8,7 +8,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.app.helpers import TEXT, assert_ok, open_app
-from ui.serving import classroom
+from server import classroom
 
 LESSONS = "app_pages/lessons.py"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from lab import generation as G
-from lab import masking as MK
+import lab.generate
+import lab.masks
 from models.weights import zoo
 
 from .helpers import GPT_LABEL, MINILM_LABEL, open_app
@@ -26,7 +26,7 @@ def label(option: str, lang: str = "en") -> str:
 
 def toy_texts():
     from models.training.tasks import get_task
-    return get_task("induction").probe().text, G.task_prompt("induction", "decoder")
+    return get_task("induction").probe().text, lab.generate.task_prompt("induction", "decoder")
 
 
 @torch.no_grad()
@@ -36,18 +36,18 @@ def test_answers_match_the_toy_decoder():
     # padding: the real tokens of the shorter text give the padding no weight
     ids = tok.encode(text).ids
     short = tok.encode(text[: len(text) // 2]).ids
-    run = MK.padded_run(model, [ids, short], [[""] * len(ids), [""] * len(short)], 0, "<pad>", 0)
+    run = lab.masks.padded_run(model, [ids, short], [[""] * len(ids), [""] * len(short)], 0, "<pad>", 0)
     assert run.pattern[1, 0, : len(short), len(short):].max() == 0.0
     assert answer_at(LESSON, 0, model=TOY_LABEL) == label("pad_zero")
     # causal mask: query 5 sees keys 0..5
     assert answer_at(LESSON, 1, model=TOY_LABEL).startswith("5·")
     # the next token: the model's own argmax after the prompt
-    p = G.prepare_prompt(tok, model.cfg, prompt, 8)
+    p = lab.generate.prepare_prompt(tok, model.cfg, prompt, 8)
     nxt = int(model(torch.tensor([p.ids]))[0, -1].argmax())
-    assert answer_at(LESSON, 3, model=TOY_LABEL).split("·", 1)[1] == G.token_text(tok, nxt)
+    assert answer_at(LESSON, 3, model=TOY_LABEL).split("·", 1)[1] == lab.generate.token_text(tok, nxt)
     # the KV cache: greedy generation with and without it gives the same tokens and probabilities
-    with_cache = G.generate(model, p.ids, G.Settings(max_new_tokens=8, use_cache=True), names=[])
-    without = G.generate(model, p.ids, G.Settings(max_new_tokens=8, use_cache=False), names=[])
+    with_cache = lab.generate.generate(model, p.ids, lab.generate.Settings(max_new_tokens=8, use_cache=True), names=[])
+    without = lab.generate.generate(model, p.ids, lab.generate.Settings(max_new_tokens=8, use_cache=False), names=[])
     assert with_cache.ids == without.ids
     same = all(np.allclose(a.model_probs, b.model_probs, atol=1e-5) for a, b in zip(with_cache.steps, without.steps))
     assert answer_at(LESSON, 7, model=TOY_LABEL) == label("logits_match" if same else "logits_differ")

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from lab import lesson_heads as LH
-from lab import lessons as LL
+import lab.lessons
+from lab import lesson_heads
 from ui import serving
 from ui.lessons import KINDS, StepContext, specs
 
@@ -19,8 +19,8 @@ PAGE = "app_pages/lessons.py"
 LESSON = "heads"
 
 
-def lesson() -> LL.Lesson:
-    return LL.shipped(specs())[0][LESSON]
+def lesson() -> lab.lessons.Lesson:
+    return lab.lessons.shipped(specs())[0][LESSON]
 
 
 def walk(at, lid: str, steps) -> list[str]:
@@ -72,7 +72,7 @@ def patterns(ctx: StepContext) -> tuple[np.ndarray, list[str]]:
     return np.nan_to_num(data.patterns[stack].astype(np.float64)), list(data.tokens_of(stack)[0])
 
 
-def expected(ctx: StepContext, step: LL.Step):
+def expected(ctx: StepContext, step: lab.lessons.Step):
     """The right answer of a question step, from the attention maps with plain numpy."""
     p, toks = patterns(ctx)
     n_l, _, n, _ = p.shape
@@ -111,14 +111,14 @@ def test_answers_follow_the_model():
 
 
 def test_layer_part_and_sinks():
-    assert [LH.layer_part(i, 6) for i in range(6)] == ["early"] * 2 + ["middle"] * 2 + ["late"] * 2
-    assert LH.layer_part(0, 1) == "early" and LH.layer_part(1, 2) == "middle" and LH.layer_part(11, 12) == "late"
+    assert [lesson_heads.layer_part(i, 6) for i in range(6)] == ["early"] * 2 + ["middle"] * 2 + ["late"] * 2
+    assert lesson_heads.layer_part(0, 1) == "early" and lesson_heads.layer_part(1, 2) == "middle" and lesson_heads.layer_part(11, 12) == "late"
     with pytest.raises(ValueError):
-        LH.layer_part(6, 6)
-    s = LH.sink_shares(np.array([[0.2, 0.4], [0.0, 0.1]]), np.array([[0.5, 0.5], [0.0, 0.0]]))
+        lesson_heads.layer_part(6, 6)
+    s = lesson_heads.sink_shares(np.array([[0.2, 0.4], [0.0, 0.1]]), np.array([[0.5, 0.5], [0.0, 0.0]]))
     assert np.allclose(s.first, [0.3, 0.05]) and np.allclose(s.last, [0.5, 0.0])
     assert s.bigger == "last" and s.peak_layer == 0
-    assert LH.argmax_head(np.array([[0.1, np.nan], [0.7, 0.2]])) == (1, 0, 0.7)
+    assert lesson_heads.argmax_head(np.array([[0.1, np.nan], [0.7, 0.2]])) == (1, 0, 0.7)
 
 
 def test_last_pick_finds_the_head_most_on_the_last_token():

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from lab import lesson_poems as LP
-from lab import lessons as LL
+import lab.lessons
+from lab import lesson_poems
 from models.weights import zoo
 from ui.lessons import specs
 
@@ -20,8 +20,8 @@ MODEL = "toy:verse-lm"
 LABEL = zoo.get(MODEL).label
 
 
-def lesson() -> LL.Lesson:
-    return LL.shipped(specs())[0][LESSON]
+def lesson() -> lab.lessons.Lesson:
+    return lab.lessons.shipped(specs())[0][LESSON]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -45,7 +45,7 @@ def test_the_couplet_notice_names_the_models_own_best_head():
     enc = tok.encode(text)
     _, trace = model.run_with_cache(enc.ids)
     patterns = np.stack([trace.pattern(i).float().numpy() for i in range(model.cfg.n_layers)])
-    layer, head, value = LP.best(LP.scores(patterns, enc.tokens, "couplet")[0])
+    layer, head, value = lesson_poems.best(lesson_poems.scores(patterns, enc.tokens, "couplet")[0])
     step = next(i for i, s in enumerate(lesson().steps) if s.kind == "poem_heads")
     at = open_lesson(LESSON, "en", model=LABEL, step=str(step + 1), text=text)
     assert_ok(at)

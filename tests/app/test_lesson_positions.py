@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from lab import lesson_positions as LP
-from lab import lessons as LL
+import lab.lessons
+from lab import lesson_positions
 from models.training.tasks import get_task
 from ui import serving
 from ui.i18n import STRINGS
@@ -24,8 +24,8 @@ PAGE = "app_pages/lessons.py"
 LESSON = "positions"
 
 
-def lesson() -> LL.Lesson:
-    return LL.shipped(specs())[0][LESSON]
+def lesson() -> lab.lessons.Lesson:
+    return lab.lessons.shipped(specs())[0][LESSON]
 
 
 def option_text(option: str) -> str:
@@ -61,9 +61,9 @@ def test_permutation_answer():
     for key, same in (("toy:copy-none", True), ("toy:copy-sinusoidal", False), ("toy:copy-learned", False)):
         s, s2 = layer0_scores(key, ids), layer0_scores(key, shuffled)
         err = float(np.abs(s2 - s[:, perm][:, :, perm]).max())
-        assert LP.permuted_exactly(err, s) is same, (key, err)
+        assert lesson_positions.permuted_exactly(err, s) is same, (key, err)
         res = positional.permutation(key, "copy", 1)                    # what the step reads
-        assert LP.permuted_exactly(res.score_error, res.scores) is same
+        assert lesson_positions.permuted_exactly(res.score_error, res.scores) is same
 
 
 def test_rope_answer():
@@ -82,7 +82,7 @@ def test_rope_answer():
     assert KINDS["rope"].run(None, {"view": "scores", "gap": 2}).answer == "rope_same"
 
 
-def winner(task_name: str) -> LP.Extrapolation:
+def winner(task_name: str) -> lesson_positions.Extrapolation:
     """Each checkpoint evaluated with the task's own evaluate at 1x and 2x (same examples as the step)."""
     task = get_task(task_name)
     rows = {}
@@ -90,7 +90,7 @@ def winner(task_name: str) -> LP.Extrapolation:
         model, _ = serving.load_model(card["key"], "cpu")
         rows[s] = [{"factor": f, "accuracy": float(task.evaluate(model, length=int(f * task.train_len), n=64,
                                                                   seed=1234))} for f in (1.0, 2.0)]
-    return LP.extrapolation_at(rows, 2.0)
+    return lesson_positions.extrapolation_at(rows, 2.0)
 
 
 def test_extrapolation_answer_is_measured():
@@ -106,12 +106,12 @@ def test_extrapolation_at():
     rows = {"none": [{"factor": 1.0, "accuracy": 0.9}, {"factor": 2.0, "accuracy": 0.1}],
             "rope": [{"factor": 1.0, "accuracy": 1.0}, {"factor": 2.0, "accuracy": 0.7}],
             "learned": [{"factor": 1.0, "accuracy": 1.0}, {"factor": 2.0, "accuracy": None}]}
-    r = LP.extrapolation_at(rows)
+    r = lesson_positions.extrapolation_at(rows)
     assert (r.best, r.winner, r.best_accuracy) == ("rope", "rope", 0.7) and r.longer["learned"] is None
     rows["rope"][1]["accuracy"] = 0.2
-    r = LP.extrapolation_at(rows)
+    r = lesson_positions.extrapolation_at(rows)
     assert (r.best, r.winner) == ("rope", "nothing")
     with pytest.raises(ValueError):
-        LP.extrapolation_at({"learned": rows["learned"]})
-    assert LP.permuted_exactly(1e-7, np.array([3.0])) and not LP.permuted_exactly(0.01, np.array([3.0]))
-    assert LP.at_distance(np.array([1.0, 0.5]), 1) == 0.5 and math.isnan(LP.at_distance(np.array([1.0]), 4))
+        lesson_positions.extrapolation_at({"learned": rows["learned"]})
+    assert lesson_positions.permuted_exactly(1e-7, np.array([3.0])) and not lesson_positions.permuted_exactly(0.01, np.array([3.0]))
+    assert lesson_positions.at_distance(np.array([1.0, 0.5]), 1) == 0.5 and math.isnan(lesson_positions.at_distance(np.array([1.0]), 4))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from lab import lesson_facts as LF
-from lab import lessons as LL
+import lab.lesson_attention
+import lab.lessons
 from models.weights import zoo
 from ui.lessons import specs
 from ui.examples import EXAMPLE_TEXTS
@@ -15,11 +15,11 @@ from ui.examples import EXAMPLE_TEXTS
 from .helpers import TEXT, assert_ok, open_app
 from .lesson_walk import open_lesson
 
-SHIPPED = LL.shipped(specs())[0]
+SHIPPED = lab.lessons.shipped(specs())[0]
 LESSONS = "app_pages/lessons.py"
 
 
-def start_text(lesson: LL.Lesson, code: str) -> str:
+def start_text(lesson: lab.lessons.Lesson, code: str) -> str:
     return lesson.text[code] if lesson.text else EXAMPLE_TEXTS[code]
 
 
@@ -45,7 +45,7 @@ def test_a_lesson_starts_on_its_text_in_the_readers_language(lesson, code):
     at = open_lesson(lesson, code)
     assert sidebar_text(at) == start_text(SHIPPED[lesson], code)
     if code == "zh":
-        assert LF.word_counts(sidebar_text(at))[0] == 0                # Chinese, not the English example
+        assert lab.lesson_attention.word_counts(sidebar_text(at))[0] == 0   # Chinese, not the English example
 
 
 def test_switching_language_in_a_lesson_switches_its_text():
@@ -102,6 +102,6 @@ def test_the_poem_is_counted_in_characters(code, words):
 
 
 def test_word_counts():
-    assert LF.word_counts("床前明月光，疑是地上霜。") == (0, 10)
-    assert LF.word_counts("The students watched the model.") == (5, 0)
-    assert LF.word_counts("GPT-2 的注意力，ok") == (2, 4)
+    assert lab.lesson_attention.word_counts("床前明月光，疑是地上霜。") == (0, 10)
+    assert lab.lesson_attention.word_counts("The students watched the model.") == (5, 0)
+    assert lab.lesson_attention.word_counts("GPT-2 的注意力，ok") == (2, 4)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from lab import lessons as LL
+import lab.lessons
 from models.trace import record_names
 from tests.app.helpers import assert_ok, open_app
 from ui.i18n import STRINGS
@@ -15,7 +15,7 @@ from ui.lessons import specs
 from ui.markup import md_escape
 
 LESSONS = "app_pages/lessons.py"
-LESSON = LL.load_file(LL.LESSON_DIR / "06-training.toml", specs())
+LESSON = lab.lessons.load_file(lab.lessons.LESSON_DIR / "06-training.toml", specs())
 KEY = ("reverse", 0, 200)
 
 
@@ -118,4 +118,4 @@ def test_strings_name_only_facts_the_kinds_compute(code):
     for step in LESSON.steps:
         note = STRINGS.get(f"lk_{step.kind}_notice")
         assert note is not None, step.kind
-        LL.check_template(note[code], specs()[step.kind].facts)
+        lab.lessons.check_template(note[code], specs()[step.kind].facts)

@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lab import lesson_facts as LF
-from lab import lessons as LL
+import lab.lesson_attention
+import lab.lessons
 from tests.app.helpers import MINILM_LABEL, TEXT, assert_ok, open_app
 from tests.unit.test_lesson_files import GOOD
 from ui.lessons import specs
 from ui.serving import RunKey
 
 LESSONS = "app_pages/lessons.py"
-SHIPPED = LL.shipped(specs())[0]
+SHIPPED = lab.lessons.shipped(specs())[0]
 
 
 def open_lesson(lesson: str, step: int | None = None, **query: str) -> AppTest:
@@ -34,7 +34,7 @@ def reveal_button(at: AppTest):
     return next((b for b in at.button if b.key and b.key.startswith("ls_reveal_")), None)
 
 
-def walk_lesson(at: AppTest, lesson: LL.Lesson, lang: str) -> None:
+def walk_lesson(at: AppTest, lesson: lab.lessons.Lesson, lang: str) -> None:
     """Every step with the Next button: one figure per step (after the reveal on a question)."""
     for i, step in enumerate(lesson.steps):
         assert step_of(at) == i + 1
@@ -81,7 +81,7 @@ def _answer(key: str, text: str) -> int:
 
     data = serving.attention_data(RunKey(key, "cpu", text))
     row = data.patterns[next(iter(data.patterns))][0, 0]
-    return int(np.argmax(row[LF.last_word(data.tokens)]))
+    return int(np.argmax(row[lab.lesson_attention.last_word(data.tokens)]))
 
 
 def test_a_guess_is_checked_against_the_model_and_tallied():

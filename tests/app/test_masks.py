@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models import masks as M
+import models.masks
 from tests.app.helpers import (EMPTY_PROMPT, EVIL, GPT_LABEL, LLAMA_LABEL, T5_LABEL, TEXT, TEXT_TOKENS, assert_escaped,
                                assert_ok, assert_rows_sum_to_one, chart_ids, decode, everything_rendered, heatmap_z,
                                open_app, rerun, set_text, spec, warnings_text)
@@ -34,14 +34,14 @@ def set_parts(at, parts: list[str]):
 
 def test_masks_page_default_is_a_local_window_applied_to_minilm():
     at = open_app({"text": TEXT}, MASKS)
-    assert np.array_equal(composed(at) == 1, M.local(N, 2).numpy())
+    assert np.array_equal(composed(at) == 1, models.masks.local(N, 2).numpy())
     soft = heatmap_z(spec(at, "mk_softmax"))
-    assert np.array_equal(np.isnan(soft), ~M.local(N, 2).numpy())
+    assert np.array_equal(np.isnan(soft), ~models.masks.local(N, 2).numpy())
     assert_rows_sum_to_one(soft)
     # masked scores: −∞ written in every masked cell and in the hover of the grey layer
     masked = spec(at, "mk_masked")
     neg = [tr for tr in masked["data"] if tr.get("name") == "neg_inf"]
-    assert len(neg[0]["text"]) == int((~M.local(N, 2)).sum()) and set(neg[0]["text"]) == {"−∞"}
+    assert len(neg[0]["text"]) == int((~models.masks.local(N, 2)).sum()) and set(neg[0]["text"]) == {"−∞"}
     assert any("−∞" in tr.get("hovertemplate", "") for tr in masked["data"])
     assert any("differs from the one the model was trained with" in i.value for i in at.info)
     for key in ("mk_per_query", "mk_scores", "mk_change"):
@@ -63,7 +63,7 @@ def test_bigbird_composed_with_causal_matches_the_builders():
     at.number_input(key="mk_random").set_value(1)
     at.number_input(key="mk_seed").set_value(4)
     rerun(at)
-    expected = (M.bigbird(N, 1, (0,), 1, 4) & M.causal(N)).numpy()
+    expected = (models.masks.bigbird(N, 1, (0,), 1, 4) & models.masks.causal(N)).numpy()
     assert np.array_equal(composed(at) == 1, expected)
     assert np.array_equal(np.isnan(heatmap_z(spec(at, "mk_softmax"))), ~expected)
     open_tab(at, "Cost")
@@ -112,7 +112,7 @@ def test_random_order_button_gives_a_permutation():
     rerun(at)
     order = [int(x) for x in at.text_input(key="mk_order").value.split()]
     assert sorted(order) == list(range(N))
-    content, _ = M.xlnet_permutation(order)
+    content, _ = models.masks.xlnet_permutation(order)
     assert np.array_equal(composed(at) == 1, content.numpy())
 
 
@@ -247,13 +247,13 @@ def test_walkthrough_download_holds_every_number():
     import json
 
     from ui.views.walkthrough import walk_json
-    from lab import walkthrough as W
+    from lab import walkthrough
     from models.weights import zoo
 
     model, tok = zoo.load("custom:gpt")
     enc = tok.encode(TEXT)
     _, trace = model.run_with_cache(enc.ids)
-    w = W.walk_head(model, trace, 1, 2, 3)
+    w = walkthrough.walk_head(model, trace, 1, 2, 3)
     doc = json.loads(walk_json(w, enc.tokens, enc.tokens))
     assert doc["query_tokens"] == enc.tokens and doc["layer"] == 1
     assert doc["masked"][4:] == [None] * (len(enc.ids) - 4)       # −∞ is null
@@ -286,7 +286,7 @@ def test_global_token_picker_shows_tokens_as_typed():
     assert picker.options[1] == "1·<" and all("&lt;" not in o for o in picker.options)
     picker.set_value([0, 2])
     rerun(at)
-    assert np.array_equal(composed(at) == 1, M.longformer(len(picker.options), 2, (0, 2)).numpy())
+    assert np.array_equal(composed(at) == 1, models.masks.longformer(len(picker.options), 2, (0, 2)).numpy())
 
 
 @pytest.mark.parametrize("key", ["toy:reverse-rope", "toy:copy-alibi", "toy:spell"])

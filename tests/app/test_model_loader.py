@@ -198,7 +198,7 @@ def test_the_size_is_said_before_loading_in_the_precision_chosen(folders, monkey
 def test_a_bfloat16_load_runs_in_bfloat16_and_its_badge_names_the_dtype_and_tolerance(folders):
     import torch
 
-    from models.weights import parity as P
+    from models.weights import parity
     from ui.serving import trained
 
     good, _ = folders
@@ -213,7 +213,7 @@ def test_a_bfloat16_load_runs_in_bfloat16_and_its_badge_names_the_dtype_and_tole
     assert badges and badges[0].value.startswith(":green[✓] matches transformers"), sidebar_captions(at)
     assert " in bfloat16 on this text: max |Δ| = " in badges[0].value and "(tolerance " in badges[0].value
     tol = float(badges[0].value.rsplit("(tolerance ", 1)[1].rstrip(")"))
-    assert 0 < tol <= P.HALF_EPS * torch.finfo(torch.bfloat16).eps * 100                 # relative, logits ~1 here
+    assert 0 < tol <= parity.HALF_EPS * torch.finfo(torch.bfloat16).eps * 100                 # relative, logits ~1 here
     help_ = badges[0].proto.help
     assert "both models in bfloat16" in help_ and "8 times bfloat16's machine epsilon" in help_ and "1/16" in help_
     home = [c.value for c in at.main.caption if "transformers" in c.value]

@@ -163,10 +163,10 @@ def test_follow_one_token_steps_and_shows_the_real_norm():
     # at the attention stop of layer 0: the token's attention entropy, the mean over heads of its row's
     attn_stop = 4
     frame = fig["frames"][attn_stop]["data"][1]["text"][0]
-    from lab import attention as LA
+    from lab import attention
     from models.trace import record_names
     _, trace = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, ["pattern"]))
-    entropy = LA.entropy(trace.pattern(0).numpy())[:, 1].mean()
+    entropy = attention.entropy(trace.pattern(0).numpy())[:, 1].mean()
     assert f"entropy {entropy:.2f}" in frame
     assert any(m.value.startswith(f"Stop 2 of {n_stops}") for m in at.markdown)
     path = spec(at, "map_path")
@@ -243,7 +243,7 @@ def test_a_busy_server_draws_the_map_when_asked(monkeypatch, lang):
     """Above GLASSBOX_MAP_SESSIONS sessions the overview runs no pass for the map until the
     reader clicks; then it stays drawn for that reader. A link naming a map setting draws it."""
     from ui import serving
-    from ui.serving import sessions
+    from server import sessions
 
     monkeypatch.setenv("GLASSBOX_MAP_SESSIONS", "5")
     monkeypatch.setattr(sessions, "count", lambda: 12)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from lab import pe_knobs as K
-from models import positional as P
+import models.positional
+from lab import pe_knobs
 from models.training import tasks
 from models.trace import act_name
 from models.weights import zoo
@@ -35,7 +35,7 @@ def test_a_link_sets_the_knobs_and_the_maps_are_the_knobbed_models():
     assert at.number_input(key="pe_k_temp").value == 0.5
     assert any("θ = 50" in c.value and "T = 0.5" in c.value for c in at.caption)
     model, _ = zoo.load("toy:copy-rope")
-    knobbed = K.apply(model, K.Knobs(rope_base=50.0, temperature=0.5))
+    knobbed = pe_knobs.apply(model, pe_knobs.Knobs(rope_base=50.0, temperature=0.5))
     ex = tasks.get_task("copy").probe()
     layer = model.cfg.n_layers - 1
     _, trace = knobbed.run_with_cache(ex.ids)
@@ -73,8 +73,8 @@ def test_wavelength_picture_is_the_library_s_and_follows_the_scaling():
     d = model.cfg.rotary_dim
     stock = decode(fig["data"][0]["y"])
     now = decode(fig["data"][1]["y"])
-    np.testing.assert_allclose(stock, P.rope_wavelengths(d).numpy(), rtol=1e-6)
-    np.testing.assert_allclose(now, 4 * P.rope_wavelengths(d).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(stock, models.positional.rope_wavelengths(d).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(now, 4 * models.positional.rope_wavelengths(d).numpy(), rtol=1e-6)
 
 
 def test_extrapolation_table_recomputes_under_the_knobs():
@@ -85,7 +85,7 @@ def test_extrapolation_table_recomputes_under_the_knobs():
     assert not a.equals(b)
     # the ALiBi row is Task.evaluate's on the knobbed checkpoint
     model, _ = zoo.load("toy:copy-alibi")
-    knobbed = K.apply(model, K.Knobs(alibi_slope_scale=16.0, temperature=3.0))
+    knobbed = pe_knobs.apply(model, pe_knobs.Knobs(alibi_slope_scale=16.0, temperature=3.0))
     row = b[b.iloc[:, 0] == "ALiBi"].iloc[0].tolist()
     assert row[1] == f"{tasks.get_task('copy').evaluate(knobbed, length=8, n=64):.1%}"
     torch.testing.assert_close(knobbed.alibi_slopes, model.alibi_slopes * 16)
@@ -94,7 +94,7 @@ def test_extrapolation_table_recomputes_under_the_knobs():
 def test_bucket_map_redrawn_and_reindexing_said():
     at = lab({"pe_view": "attention", "pe_k_buckets": "8", "pe_k_maxdist": "16"})
     z = heatmaps(spec(at, "pe_kfig_buckets"))[0]
-    want = P.relative_bucket_map(z.shape[0], z.shape[0], False, 8, 16).numpy()
+    want = models.positional.relative_bucket_map(z.shape[0], z.shape[0], False, 8, 16).numpy()
     np.testing.assert_array_equal(z, want)
     assert any("never saw these buckets" in i.value for i in at.info)
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab import length_curve as L
-from lab import pe_knobs as K
+from lab import length_curve, pe_knobs
 from models.weights import zoo
 from tests.app.helpers import chart_ids, decode, open_app, spec
 from ui.serving import positional
@@ -39,8 +38,8 @@ def test_the_six_models_are_offered_and_the_curves_drawn(stock):
 
 def test_the_numbers_are_the_library_s(stock):
     model, tok = zoo.load("toy:pe64-alibi")
-    ids = L.heldout_ids(tok, "en")
-    want = L.curve(model, ids, 64, (1.0, 2.0), budget=positional.LENGTH_BUDGET)
+    ids = length_curve.heldout_ids(tok, "en")
+    want = length_curve.curve(model, ids, 64, (1.0, 2.0), budget=positional.LENGTH_BUDGET)
     got = row(stock.dataframe[0].value, "ALiBi")
     assert got[1] == f"{want[0][2]:.3f}" and got[3] == f"{want[1][2]:.3f}"
 
@@ -49,8 +48,8 @@ def test_knobs_re_evaluate_the_curves():
     at = open_app({"pe_view": "length", "pe_k_alibi": "4.0"}, page=PAGE)
     df = at.dataframe[0].value
     model, tok = zoo.load("toy:pe64-alibi")
-    knobbed = K.apply(model, K.Knobs(alibi_slope_scale=4.0), 64)
-    want = L.curve(knobbed, L.heldout_ids(tok, "en"), 64, (1.0,), budget=positional.LENGTH_BUDGET)
+    knobbed = pe_knobs.apply(model, pe_knobs.Knobs(alibi_slope_scale=4.0), 64)
+    want = length_curve.curve(knobbed, length_curve.heldout_ids(tok, "en"), 64, (1.0,), budget=positional.LENGTH_BUDGET)
     assert row(df, "ALiBi")[1] == f"{want[0][2]:.3f}"
     fig = spec(at, "pe_l_curve")
     assert any(tr["line"].get("dash") == "dash" for tr in fig["data"])     # the trained curves beside, dashed
@@ -62,7 +61,7 @@ def test_distance_profile_is_the_library_s():
     assert chart_ids(at)[-1] == "pe_l_distance"
     fig = spec(at, "pe_l_distance")
     model, tok = zoo.load("toy:pe64-rope")
-    d, w = L.distance_profile(model, L.heldout_ids(tok, "en"), 64, n_windows=4)   # English text: the default
+    d, w = length_curve.distance_profile(model, length_curve.heldout_ids(tok, "en"), 64, n_windows=4)   # English text: the default
     rope = [tr for tr in fig["data"] if tr.get("xaxis") == "x4"][0]     # RoPE is the fourth panel
     y = decode(rope["y"]).astype(np.float64)
     want = w.mean(axis=(0, 1))

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from models import positional as P
+import models.positional
 from tests.app.helpers import assert_ok, chart_ids, decode, heatmap_z, open_app, rerun, spec
 
 PAGE = "app_pages/positional.py"
@@ -38,10 +38,10 @@ def test_tables_default_schemes_real_numbers():
                              "pe_sim_sinusoidal", "pe_sim_learned", "pe_sim_rope", "pe_curves"]
     fig = spec(at, "pe_table_sinusoidal")
     z = heatmap_z(fig)
-    np.testing.assert_allclose(z, P.sinusoidal(64, 64).numpy(), atol=1e-6)
+    np.testing.assert_allclose(z, models.positional.sinusoidal(64, 64).numpy(), atol=1e-6)
     assert z[10, 0] == pytest.approx(-0.5440, abs=1e-4)                 # sin(10 rad), not degrees
     wave = decode(fig["data"][0]["y"])
-    np.testing.assert_allclose(wave, P.sinusoidal_wavelengths(64).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(wave, models.positional.sinusoidal_wavelengths(64).numpy(), rtol=1e-6)
     learned = spec(at, "pe_table_learned")
     assert [d["type"] for d in learned["data"]][:2] == ["scatter", "image"]   # 64 x 384 cells: one PNG
     assert learned["layout"]["xaxis2"]["range"] == [-0.5, 383.5]          # MiniLM's real table, its own width
@@ -103,7 +103,7 @@ def test_shift_section_numbers():
     ok = [s.value for s in at.success][0]
     assert numbers(ok)[0] < 1e-5
     m = heatmap_z(spec(at, "pe_shift_m"))
-    np.testing.assert_allclose(m, P.sinusoidal_shift_matrix(5, 64).numpy()[:16, :16], atol=1e-6)
+    np.testing.assert_allclose(m, models.positional.sinusoidal_shift_matrix(5, 64).numpy()[:16, :16], atol=1e-6)
     at.slider(key="pe_k").set_value(200)
     rerun(at)
     assert numbers([s.value for s in at.success][0])[0] < 1e-5
@@ -137,7 +137,7 @@ def test_bias_section_alibi_and_relative():
     at.selectbox(key="pe_rel_src").set_value("custom:t5")
     rerun(at)
     buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
-    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32).numpy())        # encoder: bidirectional
+    np.testing.assert_array_equal(buckets, models.positional.relative_bucket_map(32).numpy())        # encoder: bidirectional
     at.slider(key="pe_heads").set_value(3)
     rerun(at)
     assert len(decode(spec(at, "pe_alibi_slopes")["data"][0]["y"])) == 3
@@ -161,7 +161,7 @@ def test_worked_numbers_are_computed():
     at.number_input(key="pe_ex_dim").set_value(3)
     rerun(at)
     md = " ".join(m.value for m in at.markdown)
-    expected = float(P.sinusoidal(4, 64)[3, 3])
+    expected = float(models.positional.sinusoidal(4, 64)[3, 3])
     assert f"= {expected:.6f}" in md and "cos(" in md
 
 
@@ -287,9 +287,9 @@ def test_relative_bias_of_a_trained_checkpoint_is_its_weights():
     rerun(at)
     model, _ = zoo.load("toy:copy-relative")
     buckets = decode(spec(at, "pe_buckets")["data"][0]["z"])
-    np.testing.assert_array_equal(buckets, P.relative_bucket_map(32, bidirectional=False).numpy())  # a decoder
+    np.testing.assert_array_equal(buckets, models.positional.relative_bucket_map(32, bidirectional=False).numpy())  # a decoder
     grid = spec(at, "pe_rel_grid")
     z = heatmap_z(grid)
-    want = P.relative_bias(model.rel_bias.weight.detach(), 32, bidirectional=False)[0].numpy()
+    want = models.positional.relative_bias(model.rel_bias.weight.detach(), 32, bidirectional=False)[0].numpy()
     np.testing.assert_allclose(z, want, atol=1e-6)
     assert not any("random weights" in c.value for c in at.caption)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lab import qk_geometry as G
+from lab import qk_geometry
 from models.training.tasks import get_task
 from models.weights import zoo
 from tests.app.helpers import chart_ids, decode, open_app, spec
@@ -44,7 +44,7 @@ def test_a_link_reopens_model_layer_and_head():
     at = geometry({"pe_gm": "toy:copy-rope", "pe_g_layer": "1", "pe_g_head": "3", "pe_g_norm": "False"})
     assert at.slider(key="pe_g_layer").value == 1 and at.slider(key="pe_g_head").value == 3
     model, _ = zoo.load("toy:copy-rope")
-    g = G.qk_geometry(model, get_task("copy").probe().ids, 1, 3, normalised=False, top_k=12)
+    g = qk_geometry.qk_geometry(model, get_task("copy").probe().ids, 1, 3, normalised=False, top_k=12)
     np.testing.assert_allclose(points(spec(at, "pe_g_chart")), g.coords, atol=1e-4)
     assert not at.warning
 

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from lab import lessons as LL
+import lab.lessons
 from tests import real_size
 from tests.app.helpers import assert_no_exception, assert_ok, chart_ids, decode, new_app, spec
 from tests.app.test_model_map import check_map
@@ -179,7 +179,7 @@ def test_the_attention_page_and_overview_in_both_languages(folder, lang):
     assert {"model_view", "head_map"} <= set(chart_ids(at))
 
 
-SHIPPED = LL.shipped(specs())[0]
+SHIPPED = lab.lessons.shipped(specs())[0]
 
 
 def test_every_step_of_every_shipped_lesson(folder):

@@ -8,9 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lab import flash as FL
-from lab import input_layer as IL
-from lab import teacher_forcing as TF
+from lab import flash, input_layer, teacher_forcing
 from models.weights import zoo
 from tests.app.helpers import (EVIL, GPT_LABEL, T5_LABEL, TEXT, assert_escaped, assert_ok, chart_ids, decode,
                                everything_rendered, find_block, heatmap_z, open_app, rerun, spec, texts)
@@ -61,7 +59,7 @@ def test_flash_steps_through_the_tiles():
     at = open_app({"text": TEXT, "wt_head": "1"}, WALK)
     model, tok = zoo.load("minilm", device="cpu")
     ids = tok.encode(TEXT).ids
-    run = FL.flash_head(model, ids, 0, 1, tile_q=4, tile_k=4)
+    run = flash.flash_head(model, ids, 0, 1, tile_q=4, tile_k=4)
     assert at.slider(key="fa_step").value == len(run.steps) == 2        # 8 tokens in tiles of 4
     z = heatmap_z(spec(at, "fa_grid"))
     assert np.isfinite(z).all()                                          # every tile read
@@ -73,7 +71,7 @@ def test_flash_steps_through_the_tiles():
     at.select_slider(key="fa_tile").set_value(1)
     rerun(at)
     assert at.slider(key="fa_step").value == len(ids)                    # one key per tile, opened on the last
-    assert any(f"{FL.flash_head(model, ids, 0, 1, tile_q=1, tile_k=1).error:.1e}" in s for s in texts(at, "success"))
+    assert any(f"{flash.flash_head(model, ids, 0, 1, tile_q=1, tile_k=1).error:.1e}" in s for s in texts(at, "success"))
 
 
 def test_walkthrough_cross_attention_note_and_a_gqa_decoder():
@@ -91,7 +89,7 @@ def test_input_layer_view(lang):
     assert find_block(at.main, "in_view") is not None
     model, tok = zoo.load("minilm", device="cpu")
     ids = tok.encode(TEXT).ids
-    want = IL.input_layer(model, ids)
+    want = input_layer.input_layer(model, ids)
     table = frame(at, "id")
     assert table["id"].tolist() == ids
     assert np.allclose(table.iloc[:, 2].to_numpy(dtype=float), want.token_norm)
@@ -147,7 +145,7 @@ def test_training_vs_generation(lang):
     assert find_block(at.main, "tf_section") is not None
     model, tok = zoo.load("toy:reverse-rope", device="cpu")
     ids = tok.encode("jggifhic=").ids
-    r = TF.teacher_forcing(model, ids)
+    r = teacher_forcing.teacher_forcing(model, ids)
     metrics = [m.value for m in at.metric]
     assert f"{r.max_diff:.1e}" in metrics and any(f"{r.mean_loss:.3f}" in m for m in metrics)
     z = heatmap_z(spec(at, "tf_matrix"))                                  # the context layer

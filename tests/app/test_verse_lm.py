@@ -3,7 +3,7 @@ prompt in the UI language and one click for the other; the sidebar suggests the
 character-level encoder (verse-mlm) for a mostly Chinese text under MiniLM."""
 from __future__ import annotations
 
-from models.training.verse import PROMPTS
+from recipes.verse import PROMPTS
 from models.weights import zoo
 from tests.app.helpers import assert_ok, open_app, texts
 

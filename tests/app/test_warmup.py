@@ -1,6 +1,6 @@
-"""The background warm-up (ui/warmup.py): it fills the caches the attention page reads,
-GLASSBOX_WARMUP=0 turns it off, and a warm-up that fails is logged and changes nothing
-for the pages."""
+"""The background warm-up (ui/warmup.py; its thread: server/warmup.py): it fills the caches
+the attention page reads, GLASSBOX_WARMUP=0 turns it off, and a warm-up that fails is logged
+and changes nothing for the pages."""
 from __future__ import annotations
 
 import logging
@@ -10,6 +10,7 @@ import streamlit as st
 
 import viz_core
 from models.weights import zoo
+from server import warmup as progress
 from ui import warmup
 from ui.serving import cache as serving_cache
 
@@ -22,9 +23,9 @@ def fresh(monkeypatch):
     monkeypatch.delenv("GLASSBOX_WARMUP", raising=False)
     st.cache_data.clear()
     st.cache_resource.clear()
-    warmup.reset()
+    progress.reset()
     yield
-    warmup.reset()
+    progress.reset()
 
 
 def _count(monkeypatch, module, name: str, fail: BaseException | None = None) -> list[tuple]:
@@ -47,7 +48,7 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     figures = _count(monkeypatch, viz_core, "model_view")
     assert warmup.start()
     assert warmup.start()                          # once per process: no second thread
-    state = warmup.join(timeout=300)
+    state = progress.join(timeout=300)
     assert state.stage == "done", state.error
     assert set(state.seconds) == {"imports", "model", "first_run"}
     assert len(loads) == 1 and len(passes) == 1 and len(figures) == 1   # the warm-up's own
@@ -63,10 +64,10 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
 
 def test_warmup_off(fresh, monkeypatch):
     monkeypatch.setenv("GLASSBOX_WARMUP", "0")
-    assert not warmup.enabled()
+    assert not progress.enabled()
     assert warmup.start() is False
-    assert warmup.state().stage == "off" and not warmup.state().busy
-    assert warmup.wait_for("done", timeout=0.1)    # nothing to wait for
+    assert progress.state().stage == "off" and not progress.state().busy
+    assert progress.wait_for("done", timeout=0.1)    # nothing to wait for
 
 
 def test_a_failing_warmup_is_logged_and_the_page_says_what_it_always_says(fresh, monkeypatch, caplog):
@@ -74,7 +75,7 @@ def test_a_failing_warmup_is_logged_and_the_page_says_what_it_always_says(fresh,
     _count(monkeypatch, zoo, "load", fail=missing)
     with caplog.at_level(logging.WARNING, logger="glassbox.warmup"):
         assert warmup.start()
-        state = warmup.join(timeout=300)
+        state = progress.join(timeout=300)
     assert state.stage == "failed" and "model" in state.error
     assert any("warm-up failed" in r.getMessage() for r in caplog.records)
 

@@ -5,9 +5,10 @@ Fixtures
     browser     (session)  Playwright Chromium (Debian `chromium`, never a download)
     page        (function) a fresh 1400x1000 page; a screenshot is saved if the test fails
 
-The plain helpers (open_app, wait_for_rerun, click_plotly_point, screenshot, assert_clean,
-...) are in `tests/e2e/helpers.py`: ``from tests.e2e.helpers import open_app`` (this file
-puts the repo root on sys.path for that).
+The plain helpers are in `support/browser.py` (open_app, wait_for_rerun, click_plotly_point,
+serve_app, ...: shared with the browser benchmarks) and `tests/e2e/helpers.py` (screenshot,
+assert_clean, app_script: the tests' own): ``from support.browser import open_app`` (this
+file puts the repo root on sys.path for that).
 
 Environment
     GLASSBOX_E2E_APP        script to serve (default: app.py at the repo root)
@@ -29,21 +30,19 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-if str(REPO_ROOT) not in sys.path:  # lets test modules import tests.e2e.helpers
+if str(REPO_ROOT) not in sys.path:  # lets test modules import support.browser and tests.e2e.helpers
     sys.path.insert(0, str(REPO_ROOT))
 
-from tests.e2e.helpers import (  # noqa: E402  (needs the repo root on sys.path)
-    ARTIFACTS_DIR,
+from support.browser import (  # noqa: E402  (needs the repo root on sys.path)
     CHROMIUM_ARGS,
     DEFAULT_CHROMIUM,
     RUN_COUNTER_JS,
     VIEWPORT,
     ServerError,
-    app_script,
     is_local,
-    screenshot,
     serve_app,
 )
+from tests.e2e.helpers import ARTIFACTS_DIR, app_script, screenshot  # noqa: E402
 
 
 def pytest_configure(config: pytest.Config) -> None:

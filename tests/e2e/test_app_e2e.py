@@ -13,8 +13,8 @@ import urllib.parse
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import (CHARTS, assert_clean, click_plotly_point, open_app, screenshot, type_text,
-                               wait_for_rerun)
+from support.browser import CHARTS, click_plotly_point, open_app, type_text, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 from viz_core.figure import DOT_COLUMN as DOTS  # the clickable dots left of a heatmap
 
 TEXT = "the cat sat on the mat"

@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import CHARTS, assert_clean, click_plotly_point, open_app, screenshot, wait_for_rerun
+from support.browser import CHARTS, click_plotly_point, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 120_000
 INDUCTION = "Toy: induction (repeated sequence) · rope"

@@ -8,7 +8,8 @@ import shutil
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot
+from support.browser import CHARTS, open_app
+from tests.e2e.helpers import assert_clean, screenshot
 
 TEXT = "the cat sat on the mat"
 TIMEOUT = 120_000

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
-from ui.widgets import figure_export as FX
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
+from ui.widgets import figure_export
 
 TIMEOUT = 180_000
 TEXT = "the <b>cat</b> sat"
 
-pytestmark = pytest.mark.skipif(FX.unavailable() is not None, reason="no Chromium/kaleido for the server")
+pytestmark = pytest.mark.skipif(figure_export.unavailable() is not None, reason="no Chromium/kaleido for the server")
 
 LABELS = {"English": ("⋮ Download", "Prepare SVG / PDF"), "中文": ("⋮ 下载", "生成 SVG / PDF")}
 

@@ -7,7 +7,8 @@ import urllib.parse
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import CHARTS, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 90_000
 TOY = "Toy: reverse · rope"          # a shipped checkpoint (models/checkpoints/reverse-rope)

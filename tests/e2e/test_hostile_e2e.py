@@ -13,8 +13,8 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import (RUN_COUNTER_JS, VIEWPORT, assert_clean, is_local, open_app, screenshot,
-                               wait_for_rerun)
+from support.browser import RUN_COUNTER_JS, VIEWPORT, is_local, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 120_000
 PROMPT = " ".join(["the students watched the model read their sentence"] * 12)

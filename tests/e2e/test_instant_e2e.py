@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import CHROMIUM_ARGS, assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 60_000
 TEXT = "The cat sat on the mat because it was warm."

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import CHARTS, assert_clean, click_plotly_point, open_app, screenshot, wait_for_rerun
+from support.browser import CHARTS, click_plotly_point, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TEXT = "the cat sat on the mat"
 TEXT_B = "the dog sat on the mat"

@@ -8,7 +8,8 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.helpers import CHARTS, SCREENSHOT_DIR, VIEWPORT, assert_clean, open_app, wait_for_rerun
+from support.browser import CHARTS, VIEWPORT, open_app, wait_for_rerun
+from tests.e2e.helpers import SCREENSHOT_DIR, assert_clean
 
 TIMEOUT = 120_000
 TEXT = "the cat sat on the mat because it was warm"

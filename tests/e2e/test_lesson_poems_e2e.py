@@ -7,7 +7,8 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from models.weights import zoo
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 120_000
 LABEL = zoo.get("toy:verse-lm").label

@@ -8,13 +8,14 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from lab import lessons as LL
-from tests.e2e.helpers import CHARTS, SCREENSHOT_DIR, assert_clean, open_app, wait_for_rerun
+import lab.lessons
+from support.browser import CHARTS, open_app, wait_for_rerun
+from tests.e2e.helpers import SCREENSHOT_DIR, assert_clean
 from ui.lessons import specs
 
 TIMEOUT = 120_000
 TEXT = "the cat sat on the mat because it was warm"
-LESSON = LL.shipped(specs())[0]["attention"]
+LESSON = lab.lessons.shipped(specs())[0]["attention"]
 
 
 def progress(page: Page) -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 from playwright.sync_api import Page, expect
 
-from models import masks as M
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+import models.masks
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TEXT = "the cat sat on the mat"
 N_TOKENS = 8  # [CLS] the cat sat on the mat [SEP]
@@ -58,7 +59,7 @@ def test_bigbird_mask_applied_to_the_model(page: Page, app_server: str) -> None:
     page.keyboard.press("Escape")
     set_number(page, "mk_window", 1)
     set_number(page, "mk_random", 1)
-    expected = M.bigbird(N_TOKENS, window=1, global_tokens=(0,), n_random=1, seed=0).numpy()
+    expected = models.masks.bigbird(N_TOKENS, window=1, global_tokens=(0,), n_random=1, seed=0).numpy()
     assert not expected.all()
 
     composed = np.array(traces(page, "mk_composed")[0]["z"])

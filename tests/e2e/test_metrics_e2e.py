@@ -1,10 +1,10 @@
-"""The server's own script-run times on /_stcore/metrics (ui/serving/run_stats.py, app.py)."""
+"""The server's own script-run times on /_stcore/metrics (server/run_stats.py, app.py)."""
 from __future__ import annotations
 
 import urllib.request
 
-from tests.e2e.helpers import open_app, type_text
-from ui.serving.run_stats import parse_metrics
+from support.browser import open_app, type_text
+from server.run_stats import parse_metrics
 
 
 def _metrics(base_url: str) -> tuple[str, dict]:

@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from models.weights import tiny_hf
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 FAMILY = "qwen2"            # a tiny random Qwen2 folder (QKV bias, tied embeddings)
 TIMEOUT = 60_000

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import (CHARTS, SCREENSHOT_DIR, assert_clean, click_plotly_point, open_app, screenshot,
-                               wait_for_rerun)
+from support.browser import CHARTS, click_plotly_point, open_app, wait_for_rerun
+from tests.e2e.helpers import SCREENSHOT_DIR, assert_clean, screenshot
 
 TIMEOUT = 90_000
 MAP = '[data-testid="stMain"] ' + CHARTS

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 180_000
 SIZES = {"720p": {"width": 1280, "height": 720}, "1080p": {"width": 1920, "height": 1080}}

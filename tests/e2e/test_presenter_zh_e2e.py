@@ -13,15 +13,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from lab import lessons as LL
+import lab.lessons
 from models.weights import zoo
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 from ui.lessons import specs
 from ui.examples import EXAMPLE_TEXTS
 
 TIMEOUT = 180_000
 VIEWPORT = {"width": 1280, "height": 720}
-SHIPPED = LL.shipped(specs())[0]
+SHIPPED = lab.lessons.shipped(specs())[0]
 
 # The header's bottom, the first visible block of the page (its text), and per chart every tick
 # label that is hidden or outside the chart's own box (px, 1 px of slack for anti-aliasing).

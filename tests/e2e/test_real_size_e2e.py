@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import real_size
-from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import CHARTS, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 90_000
 LOAD_TIMEOUT = 180_000      # the parity badge imports transformers; nothing here is a timing assertion

@@ -1,5 +1,5 @@
 """Past one machine (deploy/, docs/deploy.md): two replicas behind nginx on loopback, the
-proxy configured from the template the compose file uses (tests/replicas.py).
+proxy configured from the template the compose file uses (support/replicas.py).
 
 - Before any replica is healthy the proxy answers a page that retries by itself (503 with
   Retry-After), not a 502; once a replica is up, that page turns into the app.
@@ -20,8 +20,9 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from tests import pgserver, replicas
-from tests.e2e.helpers import ARTIFACTS_DIR, SCREENSHOT_DIR, VIEWPORT, open_app, type_text, wait_for_rerun
+from support import pgserver, replicas
+from support.browser import VIEWPORT, open_app, type_text, wait_for_rerun
+from tests.e2e.helpers import ARTIFACTS_DIR, SCREENSHOT_DIR
 
 TIMEOUT = 120_000
 MARKER = ".st-key-gb_replica"

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import (ARTIFACTS_DIR, CHARTS, ServerError, app_script, assert_clean, open_app, screenshot,
-                               serve_app)
+from support.browser import CHARTS, ServerError, open_app, serve_app
+from tests.e2e.helpers import ARTIFACTS_DIR, app_script, assert_clean, screenshot
 
 TIMEOUT = 90_000
 LONG = " ".join(f"token{i % 50}" if i % 5 == 0 else "the" for i in range(500))   # ~600 word pieces

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.helpers import SCREENSHOT_DIR, assert_clean, open_app, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import SCREENSHOT_DIR, assert_clean
 
 TIMEOUT = 120_000
 TEXT = "the cat sat on the mat"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import CHARTS, assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import CHARTS, open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 60_000
 TRAIN_TIMEOUT = 240_000     # a busy CI machine; nothing here is a timing assertion

@@ -7,7 +7,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import assert_clean, open_app, screenshot, wait_for_rerun
+from support.browser import open_app, wait_for_rerun
+from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 120_000
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -16,7 +16,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.app.helpers import open_app
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
 from tests.fuzz.props import run_door
 from tests.fuzz.test_charlm import uploads
@@ -37,7 +37,7 @@ def warm(budget_mb):
 
 def named(ext: str) -> st.SearchStrategy[str]:
     # no NUL: no file system (so no browser) has such a name, and Streamlit refuses it itself
-    return A.ZIP_NAMES.map(lambda n: n.replace("\x00", "").rsplit(".", 1)[0] + ext)
+    return artefacts.ZIP_NAMES.map(lambda n: n.replace("\x00", "").rsplit(".", 1)[0] + ext)
 
 
 ZIPS = st.one_of(mutated_documents().map(lambda c: ("doc", c[0])), assembled_zips().map(lambda c: ("zip", c[0])),
@@ -45,7 +45,7 @@ ZIPS = st.one_of(mutated_documents().map(lambda c: ("doc", c[0])), assembled_zip
 
 
 def valid_zip() -> bytes:
-    return A.zip_of([("m.json", A.shipped("reverse-rope")[0]), ("m.safetensors", A.shipped("reverse-rope")[1])])
+    return artefacts.zip_of([("m.json", artefacts.shipped("reverse-rope")[0]), ("m.safetensors", artefacts.shipped("reverse-rope")[1])])
 
 
 @examples("zip_upload_app")

@@ -20,7 +20,7 @@ from models import Transformer, limits
 from models.training.tasks import CharLMTask, text_from_upload
 from models.training.trainer import check_fits
 from models.weights import safety
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import BUDGET_MB, examples
 from tests.fuzz.props import check_model_fits, run_door
 
@@ -60,7 +60,7 @@ def uploads(draw):
         data = draw(st.text(max_size=600)).encode("utf-8", "surrogatepass")
     else:
         data = b""
-    return how, data, draw(A.ZIP_NAMES)
+    return how, data, draw(artefacts.ZIP_NAMES)
 
 
 # the training form's bounds (ui/views/training.py)

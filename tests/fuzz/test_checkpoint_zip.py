@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from models import Transformer, TransformerConfig
 from models.tokenizer import CharTokenizer
 from models.weights.checkpoint import checkpoint_zip, read_checkpoint_zip
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import BUDGET_MB, examples
 from tests.fuzz.props import check_model_fits, run_door
 
@@ -47,30 +47,30 @@ def accepted(result, budget_mb: float = BUDGET_MB) -> None:
 # ---- zips put together from shipped checkpoints --------------------------------------------------
 @st.composite
 def assembled_zips(draw):
-    stem = draw(st.sampled_from(A.SHIPPED))
-    js, weights = A.shipped(stem)
+    stem = draw(st.sampled_from(artefacts.SHIPPED))
+    js, weights = artefacts.shipped(stem)
     part = draw(st.sampled_from(["names", "json", "weights", "members", "other weights", "none"]))
     json_name, weights_name = "m.json", "m.safetensors"
     members: list[tuple[str, bytes]] = []
     if part == "names":
-        json_name = draw(A.ZIP_NAMES.filter(lambda n: n.endswith(".json"))) if draw(st.booleans()) else \
+        json_name = draw(artefacts.ZIP_NAMES.filter(lambda n: n.endswith(".json"))) if draw(st.booleans()) else \
             draw(st.sampled_from(["../../../../tmp/evil.json", "/etc/x.json", "\u202egnp.json", "名前.json"]))
         weights_name = draw(st.sampled_from(["../w.safetensors", "/abs/w.safetensors", "e\u0301.safetensors",
                                              "..\\..\\w.safetensors", "🤖.safetensors"]))
     elif part == "json":
-        js = A.mutate_bytes(draw, js)
+        js = artefacts.mutate_bytes(draw, js)
     elif part == "weights":
-        weights = draw(A.safetensors_bytes(weights))
+        weights = draw(artefacts.safetensors_bytes(weights))
     elif part == "other weights":
-        weights = A.shipped(draw(st.sampled_from(A.SHIPPED)))[1]
+        weights = artefacts.shipped(draw(st.sampled_from(artefacts.SHIPPED)))[1]
     elif part == "members":
-        members = draw(st.lists(st.tuples(A.ZIP_NAMES, st.binary(max_size=64)), min_size=1, max_size=4))
+        members = draw(st.lists(st.tuples(artefacts.ZIP_NAMES, st.binary(max_size=64)), min_size=1, max_size=4))
     files = [(json_name, js), (weights_name, weights), *members]
     if draw(st.booleans()):
         files = list(reversed(files))
     if part == "members" and draw(st.booleans()):
         files = files[draw(st.integers(0, len(files) - 1)):]          # some missing
-    return A.zip_of(files, draw(st.sampled_from(COMPRESSIONS))), f"{json_name} {weights_name} {members}"
+    return artefacts.zip_of(files, draw(st.sampled_from(COMPRESSIONS))), f"{json_name} {weights_name} {members}"
 
 
 @examples("checkpoint_zip")
@@ -108,21 +108,21 @@ def mutated_documents(draw):
     data, doc = small_checkpoint(kw, vocab)
     where = draw(st.sampled_from(["config", "tokenizer", "meta", "document", "hf tokenizer", "none"]))
     if where == "hf tokenizer":                # a Hugging Face tokenizer's JSON inside the document, broken
-        hf = A.tokenizer_files()["tokenizer.json"]["tokenizer.json"]
+        hf = artefacts.tokenizer_files()["tokenizer.json"]["tokenizer.json"]
         if draw(st.booleans()):
-            text = json.dumps(A.mutate_value(draw, json.loads(hf)), allow_nan=True)
+            text = json.dumps(artefacts.mutate_value(draw, json.loads(hf)), allow_nan=True)
         else:
-            text = A.mutate_bytes(draw, hf).decode("utf-8", "replace")
+            text = artefacts.mutate_bytes(draw, hf).decode("utf-8", "replace")
         doc = {**doc, "tokenizer": {"kind": "hf", "json": text}}
     elif where == "document":
-        doc = A.mutate_value(draw, doc)
+        doc = artefacts.mutate_value(draw, doc)
     elif where != "none":
-        doc = {**doc, where: A.mutate_value(draw, doc.get(where))}
+        doc = {**doc, where: artefacts.mutate_value(draw, doc.get(where))}
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         weights = z.read("small.safetensors")
     # a lone surrogate from the vocabulary: escaped (valid JSON) or raw (not UTF-8)
     raw = json.dumps(doc, allow_nan=True, ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
-    return A.zip_of([("small.json", raw), ("small.safetensors", weights)]), json.dumps(doc, allow_nan=True)
+    return artefacts.zip_of([("small.json", raw), ("small.safetensors", weights)]), json.dumps(doc, allow_nan=True)
 
 
 @examples("checkpoint_json")
@@ -137,7 +137,7 @@ def test_mutated_documents(case):
 def bomb() -> bytes:
     """A valid checkpoint JSON beside a weights member of 300 MB of zeros (300 KB
     deflated), written without holding the 300 MB."""
-    js, _ = A.shipped("reverse-rope")
+    js, _ = artefacts.shipped("reverse-rope")
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("m.json", js)
@@ -166,8 +166,8 @@ def warm():
 
 @st.composite
 def zip_bytes(draw):
-    js, weights = A.shipped(draw(st.sampled_from(A.SHIPPED)))
-    valid = A.zip_of([("m.json", js), ("m.safetensors", weights)], draw(st.sampled_from(COMPRESSIONS)))
+    js, weights = artefacts.shipped(draw(st.sampled_from(artefacts.SHIPPED)))
+    valid = artefacts.zip_of([("m.json", js), ("m.safetensors", weights)], draw(st.sampled_from(COMPRESSIONS)))
     how = draw(st.sampled_from(["mutate", "bomb", "honest bomb", "many", "pickle", "random", "empty", "nested",
                                 "truncated"]))
     return how, _zip_bytes(draw, how, valid, js)
@@ -175,22 +175,22 @@ def zip_bytes(draw):
 
 def _zip_bytes(draw, how: str, valid: bytes, js: bytes) -> bytes:
     if how == "mutate":
-        return A.mutate_bytes(draw, valid, 12)
+        return artefacts.mutate_bytes(draw, valid, 12)
     if how == "bomb":
-        return A.set_claimed_size(bomb(), "m.safetensors", draw(st.sampled_from([1000, 2**20, 50 * 2**20])))
+        return artefacts.set_claimed_size(bomb(), "m.safetensors", draw(st.sampled_from([1000, 2**20, 50 * 2**20])))
     if how == "honest bomb":
         return bomb()                          # claims 300 MB unpacked: over 4x the upload limit
     if how == "many":
         return many_members()
     if how == "pickle":                        # a pickled checkpoint, bare or as torch.save's zip
         blob = pickle.dumps({"state_dict": {"w": [0.0] * 8}, "config": {"d_model": 8}})
-        return blob if draw(st.booleans()) else A.zip_of([("archive/data.pkl", blob), ("archive/version", b"3")])
+        return blob if draw(st.booleans()) else artefacts.zip_of([("archive/data.pkl", blob), ("archive/version", b"3")])
     if how == "random":
         return draw(st.binary(max_size=512))
     if how == "empty":
-        return A.zip_of([])
+        return artefacts.zip_of([])
     if how == "nested":
-        return A.zip_of([("inner.zip", valid), ("m.json", js)])
+        return artefacts.zip_of([("inner.zip", valid), ("m.json", js)])
     return valid[:draw(st.integers(0, len(valid)))]
 
 

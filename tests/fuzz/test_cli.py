@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cli.trace import main
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import examples
 from tests.fuzz.props import run_door
 from tests.fuzz.test_config import config_dicts
@@ -28,7 +28,7 @@ TEXTS = st.one_of(st.sampled_from(["the cat sat", "", " ", "a" * 2000, "e\u0301\
 def invocations(draw):
     if draw(st.booleans()):
         return "config", json.dumps(draw(config_dicts()), allow_nan=True).encode(), draw(TEXTS)
-    family = draw(st.sampled_from(A.FAMILIES))
+    family = draw(st.sampled_from(artefacts.FAMILIES))
     return family, draw(family_folders(family)), draw(TEXTS)
 
 

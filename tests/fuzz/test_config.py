@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from models import Transformer, TransformerConfig
 from models.weights import safety
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import BUDGET_MB, examples
 from tests.fuzz.props import check_model_fits, run_door
 
-VALID = [TransformerConfig().to_dict()] + [json.loads(A.shipped(stem)[0])["config"] for stem in A.SHIPPED]
+VALID = [TransformerConfig().to_dict()] + [json.loads(artefacts.shipped(stem)[0])["config"] for stem in artefacts.SHIPPED]
 FIELDS = sorted(VALID[0])
 CHOICES = {"arch": ["encoder", "decoder", "encoder-decoder"], "positional": ["none", "sinusoidal", "learned", "rope",
                                                                              "alibi", "relative"],
@@ -41,11 +41,11 @@ def config_dicts(draw):
         if name in CHOICES and draw(st.booleans()):
             d[name] = draw(st.sampled_from(CHOICES[name]))
         elif draw(st.booleans()):
-            d[name] = draw(st.one_of(st.integers(-4, 300), A.NUMBERS))
+            d[name] = draw(st.one_of(st.integers(-4, 300), artefacts.NUMBERS))
         else:
-            d = A.mutate_value(draw, d)
+            d = artefacts.mutate_value(draw, d)
     if draw(st.integers(0, 9)) == 0:
-        d = draw(A.JSON)
+        d = draw(artefacts.JSON)
     return d
 
 

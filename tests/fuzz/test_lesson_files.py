@@ -13,7 +13,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lab import lessons as LL
+import lab.lessons
 from tests.fuzz.fuzzing import examples
 from tests.fuzz.props import run_door
 from tests.unit.test_lesson_files import GOOD
@@ -21,7 +21,7 @@ from ui.lessons import specs
 from ui.markup import lesson_markdown
 
 SPECS = specs()
-FILES = [GOOD, *(p.read_text("utf-8") for p in sorted(LL.LESSON_DIR.glob("*.toml")))]
+FILES = [GOOD, *(p.read_text("utf-8") for p in sorted(lab.lessons.LESSON_DIR.glob("*.toml")))]
 HOSTILE_VALUES = ['"<script>alert(1)</script>"', "1e999", "nan", "-inf", "9" * 400, '"{top_key.__class__}"',
                   '"{top_value:>999999999}"', '"{0}"', '"{}"', '"{top_key!r}"', "[1, 2, 3]", "{ en = 1, zh = 2 }",
                   '{ en = "x" }', "true", '"auto"', '"' + "长" * 3000 + '"', "2000-01-01", '"\\u0000"', '"exec"',
@@ -73,19 +73,19 @@ def toml_of(d) -> str:
 
 INPUTS = st.one_of(
     mutated(),
-    st.dictionaries(st.sampled_from([*LL.LESSON_FIELDS, "x"]), TOML_VALUES, max_size=6).map(toml_of),
+    st.dictionaries(st.sampled_from([*lab.lessons.LESSON_FIELDS, "x"]), TOML_VALUES, max_size=6).map(toml_of),
     st.text(max_size=200),
     st.binary(max_size=200),
 )
 SAMPLE = {"int": 3, "num": 0.25, "text": "<b>x</b>"}
 
 
-def accepted(lesson: LL.Lesson) -> None:
+def accepted(lesson: lab.lessons.Lesson) -> None:
     for step in lesson.steps:
         facts = {name: SAMPLE[kind] for name, kind in SPECS[step.kind].facts.items()}
-        for code in LL.LANGS:
+        for code in lab.lessons.LANGS:
             for text in (step.title[code], step.body[code], *(x[code] for x in (step.notice, step.ask) if x)):
-                shown = lesson_markdown(LL.fill(text, facts) if step.notice and text == step.notice[code] else text)
+                shown = lesson_markdown(lab.lessons.fill(text, facts) if step.notice and text == step.notice[code] else text)
                 assert "<" not in shown.replace("&lt;", ""), shown
 
 
@@ -94,7 +94,7 @@ def accepted(lesson: LL.Lesson) -> None:
 def test_lesson_file(data):
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     shown = data if isinstance(data, str) else data.decode("utf-8", "replace")
-    result = run_door("lesson_file", lambda: LL.parse(raw, SPECS, "fuzz.toml"), given=shown,
+    result = run_door("lesson_file", lambda: lab.lessons.parse(raw, SPECS, "fuzz.toml"), given=shown,
                       what=shown[:80])
-    if isinstance(result, LL.Lesson):
+    if isinstance(result, lab.lessons.Lesson):
         accepted(result)

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from models.weights import zoo
 from models.weights.pretrained import load
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import BUDGET_MB, examples
 from tests.fuzz.props import check_model_fits, run_door
 
@@ -45,19 +45,19 @@ VARIANTS["mistral"] = {**VARIANTS["llama"], "sliding_window": [None, 4, 64, 4096
 
 
 def tokenizer_variant(draw) -> dict[str, bytes]:
-    kind = draw(st.sampled_from(["none", "none", *A.tokenizer_files()]))
+    kind = draw(st.sampled_from(["none", "none", *artefacts.tokenizer_files()]))
     if kind == "none":
         return {}
-    files = dict(A.tokenizer_files()[kind])
+    files = dict(artefacts.tokenizer_files()[kind])
     if draw(st.booleans()):
         name = draw(st.sampled_from(sorted(files)))
-        files[name] = A.mutate_bytes(draw, files[name]) if draw(st.booleans()) else draw(st.binary(max_size=64))
+        files[name] = artefacts.mutate_bytes(draw, files[name]) if draw(st.booleans()) else draw(st.binary(max_size=64))
     return files
 
 
 @st.composite
 def family_folders(draw, family: str):
-    files = dict(A.hf_folder(family))
+    files = dict(artefacts.hf_folder(family))
     hf = json.loads(files["config.json"])
     part = draw(st.sampled_from(["variant", "value", "value", "config", "model_type", "config bytes", "weights",
                                  "tokenizer", "none"]))
@@ -67,16 +67,16 @@ def family_folders(draw, family: str):
             hf[key] = draw(st.sampled_from(VARIANTS[family][key]))
     elif part == "value":
         key = draw(st.sampled_from(sorted(hf)))
-        hf[key] = draw(st.one_of(A.NUMBERS, A.JSON, st.integers(0, 200)))
+        hf[key] = draw(st.one_of(artefacts.NUMBERS, artefacts.JSON, st.integers(0, 200)))
     elif part == "config":
-        hf = A.mutate_value(draw, hf)
+        hf = artefacts.mutate_value(draw, hf)
     elif part == "model_type":
-        hf["model_type"] = draw(st.one_of(st.sampled_from([*A.FAMILIES, "t5", "", None, 7, ["bert"]]), A.ODD_TEXT))
+        hf["model_type"] = draw(st.one_of(st.sampled_from([*artefacts.FAMILIES, "t5", "", None, 7, ["bert"]]), artefacts.ODD_TEXT))
     files["config.json"] = json.dumps(hf, allow_nan=True).encode()
     if part == "config bytes":
-        files["config.json"] = A.mutate_bytes(draw, files["config.json"])
+        files["config.json"] = artefacts.mutate_bytes(draw, files["config.json"])
     elif part == "weights":
-        files["model.safetensors"] = draw(A.safetensors_bytes(files["model.safetensors"]))
+        files["model.safetensors"] = draw(artefacts.safetensors_bytes(files["model.safetensors"]))
     if part == "tokenizer" or draw(st.integers(0, 3)) == 0:
         files.update(tokenizer_variant(draw))
     return files
@@ -146,8 +146,8 @@ def shards(weights: bytes, how: str) -> dict[str, bytes]:
 
 @st.composite
 def folders(draw):
-    family = draw(st.sampled_from(A.FAMILIES))
-    files: dict[str, bytes | None] = dict(A.hf_folder(family))
+    family = draw(st.sampled_from(artefacts.FAMILIES))
+    files: dict[str, bytes | None] = dict(artefacts.hf_folder(family))
     how = draw(st.sampled_from(["no weights", "pickle only", "weights dir", "config dir", "tokenizer dir",
                                 "empty config", "no config", "shards", "overlap", "gap", "extra file",
                                 "float64", "float16", "int weights"]))

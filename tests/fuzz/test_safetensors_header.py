@@ -20,30 +20,30 @@ from hypothesis import strategies as st
 
 from models import TransformerConfig
 from models.weights import safety
-from tests.fuzz import artefacts as A
+from tests.fuzz import artefacts
 from tests.fuzz.fuzzing import examples
 from tests.fuzz.props import run_door
 
-SOURCES = [("shipped", stem) for stem in A.SHIPPED] + [("hf", family) for family in A.FAMILIES]
+SOURCES = [("shipped", stem) for stem in artefacts.SHIPPED] + [("hf", family) for family in artefacts.FAMILIES]
 
 
 def valid_weights(source: tuple[str, str]) -> bytes:
     kind, name = source
-    return A.shipped(name)[1] if kind == "shipped" else A.hf_folder(name)["model.safetensors"]
+    return artefacts.shipped(name)[1] if kind == "shipped" else artefacts.hf_folder(name)["model.safetensors"]
 
 
 ENTRY = st.fixed_dictionaries({}, optional={
-    "dtype": st.one_of(st.sampled_from(sorted(safety.DTYPE_BYTES)), A.JSON),
-    "shape": st.one_of(st.lists(st.integers(-2, 2**33), max_size=4), A.JSON),
-    "data_offsets": st.one_of(st.lists(st.integers(-2, 2**40), min_size=2, max_size=2), A.JSON)})
+    "dtype": st.one_of(st.sampled_from(sorted(safety.DTYPE_BYTES)), artefacts.JSON),
+    "shape": st.one_of(st.lists(st.integers(-2, 2**33), max_size=4), artefacts.JSON),
+    "data_offsets": st.one_of(st.lists(st.integers(-2, 2**40), min_size=2, max_size=2), artefacts.JSON)})
 
 
 @st.composite
 def from_scratch(draw) -> bytes:
     """A header of random entries over a random amount of data."""
-    header = draw(st.dictionaries(A.ODD_TEXT, st.one_of(ENTRY, A.JSON), max_size=4))
+    header = draw(st.dictionaries(artefacts.ODD_TEXT, st.one_of(ENTRY, artefacts.JSON), max_size=4))
     if draw(st.booleans()):
-        header["__metadata__"] = draw(A.JSON)
+        header["__metadata__"] = draw(artefacts.JSON)
     data = bytes(draw(st.integers(0, 64)))
     raw = json.dumps(header, allow_nan=True).encode()
     return struct.pack("<Q", len(raw)) + raw + data
@@ -54,7 +54,7 @@ def headers(draw):
     source = draw(st.sampled_from(SOURCES))
     how = draw(st.sampled_from(["mutated", "mutated", "mutated", "scratch", "text"]))
     if how == "mutated":
-        return source, draw(A.safetensors_bytes(valid_weights(source)))
+        return source, draw(artefacts.safetensors_bytes(valid_weights(source)))
     if how == "scratch":
         return source, draw(from_scratch())
     # a header that is not JSON, or JSON that is not an object
@@ -68,13 +68,13 @@ def expected_of(source: tuple[str, str]) -> tuple[dict, int]:
     """(the tensors its config needs, their bytes) for the source a header came from."""
     kind, name = source
     if kind == "shipped":
-        doc = json.loads(A.shipped(name)[0])
+        doc = json.loads(artefacts.shipped(name)[0])
         cfg = TransformerConfig.from_dict(doc["config"])
         expected = dict(safety.expected_shapes(cfg))         # read-only: a copy to edit
         if cfg.output == "logits" and cfg.tie_embeddings:
             expected.pop("unembed.weight", None)
         return expected, safety.model_bytes(cfg)
-    header = safety.read_header(A.hf_folder(name)["model.safetensors"])   # the HF names, as the folder has them
+    header = safety.read_header(artefacts.hf_folder(name)["model.safetensors"])   # the HF names, as the folder has them
     return header.shapes(), header.data_bytes
 
 

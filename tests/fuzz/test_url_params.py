@@ -23,7 +23,7 @@ from tests.fuzz.fuzzing import APP_BUDGET_MB, examples
 from tests.fuzz.props import TYPE_NAMES, run_door
 from lab import detectors, patching
 from ui.views import attention, attribution, attribution_detectors, ffn, generate, positional, positional_checkpoints
-from ui.views import beyond, beyond_long, beyond_recurrent, residual
+from ui.views import beyond, beyond_long_memory, beyond_recurrent, residual
 from ui.widgets import model_map
 
 HOSTILE = st.one_of(
@@ -76,7 +76,7 @@ PAGES = {
                                 "pe_k_sinbase": numbers(10.0, 1e7), "pe_k_layout": values("interleaved", "halves"),
                                 "pe_k_temp": numbers(0.05, 20.0),
                                 "pe_l_lang": values("en", "zh-modern", "zh-verse"), "pe_l_view": values("curve", "distance"),
-                                # query-key geometry (ui/views/positional_geometry.py)
+                                # query-key geometry (ui/views/positional_qk_geometry.py)
                                 "pe_gc": values("position", "token"), "pe_g_norm": values("True", "False"),
                                 "pe_g_top": numbers(0, 64), "pe_gm": values("toy:verse-lm", "toy:pe64-rope",
                                                                             "toy:reverse-alibi"),
@@ -111,7 +111,7 @@ PAGES["app_pages/beyond.py"] = {"bx_view": values(*beyond.SECTIONS), "bx_src": v
                                 "bxr_form": values(*beyond_recurrent.FORMS), "bxr_gamma": numbers(0, 2),
                                 "bxr_chunk": numbers(0, 5000), "bxr_gbias": numbers(-5, 9), "bxr_seed": numbers(0, 1000),
                                 "bxr_u": numbers(-4, 4), "bxr_ch": numbers(0, 300), "bxr_state": numbers(0, 40),
-                                "bxl_part": values(*beyond_long.PARTS), "bxl_seg": numbers(0, 200000),
+                                "bxl_part": values(*beyond_long_memory.PARTS), "bxl_seg": numbers(0, 200000),
                                 "bxl_layers": numbers(0, 30), "bxl_query": numbers(0, 600), "bxl_seed": numbers(0, 1000),
                                 "bxl_iseg": numbers(0, 200000), "bxl_beta": numbers(-7, 7),
                                 "bxl_pairs": values("4:1, 8:2, 16:4", "4:0", "0:1", "8 2", "64:8", ",", "9:9:9")}

@@ -8,7 +8,7 @@ import contextlib
 import pytest
 import torch
 
-import models.attention as T
+import models.attention
 from models import MaskSpec, Transformer, TransformerConfig
 from models.hooks import HookPoint
 
@@ -17,12 +17,12 @@ N = 260  # 260 x 260 scores: above PER_HEAD_MIN_SCORES, so the per-head path run
 
 @contextlib.contextmanager
 def whole_tensor_only():
-    old = T.PER_HEAD_MIN_SCORES
-    T.PER_HEAD_MIN_SCORES = 10**12
+    old = models.attention.PER_HEAD_MIN_SCORES
+    models.attention.PER_HEAD_MIN_SCORES = 10**12
     try:
         yield
     finally:
-        T.PER_HEAD_MIN_SCORES = old
+        models.attention.PER_HEAD_MIN_SCORES = old
 
 
 @contextlib.contextmanager
@@ -42,8 +42,8 @@ def qkv(b: int = 1, h: int = 4, n: int = N, d: int = 16, seed: int = 0):
 
 
 def test_threshold_is_above_the_test_length():
-    assert N * N >= T.PER_HEAD_MIN_SCORES
-    assert 128 * 128 < T.PER_HEAD_MIN_SCORES   # short inputs keep the one-shot path
+    assert N * N >= models.attention.PER_HEAD_MIN_SCORES
+    assert 128 * 128 < models.attention.PER_HEAD_MIN_SCORES   # short inputs keep the one-shot path
 
 
 @pytest.mark.parametrize("n_threads", [1, 2, 3])
@@ -62,10 +62,10 @@ def test_per_head_equals_whole_tensor_bitwise(case, n_threads):
     if "bias" in case:
         bias = -torch.arange(N).float().view(1, 1, 1, N) * torch.rand(1, 5, 1, 1)
     with threads(n_threads), torch.inference_mode():
-        assert T.per_head_applies(q, k, v, bias, (T.identity,) * 3, T.identity)
-        z, p = T.scaled_dot_product_attention(q, k, v, mask, bias)
+        assert models.attention.per_head_applies(q, k, v, bias, (models.attention.identity,) * 3, models.attention.identity)
+        z, p = models.attention.scaled_dot_product_attention(q, k, v, mask, bias)
         with whole_tensor_only():
-            z0, p0 = T.scaled_dot_product_attention(q, k, v, mask, bias)
+            z0, p0 = models.attention.scaled_dot_product_attention(q, k, v, mask, bias)
     assert torch.equal(z, z0) and torch.equal(p, p0)
     assert torch.allclose(p.sum(-1), torch.ones(()), atol=1e-5)
 
@@ -153,14 +153,14 @@ def test_recording_hooks_are_passive_and_user_hooks_are_not():
 def test_autograd_and_dropout_take_the_whole_tensor_path():
     q, k, v = qkv()
     q.requires_grad_(True)
-    assert not T.per_head_applies(q, k, v, None, (T.identity,) * 3, T.identity)
+    assert not models.attention.per_head_applies(q, k, v, None, (models.attention.identity,) * 3, models.attention.identity)
     with torch.no_grad():
-        assert T.per_head_applies(q, k, v, None, (T.identity,) * 3, T.identity)
+        assert models.attention.per_head_applies(q, k, v, None, (models.attention.identity,) * 3, models.attention.identity)
     drop = torch.nn.Dropout(0.1)
     with torch.no_grad():
-        assert not T.per_head_applies(q, k, v, None, (T.identity,) * 3, drop.train())
-        assert T.per_head_applies(q, k, v, None, (T.identity,) * 3, drop.eval())
-    assert not T.per_head_applies(q.detach().half(), k.half(), v.half(), None, (T.identity,) * 3, T.identity)
+        assert not models.attention.per_head_applies(q, k, v, None, (models.attention.identity,) * 3, drop.train())
+        assert models.attention.per_head_applies(q, k, v, None, (models.attention.identity,) * 3, drop.eval())
+    assert not models.attention.per_head_applies(q.detach().half(), k.half(), v.half(), None, (models.attention.identity,) * 3, models.attention.identity)
 
     # a training step on a long input: same gradients as the whole-tensor path
     model = _model().train()
@@ -174,11 +174,11 @@ def test_autograd_and_dropout_take_the_whole_tensor_path():
 
 
 def test_hides_nothing_reads_bool_masks_as_bytes():
-    assert T.hides_nothing(torch.ones(1, 1, 300, 300, dtype=torch.bool))
+    assert models.attention.hides_nothing(torch.ones(1, 1, 300, 300, dtype=torch.bool))
     m = torch.ones(1, 1, 300, 300, dtype=torch.bool)
     m[0, 0, 299, 0] = False
-    assert not T.hides_nothing(m)
-    assert not T.hides_nothing(torch.ones(300, 300, dtype=torch.bool).tril()[None, None])
-    assert T.hides_nothing(torch.ones(4, 4, dtype=torch.bool).t()[:, :2])     # a strided view
-    assert T.hides_nothing(torch.ones(0, dtype=torch.bool))
-    assert not T.hides_nothing(torch.tensor([1.0, 0.0]))                     # not bool: plain .all()
+    assert not models.attention.hides_nothing(m)
+    assert not models.attention.hides_nothing(torch.ones(300, 300, dtype=torch.bool).tril()[None, None])
+    assert models.attention.hides_nothing(torch.ones(4, 4, dtype=torch.bool).t()[:, :2])     # a strided view
+    assert models.attention.hides_nothing(torch.ones(0, dtype=torch.bool))
+    assert not models.attention.hides_nothing(torch.tensor([1.0, 0.0]))                     # not bool: plain .all()

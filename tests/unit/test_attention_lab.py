@@ -4,12 +4,10 @@ import pytest
 import torch
 
 from models import MaskSpec, TransformerConfig
-from lab import kv as KV
-from lab import masking as MK
-from lab import variants as V
-from lab import walkthrough as W
+import lab.masks
+import models.masks
+from lab import kv, variants, walkthrough
 from models.attention import scaled_dot_product_attention
-from models import masks as M
 from models.weights import zoo
 
 TEXT = "the students watched the model read their sentence"
@@ -46,10 +44,10 @@ def all_walks(model, ids, stack=None, **kw):
     for layer in range(cfg.n_layers):
         for head in range(cfg.n_heads):
             for query in (0, n // 2, n - 1):
-                yield W.walk_head(model, trace, layer, head, query, stack=stack)
+                yield walkthrough.walk_head(model, trace, layer, head, query, stack=stack)
 
 
-def check(walk: W.HeadWalk):
+def check(walk: walkthrough.HeadWalk):
     assert np.abs(walk.out - walk.model_out).max() < 1e-5
     assert walk.error < 1e-5
     assert np.abs(walk.weights - walk.model_pattern).max() < 1e-5
@@ -112,31 +110,31 @@ def test_walk_encoder_decoder_self_and_cross_attention(norm_position):
     for layer in range(2):
         for head in range(4):
             for query in (0, 5):
-                w = W.walk_head(model, trace, layer, head, query, stack="decoder", cross=True)
+                w = walkthrough.walk_head(model, trace, layer, head, query, stack="decoder", cross=True)
                 check(w)
                 assert w.cross and w.bias is None and w.keys.shape == (7, 8) and w.x.shape == (6, 32)
                 assert np.allclose(w.model_out, trace[f"decoder.blocks.{layer}.hook_cross_attn_out"][0, query])
     with pytest.raises(ValueError, match="encoder-decoder"):
         next(all_walks(model, src, stack=None, tgt_ids=tgt))
     with pytest.raises(ValueError, match="Cross-attention exists only"):
-        W.walk_head(model, trace, 0, 0, 0, stack="encoder", cross=True)
-    assert W.memory_name(cfg) in W.walk_names(cfg, 1, "decoder", cross=True)
+        walkthrough.walk_head(model, trace, 0, 0, 0, stack="encoder", cross=True)
+    assert walkthrough.memory_name(cfg) in walkthrough.walk_names(cfg, 1, "decoder", cross=True)
 
 
 def test_walk_refuses_positions_that_do_not_exist(minilm):
     model, ids = minilm
     _, trace = model.run_with_cache(ids)
     with pytest.raises(ValueError, match="Query position"):
-        W.walk_head(model, trace, 0, 0, len(ids))
+        walkthrough.walk_head(model, trace, 0, 0, len(ids))
     with pytest.raises(ValueError, match="Head 12"):
-        W.walk_head(model, trace, 0, 12, 0)
+        walkthrough.walk_head(model, trace, 0, 12, 0)
 
 
 def test_neuron_view_products_sum_to_the_dot_product(minilm):
     model, ids = minilm
     _, trace = model.run_with_cache(ids)
-    w = W.walk_head(model, trace, 2, 5, 3)
-    nv = W.neuron_view(w, 4)
+    w = walkthrough.walk_head(model, trace, 2, 5, 3)
+    nv = walkthrough.neuron_view(w, 4)
     assert nv["products"].sum() == pytest.approx(w.dots[4])
     assert nv["weight"] == pytest.approx(w.weights[4])
     assert np.allclose(nv["weighted_v"], w.weights[4] * w.v_all[4])
@@ -145,8 +143,8 @@ def test_neuron_view_products_sum_to_the_dot_product(minilm):
 def test_run_with_mask_is_the_model_computing_with_it(minilm):
     model, ids = minilm
     n = len(ids)
-    mask = M.compose(n, [{"kind": "bigbird", "window": 1, "global_tokens": (0,), "n_random": 1, "seed": 5}])
-    out, trace = MK.run_with_mask(model, ids, mask)
+    mask = models.masks.compose(n, [{"kind": "bigbird", "window": 1, "global_tokens": (0,), "n_random": 1, "seed": 5}])
+    out, trace = lab.masks.run_with_mask(model, ids, mask)
     for layer in range(model.cfg.n_layers):
         assert torch.equal(trace[f"blocks.{layer}.attn.hook_mask"][0, 0], mask)
         p = trace[f"blocks.{layer}.attn.hook_pattern"][0]
@@ -155,7 +153,7 @@ def test_run_with_mask_is_the_model_computing_with_it(minilm):
     own, _ = model.run_with_cache(ids)
     assert not torch.allclose(out, own)
     # the walk-through agrees with the masked model too
-    w = W.walk_head(model, trace, 1, 3, 4)
+    w = walkthrough.walk_head(model, trace, 1, 3, 4)
     assert w.error < 1e-5 and np.array_equal(w.mask, mask[4].numpy())
     # hooks are gone afterwards: the same ids give the model's own output
     again, _ = model.run_with_cache(ids)
@@ -165,58 +163,59 @@ def test_run_with_mask_is_the_model_computing_with_it(minilm):
 def test_run_with_mask_refuses_an_empty_row_and_a_wrong_size(minilm):
     model, ids = minilm
     n = len(ids)
-    query_stream = M.compose(n, [{"kind": "xlnet_query", "order": list(range(n))}])
+    query_stream = models.masks.compose(n, [{"kind": "xlnet_query", "order": list(range(n))}])
     with pytest.raises(ValueError, match="nothing to attend to"):
-        MK.run_with_mask(model, ids, query_stream)
-    _, trace = MK.run_with_mask(model, ids, M.keep_self(query_stream))
+        lab.masks.run_with_mask(model, ids, query_stream)
+    _, trace = lab.masks.run_with_mask(model, ids, models.masks.keep_self(query_stream))
     p = trace["blocks.0.attn.hook_pattern"][0]
     assert not bool(torch.isnan(p).any())
     assert bool((p[:, 0, 0] == 1).all())                        # the empty row attends to itself only
     with pytest.raises(ValueError, match="tokens"):
-        MK.run_with_mask(model, ids, M.causal(n + 1))
+        lab.masks.run_with_mask(model, ids, models.masks.causal(n + 1))
 
 
 def test_kv_cache_sizes():
     llama = zoo.PRESETS["llama"][2]                              # 2 layers, 4 heads, 2 kv heads, d_head 16
-    assert KV.kv_cache_bytes(llama, 1000, bytes_per_value=2) == KV.KVCacheSize(2, 2 * 2 * 2 * 16 * 2,
+    assert kv.kv_cache_bytes(llama, 1000, bytes_per_value=2) == kv.KVCacheSize(2, 2 * 2 * 2 * 16 * 2,
                                                                                2 * 2 * 2 * 16 * 2 * 1000)
-    assert KV.kv_cache_bytes(llama, 10, n_kv_heads=1, bytes_per_value=4).per_token == 2 * 2 * 1 * 16 * 4
-    assert KV.kv_groups(4, 2) == [0, 0, 1, 1] and KV.kv_groups(4, 1) == [0, 0, 0, 0]
-    assert KV.kv_head_options(12) == [1, 2, 3, 4, 6, 12]
+    assert kv.kv_cache_bytes(llama, 10, n_kv_heads=1, bytes_per_value=4).per_token == 2 * 2 * 1 * 16 * 4
+    assert kv.kv_groups(4, 2) == [0, 0, 1, 1] and kv.kv_groups(4, 1) == [0, 0, 0, 0]
+    assert kv.kv_head_options(12) == [1, 2, 3, 4, 6, 12]
     with pytest.raises(ValueError, match="divisible"):
-        KV.kv_cache_bytes(llama, 10, n_kv_heads=3)
+        kv.kv_cache_bytes(llama, 10, n_kv_heads=3)
 
 
 def test_linear_attention_equals_its_quadratic_form():
     gen = torch.Generator().manual_seed(0)
     q, k, v = (torch.randn(7, 5, generator=gen, dtype=torch.float64) for _ in range(3))
     for causal in (False, True):
-        out, w = V.linear_attention(q, k, v, causal=causal)
-        fq, fk = V.elu_feature(q), V.elu_feature(k)
+        out, w = variants.linear_attention(q, k, v, causal=causal)
+        fq, fk = variants.elu_feature(q), variants.elu_feature(k)
         a = fq @ fk.T
         if causal:
-            a = a * M.causal(7)
+            a = a * models.masks.causal(7)
         assert torch.allclose(out, (a / a.sum(-1, keepdim=True)) @ v)
         assert torch.allclose(w.sum(-1), torch.ones(7, dtype=torch.float64))
         assert bool((w >= 0).all())
-    assert bool((V.linear_attention(q, k, v, causal=True)[1].triu(1) == 0).all())
+    assert bool((variants.linear_attention(q, k, v, causal=True)[1].triu(1) == 0).all())
 
 
 def test_retention_parallel_equals_recurrent():
     gen = torch.Generator().manual_seed(1)
     q, k, v = (torch.randn(9, 4, generator=gen, dtype=torch.float64) for _ in range(3))
-    out, w = V.retention(q, k, v, 0.9)
-    assert torch.allclose(out, V.retention_recurrent(q, k, v, 0.9))
+    out, w = variants.retention(q, k, v, 0.9)
+    assert torch.allclose(out, variants.retention_recurrent(q, k, v, 0.9))
     assert w[2, 0] == pytest.approx(float(q[2] @ k[0]) * 0.81)
     assert bool((w.triu(1) == 0).all())
-    assert V.retention_gammas(2).tolist() == [1 - 1 / 32, 1 - 1 / 64]
+    assert variants.retention_gammas(2).tolist() == [1 - 1 / 32, 1 - 1 / 64]
     with pytest.raises(ValueError, match="decay"):
-        V.decay_matrix(3, 1.5)
+        variants.decay_matrix(3, 1.5)
 
 
 def test_softmax_attention_masks_exactly():
     gen = torch.Generator().manual_seed(2)
     q, k, v = (torch.randn(4, 3, generator=gen) for _ in range(3))
-    out, w = (t[0, 0] for t in scaled_dot_product_attention(q[None, None], k[None, None], v[None, None], M.causal(4)))
+    out, w = (t[0, 0] for t in scaled_dot_product_attention(q[None, None], k[None, None], v[None, None],
+                                                            models.masks.causal(4)))
     assert bool((w.triu(1) == 0).all()) and torch.allclose(w.sum(-1), torch.ones(4))
     assert torch.allclose(out[0], v[0])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from lab import attribution as A
+from lab import attribution
 from models import Transformer, TransformerConfig
 from models.errors import Refused
 from models.tokenizer import CharTokenizer, minilm_tokenizer
@@ -34,7 +34,7 @@ def trained_like(cfg: TransformerConfig, seed: int = 0) -> Transformer:
 def run(model: Transformer, n: int = 9, seed: int = 1):
     ids = torch.randint(4, model.cfg.vocab_size, (1, n), generator=torch.Generator().manual_seed(seed))
     kw = {"tgt_ids": ids[:, : n - 2]} if model.cfg.arch == "encoder-decoder" else {}
-    out, trace = model.run_with_cache(ids, names=A.record_kinds(model), **kw)
+    out, trace = model.run_with_cache(ids, names=attribution.record_kinds(model), **kw)
     return out[0], trace
 
 
@@ -68,7 +68,7 @@ def test_shares_add_up_to_the_logit(name):
     out, trace = run(model)
     for position in (0, out.shape[0] - 1):
         top = int(out[position].argmax())
-        att = A.direct_logit_attribution(model, trace, position, top)
+        att = attribution.direct_logit_attribution(model, trace, position, top)
         assert att.logit == pytest.approx(float(out[position, top]), abs=1e-5)       # the model's own logit
         assert abs(att.error) <= TOLERANCE, (name, att.error)
         assert abs(att.logit) > 0.1                                                   # not trivially 0 = 0
@@ -76,7 +76,7 @@ def test_shares_add_up_to_the_logit(name):
         total = att.heads.sum() + att.mlps.sum() + att.attn_bias.sum() + sum(att.embeddings.values()) \
             + sum(att.norm_bias.values()) + (att.cross_heads.sum() if att.cross_heads is not None else 0.0)
         assert total == pytest.approx(att.total, abs=1e-9)
-        diff = A.direct_logit_attribution(model, trace, position, top, other=(top + 1) % model.cfg.vocab_size)
+        diff = attribution.direct_logit_attribution(model, trace, position, top, other=(top + 1) % model.cfg.vocab_size)
         assert abs(diff.error) <= TOLERANCE
         assert diff.logit == pytest.approx(float(out[position, top] - out[position, (top + 1) % 50]), abs=1e-5)
 
@@ -84,11 +84,12 @@ def test_shares_add_up_to_the_logit(name):
 def test_frozen_scales_are_the_ones_the_pass_used():
     model = trained_like(CONFIGS["gpt2-like"])
     out, trace = run(model)
-    att = A.direct_logit_attribution(model, trace, 3, 7)
+    att = attribution.direct_logit_attribution(model, trace, 3, 7)
     assert list(att.scales) == ["ln_final"]
     resid = trace.get("resid_post", 1, batch=0)[3].double()
     assert att.scales["ln_final"] == pytest.approx(float(torch.sqrt(resid.var(unbiased=False) + 1e-5)), rel=1e-5)
-    post = A.direct_logit_attribution(trained_like(CONFIGS["post-ln"]), run(trained_like(CONFIGS["post-ln"]))[1], 3, 7)
+    post = attribution.direct_logit_attribution(trained_like(CONFIGS["post-ln"]),
+                                                run(trained_like(CONFIGS["post-ln"]))[1], 3, 7)
     assert list(post.scales) == ["L1 ln2", "L1 ln1", "L0 ln2", "L0 ln1"]           # every later norm, walked back
 
 
@@ -96,9 +97,9 @@ def test_frozen_scales_are_the_ones_the_pass_used():
 def test_shipped_checkpoints(shipped):
     model, tok = zoo.load(shipped)
     ids = tok.encode("abcdefghabcdefg" if "induction" in shipped else "abcdefgh=hgfedcb").ids
-    out, trace = model.run_with_cache(ids, names=A.record_kinds(model))
+    out, trace = model.run_with_cache(ids, names=attribution.record_kinds(model))
     for p in range(len(ids)):
-        att = A.direct_logit_attribution(model, trace, p, int(out[0, p].argmax()))
+        att = attribution.direct_logit_attribution(model, trace, p, int(out[0, p].argmax()))
         assert abs(att.error) <= TOLERANCE
 
 
@@ -117,7 +118,7 @@ def test_loaded_hugging_face_models(make):
             intermediate_size=128, max_position_embeddings=64))
     model, _ = load(hf.eval())
     out, trace = run(model)
-    att = A.direct_logit_attribution(model, trace, 8, int(out[8].argmax()))
+    att = attribution.direct_logit_attribution(model, trace, 8, int(out[8].argmax()))
     assert abs(att.error) <= TOLERANCE
 
 
@@ -125,10 +126,10 @@ def test_loaded_hugging_face_models(make):
 def test_a_heads_share_is_its_write_read_on_that_token():
     model = trained_like(CONFIGS["post-ln"])
     out, trace = run(model)
-    att = A.direct_logit_attribution(model, trace, 5, 11)
+    att = attribution.direct_logit_attribution(model, trace, 5, 11)
     for layer, head in ((0, 2), (1, 3)):
-        hw = A.head_write(model, trace, layer, head, 5)
-        read = A.to_output(model, trace, hw.output, layer, 5)
+        hw = attribution.head_write(model, trace, layer, head, 5)
+        read = attribution.to_output(model, trace, hw.output, layer, 5)
         effect = float(model.unembed.weight[11].double() @ torch.as_tensor(read).double())
         assert effect == pytest.approx(att.heads[layer, head], abs=1e-4)
         # the promoted list is sorted, and its scores are those effects
@@ -146,42 +147,42 @@ def test_what_does_not_apply_is_refused():
     dyt = trained_like(small(norm="dyt"))
     out, trace = run(dyt)
     with pytest.raises(Refused) as e:
-        A.direct_logit_attribution(dyt, trace, 0, 1)
+        attribution.direct_logit_attribution(dyt, trace, 0, 1)
     assert e.value.reason == "no_frozen_scale"
     encoder = trained_like(small(arch="encoder", output="hidden", tie_embeddings=False))
     out, trace = run(encoder)
     with pytest.raises(Refused) as e:
-        A.direct_logit_attribution(encoder, trace, 0, 1)
+        attribution.direct_logit_attribution(encoder, trace, 0, 1)
     assert e.value.reason == "no_lm_head"
-    hw = A.head_write(encoder, trace, 0, 0, 2)                   # what a head writes still applies
+    hw = attribution.head_write(encoder, trace, 0, 0, 2)                   # what a head writes still applies
     assert hw.promoted.via == "embedding"
     model = trained_like(CONFIGS["gpt2-like"])
     out, trace = run(model)
     with pytest.raises(ValueError, match="outside"):
-        A.direct_logit_attribution(model, trace, 0, 50)
+        attribution.direct_logit_attribution(model, trace, 0, 50)
     with pytest.raises(ValueError, match="Position 9"):
-        A.direct_logit_attribution(model, trace, 9, 1)
+        attribution.direct_logit_attribution(model, trace, 9, 1)
 
 
 def test_typed_tokens():
     tok = CharTokenizer(list("abc"), add_bos=True)
-    assert A.token_id(tok, "b") == tok.index["b"]
+    assert attribution.token_id(tok, "b") == tok.index["b"]
     for text, reason in (("z", "token_unknown"), ("ab", "token_splits"), ("", "token_empty")):
         with pytest.raises(Refused) as e:
-            A.token_id(tok, text)
+            attribution.token_id(tok, text)
         assert e.value.reason == reason
     wp = minilm_tokenizer()
-    assert wp.id_to_token(A.token_id(wp, "cat")) == "cat"
-    assert wp.id_to_token(A.token_id(wp, "##ing")) == "##ing"
+    assert wp.id_to_token(attribution.token_id(wp, "cat")) == "cat"
+    assert wp.id_to_token(attribution.token_id(wp, "##ing")) == "##ing"
     with pytest.raises(Refused) as e:
-        A.token_id(wp, "glassboxology")
+        attribution.token_id(wp, "glassboxology")
     assert e.value.reason == "token_splits" and "##" in e.value.values["pieces"]
 
 
 def test_pieces_in_execution_order():
     model = trained_like(CONFIGS["gpt2-like"])
     out, trace = run(model)
-    att = A.direct_logit_attribution(model, trace, 4, 2)
+    att = attribution.direct_logit_attribution(model, trace, 4, 2)
     labels = [p.label for p in att.parts]
     assert labels[:2] == ["embed", "pos_embed"]
     assert labels[2:7] == ["L0 H0", "L0 H1", "L0 H2", "L0 H3", "L0 attn_bias"] and labels[7] == "L0 mlp"
@@ -197,13 +198,13 @@ def test_a_soft_capped_logit_is_explained_before_its_cap():
                                logit_divisor=2.0))
     out, trace = run(model)
     top = int(out[4].argmax())
-    att = A.direct_logit_attribution(model, trace, 4, top)
+    att = attribution.direct_logit_attribution(model, trace, 4, top)
     assert abs(att.error) <= TOLERANCE
     assert att.capped == pytest.approx(float(out[4, top]), abs=1e-5)
     assert att.capped == pytest.approx(3.0 * np.tanh(att.logit / 3.0), abs=1e-5) and att.capped != att.logit
     assert any(p.kind == "norm_bias" and p.norm.endswith("ln1_out") for p in att.parts)
     # a head's write read through its output norm, the later norms and the unembedding is its share
-    hw = A.head_write(model, trace, 1, 2, 4)
-    read = A.to_output(model, trace, hw.output, 1, 4)
+    hw = attribution.head_write(model, trace, 1, 2, 4)
+    read = attribution.to_output(model, trace, hw.output, 1, 4)
     effect = float(model.unembed.weight[top].detach().double() @ torch.as_tensor(read).double()) / 2.0
     assert effect == pytest.approx(att.heads[1, 2], abs=1e-4)

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import math
 
-from benchmarks import lessons as B
+from benchmarks import lessons
 from benchmarks.summary import rows_of
 
 
 def test_first_indicator_is_the_earliest_seen():
-    assert B.first_indicator({"status": 900.0, "progress_bar": 400.0, "spinner": 1200.0}) == ("progress_bar", 400.0)
-    assert B.first_indicator({}) is None
+    assert lessons.first_indicator({"status": 900.0, "progress_bar": 400.0, "spinner": 1200.0}) == ("progress_bar", 400.0)
+    assert lessons.first_indicator({}) is None
 
 
 def test_median_of_nothing_is_nan():
-    assert math.isnan(B.median([]))
-    assert B.median([0.3, 0.1, 0.2]) == 0.2
+    assert math.isnan(lessons.median([]))
+    assert lessons.median([0.3, 0.1, 0.2]) == 0.2
 
 
-def results() -> B.Results:
-    r = B.Results()
+def results() -> lessons.Results:
+    r = lessons.Results()
     r.steps["figure"] = [0.2, 0.4, 0.6]                        # median 400 ms
     r.steps["question"] = [0.1, 0.3]
     r.rerun = [0.2, 0.2, 0.2]
@@ -29,7 +29,7 @@ def results() -> B.Results:
 
 
 def test_report_medians_ratio_and_targets():
-    md = B.report(results(), 2, "quiet machine")
+    md = lessons.report(results(), 2, "quiet machine")
     assert "| (a) step change → figure drawn | 3 | 400 | 200 | 600 | 2.00 | <= 500 ms |" in md
     assert "| (b) cold link → figure drawn | 3 | 5000 | 4000 | 6000 |  | <= 3000 ms |" in md
     assert "(a) met, (b) MISSED" in md
@@ -38,6 +38,6 @@ def test_report_medians_ratio_and_targets():
 
 
 def test_report_feeds_the_summary_table():
-    rows = rows_of("lessons", B.report(results(), 2, ""))
+    rows = rows_of("lessons", lessons.report(results(), 2, ""))
     assert rows[0] == ("Lessons: step change → figure drawn (median)", "400 ms", "<= 500 ms", "yes")
     assert rows[1][1].startswith("5000 ms") and rows[1][3] == "no"

@@ -9,11 +9,8 @@ import numpy as np
 import pytest
 import torch
 
-from lab import ffn as F
-from lab import norms as NM
-from lab import positional as E
-from lab import residual as R
-from lab import walkthrough as W
+from lab import ffn
+from lab import checkpoints, norms, positional, residual, walkthrough
 from models.config import TransformerConfig
 from models.trace import Stack, act_name, record_names
 from models.training.tasks import get_task
@@ -49,9 +46,9 @@ def test_cross_attention_takes_q_from_the_decoder_and_k_v_from_the_encoder():
 def test_k_and_v_share_a_source_but_not_a_projection():
     model, tok = load("minilm")
     ids = tok.encode(TEXT).ids
-    w = W.record_and_walk(model, ids, 2, 5, 3)
+    w = walkthrough.record_and_walk(model, ids, 2, 5, 3)
     assert np.allclose(w.k_all, w.x @ w.W_k + w.b_k) and np.allclose(w.v_all, w.x @ w.W_v + w.b_v)  # the same x
-    cos, rel = W.key_value_difference(w)
+    cos, rel = walkthrough.key_value_difference(w)
     assert abs(cos) < 0.5 and rel > 0.5
     assert cos == pytest.approx(float(w.W_k.ravel() @ w.W_v.ravel() / (np.linalg.norm(w.W_k) * np.linalg.norm(w.W_v))))
 
@@ -60,37 +57,37 @@ def test_k_and_v_share_a_source_but_not_a_projection():
 def test_the_ffn_mixes_within_a_token_and_attention_across_tokens(key):
     model, tok = load(key)
     ids = tok.encode(TEXT).ids
-    m = F.mixing(model, ids, layer=1, position=2)
+    m = ffn.mixing(model, ids, layer=1, position=2)
     assert m.ffn_elsewhere == 0.0 and m.ffn_here > 0             # channel mixing: one token at a time
     assert m.attn_moved > 1                                      # token mixing: the change spreads
     with pytest.raises(ValueError):
-        F.mixing(model, ids, position=len(ids))
+        ffn.mixing(model, ids, position=len(ids))
 
 
 def test_activation_functions_with_and_without_parameters():
     llama, _ = load("custom:llama")
-    p = F.activation_parameters(llama)
+    p = ffn.activation_parameters(llama)
     assert p.gate == llama.cfg.d_model * llama.cfg.d_ff == p.gate_if_swiglu          # no bias in LLaMA
     assert p.gate == llama.blocks[0].mlp.W_gate.weight.numel()
     minilm, _ = load("minilm")
-    p = F.activation_parameters(minilm)
+    p = ffn.activation_parameters(minilm)
     assert p.gate == 0 and p.gate_if_swiglu == 384 * 1536 + 1536
     dyt = Transformer(TransformerConfig(arch="decoder", vocab_size=20, n_layers=3, norm="dyt"), device="cpu")
-    assert F.activation_parameters(dyt).dyt_alphas == 2 * 3 + 1                       # ln1, ln2 per block + ln_final
+    assert ffn.activation_parameters(dyt).dyt_alphas == 2 * 3 + 1                       # ln1, ln2 per block + ln_final
 
 
 def test_sinusoidal_positions_fail_past_the_training_length_not_past_50_tokens():
     model, _ = load("toy:copy-sinusoidal")
     task = get_task(zoo.get("toy:copy-sinusoidal").task)
-    rows = E.extrapolation(task, model, (1, 2), n=64)
-    assert task.train_len == 8 and E.positions_used(task, 16) < 50
+    rows = checkpoints.extrapolation(task, model, (1, 2), n=64)
+    assert task.train_len == 8 and checkpoints.positions_used(task, 16) < 50
     assert rows[0]["accuracy"] >= 0.9 and rows[1]["accuracy"] <= 0.5      # already broken far below 50 tokens
     # the table itself is as good at position 10,000 as at 0: neighbours equally far apart
     d = model.cfg.d_model
     omega = 10000.0 ** (-np.arange(0, d, 2) / d)
     closed = math.sqrt(float(np.sum(4 * np.sin(omega / 2) ** 2)))
     for pos in (0, 50, 10_000, 10**6):
-        assert E.neighbour_gap(pos, d) == pytest.approx(closed, rel=1e-9)
+        assert positional.neighbour_gap(pos, d) == pytest.approx(closed, rel=1e-9)
 
 
 def test_the_original_transformer_is_post_ln():
@@ -109,14 +106,14 @@ def test_the_original_transformer_is_post_ln():
 
 def test_layernorm_divides_by_the_biased_variance_plus_eps():
     model, tok = load("minilm")
-    _, tr = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, R.KINDS))
-    stats = R.norm_stats(model, tr)
-    biased, unbiased = NM.variance_check(stats, model.cfg.d_model, model.cfg.norm_eps)
+    _, tr = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, residual.KINDS))
+    stats = residual.norm_stats(model, tr)
+    biased, unbiased = norms.variance_check(stats, model.cfg.d_model, model.cfg.norm_eps)
     assert biased <= 1e-5 and unbiased > 100 * biased
     llama, tok = load("custom:llama")
-    _, tr = llama.run_with_cache(tok.encode(TEXT).ids, names=record_names(llama.cfg, R.KINDS))
+    _, tr = llama.run_with_cache(tok.encode(TEXT).ids, names=record_names(llama.cfg, residual.KINDS))
     with pytest.raises(ValueError):
-        NM.variance_check(R.norm_stats(llama, tr), llama.cfg.d_model, llama.cfg.norm_eps)
+        norms.variance_check(residual.norm_stats(llama, tr), llama.cfg.d_model, llama.cfg.norm_eps)
 
 
 def test_copy_looks_n_back_and_induction_reads_n_minus_1_back():

@@ -1,4 +1,4 @@
-"""ui/serving/classroom.py (class mode's store) on SQLite and on a real PostgreSQL server, and
+"""server/classroom.py (class mode's store) on SQLite and on a real PostgreSQL server, and
 ui/widgets/qr.py (the class link's QR code)."""
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import threading
 
 import pytest
 
-from tests import pgserver
+from server import classroom
+from server.classroom import (CODE_ALPHABET, AnswersClosed, ClassNotFound, ClassRefused, ClassStore, NoClassCode,
+                              SettingsTooBig)
+from support import pgserver
 from ui.i18n import STRINGS
-from ui.serving import classroom
-from ui.serving.classroom import (CODE_ALPHABET, AnswersClosed, ClassNotFound, ClassRefused, ClassStore, NoClassCode,
-                                  SettingsTooBig)
 from ui.widgets.qr import qr_code, qr_png, qr_svg
 
 SETTINGS = {"model": "minilm", "text": "The cat sat because it was tired. 猫坐下了。", "lang": "中文"}

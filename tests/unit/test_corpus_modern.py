@@ -1,4 +1,4 @@
-"""The modern-Chinese part of the language models' corpus (models/training/corpus_zh.py,
+"""The modern-Chinese part of the language models' corpus (recipes/corpus_zh.py,
 data/zh_modern.txt.xz): the shipped file is prose, whole documents held out, no paragraph on
 both sides; the cleaners (roff, HTML, wrapped text) on small hand-made sources; the builder is
 deterministic, reads only manpages-zh's own pages and says what to install."""
@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from models.training import corpus, corpus_zh, verse
+from cli import verse as verse_command
+from models.training import corpus
+from recipes import corpus_zh, verse
 
 CJK = re.compile("[\u4e00-\u9fff]")
 
@@ -227,5 +229,5 @@ def test_missing_packages_give_the_commands(tmp_path):
         corpus_zh.build_modern(tmp_path)
     assert corpus_zh.MODERN_APT_COMMAND in str(e.value) and "dpkg-deb -x" in str(e.value)
     assert "apt-get install -y manpages-zh debian-reference-zh-cn debian-faq-zh-cn" in corpus_zh.MODERN_APT_COMMAND
-    assert verse.main(["corpus", "--only", "modern", "--root", str(tmp_path)]) == 2
+    assert verse_command.main(["corpus", "--only", "modern", "--root", str(tmp_path)]) == 2
     assert not (tmp_path / "zh_modern.txt.xz").exists()

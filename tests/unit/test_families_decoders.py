@@ -230,20 +230,20 @@ def test_model_map_and_card_show_the_options():
 def test_lab_readings_on_plus_one_norms_and_parallel_blocks(family):
     """Gemma's norm multiplies by 1 + w and NeoX's ln2 reads the block input: the norm
     sites, the norm scatter's formula and the direct logit attribution account for it."""
-    from lab import attribution as A
-    from lab import norms as N
-    from lab import residual as R
+    from lab import attribution
+    from lab import norms
+    from lab import residual
 
     model, _ = load(build(family))
     x = ids(batch=1, n=9)
     out, trace = model.run_with_cache(x)
-    for site in R.norm_inputs(model, trace):
+    for site in residual.norm_inputs(model, trace):
         with torch.no_grad():
             torch.testing.assert_close(model.get_submodule(site.module)(site.input), site.output, atol=1e-5,
                                        rtol=1e-5)
-    assert N.norm_scatter(model, trace, "blocks.1.ln2").formula_error < 1e-4
+    assert norms.norm_scatter(model, trace, "blocks.1.ln2").formula_error < 1e-4
     top = int(out[0, -1].argmax())
-    att = A.direct_logit_attribution(model, trace, 8, top)
+    att = attribution.direct_logit_attribution(model, trace, 8, top)
     assert att.logit == pytest.approx(float(out[0, 8, top]), abs=1e-5)
     assert abs(att.error) <= 1e-4
 

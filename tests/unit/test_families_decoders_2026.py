@@ -11,7 +11,7 @@ import torch
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()
 
-from models.weights import pretrained, tiny_hf  # noqa: E402
+from models.weights import families, pretrained, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError  # noqa: E402
 from models.weights.pretrained import load  # noqa: E402
 from tests.unit.families import build, ids  # noqa: E402
@@ -204,7 +204,7 @@ def test_mixture_of_experts_is_refused_by_name(config_class, model_type, name):
     assert e.value.reason == "unsupported_variant"
     assert e.value.values == {"family": name, "feature": "mixture-of-experts"}
     assert "mixture-of-experts" in str(e.value) and "Unsupported architecture" not in str(e.value)
-    assert model_type not in pretrained.SUPPORTED
+    assert model_type not in families.SUPPORTED
 
 
 def test_mixture_of_experts_folder_is_refused_before_any_tensor(tmp_path):

@@ -12,7 +12,7 @@ import torch
 transformers = pytest.importorskip("transformers")
 transformers.logging.set_verbosity_error()
 
-from models import positional as P  # noqa: E402
+from models import positional  # noqa: E402
 from models.trace import act_name  # noqa: E402
 from models.transformer import Transformer  # noqa: E402
 from models.weights import pretrained, safety, tiny_hf  # noqa: E402
@@ -199,7 +199,7 @@ def test_distilbert_sinusoidal_table_is_saved_as_weights(tmp_path):
     assert tuple(tensors["embeddings.position_embeddings.weight"].shape) == (64, 64)
     ours, _ = load(str(tmp_path))
     # the saved rows are the Vaswani table (interleaved sin, cos), copied as they are
-    assert (ours.pos_embed.weight - P.sinusoidal(64, 64)).abs().max() < 1e-5
+    assert (ours.pos_embed.weight - positional.sinusoidal(64, 64)).abs().max() < 1e-5
 
 
 def test_electra_projects_narrow_embeddings():

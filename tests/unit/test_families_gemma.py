@@ -369,13 +369,13 @@ def test_kv_cached_greedy_continuation_equals_uncached(family):
     """Past the window (prompt 6, 14 new tokens, window 4), the cached continuation is the
     uncached one, token for token, and so is transformers' own greedy choice; every cached
     step's logits equal a full forward's."""
-    from lab import generation as G
+    from lab import generate
 
     hf = build(family, sharpen=family == "gemma2")
     ours, _ = load(hf)
     prompt = ids(batch=1, n=6, seed=9)[0].tolist()
-    cached = G.generate(ours, prompt, G.Settings(max_new_tokens=14, use_cache=True)).ids
-    uncached = G.generate(ours, prompt, G.Settings(max_new_tokens=14, use_cache=False)).ids
+    cached = generate.generate(ours, prompt, generate.Settings(max_new_tokens=14, use_cache=True)).ids
+    uncached = generate.generate(ours, prompt, generate.Settings(max_new_tokens=14, use_cache=False)).ids
     assert cached == uncached and len(cached) == 20
     seq = torch.tensor([prompt])
     with torch.no_grad():

@@ -16,7 +16,7 @@ transformers.logging.set_verbosity_error()
 
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS  # noqa: E402
 
-from models import positional as P  # noqa: E402
+from models import positional  # noqa: E402
 from models.kv_cache import KVCache  # noqa: E402
 from models.weights import pretrained, tiny_hf  # noqa: E402
 from models.weights.keytable import CheckpointError, rope_settings  # noqa: E402
@@ -108,7 +108,7 @@ def ours_for(hf_config):
     fields, _ = rope_settings(doc, "test")
     cfg = pretrained.TransformerConfig(positional="rope", d_model=doc["hidden_size"], n_heads=4,
                                        max_len=doc["max_position_embeddings"], **fields)
-    return cfg, P.rope_scaling_of(cfg)
+    return cfg, positional.rope_scaling_of(cfg)
 
 
 LLAMA3 = [  # (θ, factor, low, high, original, head_dim): Llama 3.1 8B/70B/405B, Llama 3.2 1B/3B, tiny
@@ -126,14 +126,14 @@ def test_llama3_inv_freq_is_transformers_bitwise(theta, factor, low, high, origi
     inv_freq, attention = ROPE_INIT_FUNCTIONS["llama3"](hf, "cpu")
     cfg, scaling = ours_for(hf)
     assert (cfg.rope_scaling, cfg.rope_original_len, cfg.rope_low_freq_factor) == ("llama3", original, low)
-    ours, divisor, factor_ = P.rope_scaled_inv_freq(dim, theta, scaling)
+    ours, divisor, factor_ = positional.rope_scaled_inv_freq(dim, theta, scaling)
     assert torch.equal(ours, inv_freq) and divisor == 1.0 and factor_ == attention == 1.0
     # the three regimes: kept (short wavelengths), interpolated by the factor (long), blended between
-    stock = P.rope_inv_freq(dim, theta)
+    stock = positional.rope_inv_freq(dim, theta)
     wave = 2 * math.pi / stock
     assert torch.equal(ours[wave < original / high], stock[wave < original / high])
     assert torch.equal(ours[wave > original / low], stock[wave > original / low] / factor)
-    torch.testing.assert_close(P.rope_wavelengths(dim, theta, scaling), (2 * math.pi / inv_freq.double()).float())
+    torch.testing.assert_close(positional.rope_wavelengths(dim, theta, scaling), (2 * math.pi / inv_freq.double()).float())
 
 
 @pytest.mark.parametrize("factor", [2.0, 2.3, 4])
@@ -144,16 +144,16 @@ def test_dynamic_ntk_is_transformers_bitwise_at_every_length(factor, dim):
     _, scaling = ours_for(hf)
     assert scaling.kind == "dynamic" and scaling.original_len == L and scaling.length_dependent
     # transformers: once at init (seq_len None), then with the length as a tensor (max position + 1)
-    assert torch.equal(P.rope_scaled_inv_freq(dim, 10000.0, scaling)[0], ROPE_INIT_FUNCTIONS["dynamic"](hf, "cpu")[0])
+    assert torch.equal(positional.rope_scaled_inv_freq(dim, 10000.0, scaling)[0], ROPE_INIT_FUNCTIONS["dynamic"](hf, "cpu")[0])
     for n in (1, L - 1, L, L + 1, 3 * L, 1000):
         want = ROPE_INIT_FUNCTIONS["dynamic"](hf, "cpu", seq_len=torch.tensor(n))[0]
-        got, divisor, attention = P.rope_scaled_inv_freq(dim, 10000.0, scaling, n)
+        got, divisor, attention = positional.rope_scaled_inv_freq(dim, 10000.0, scaling, n)
         assert torch.equal(got, want) and divisor == 1.0 and attention == 1.0, n
     # within the original context the stock rotation; beyond it every pair but the first slows down
-    stock = P.rope_inv_freq(dim, 10000.0)
+    stock = positional.rope_inv_freq(dim, 10000.0)
     if factor == 2.0:
-        assert torch.equal(P.rope_scaled_inv_freq(dim, 10000.0, scaling, L)[0], stock)
-    longer = P.rope_scaled_inv_freq(dim, 10000.0, scaling, 4 * L)[0]
+        assert torch.equal(positional.rope_scaled_inv_freq(dim, 10000.0, scaling, L)[0], stock)
+    longer = positional.rope_scaled_inv_freq(dim, 10000.0, scaling, 4 * L)[0]
     assert longer[0] == stock[0] and (longer[1:] < stock[1:]).all()
 
 
@@ -168,7 +168,7 @@ def test_dynamic_cos_sin_follow_the_text_length_as_transformers_rotary_embedding
     for start, end in ((0, 10), (0, 16), (0, 17), (16, 17), (17, 30), (0, 40), (39, 41)):   # lengths only grow
         positions = torch.arange(start, end)
         cos, sin = rotary(x, positions[None])
-        ours = P.rope_cos_sin(positions, dim, 10000.0, scaling)
+        ours = positional.rope_cos_sin(positions, dim, 10000.0, scaling)
         assert torch.equal(ours[0], cos[0]) and torch.equal(ours[1], sin[0]), (start, end)
 
 
@@ -193,32 +193,32 @@ def test_longrope_is_transformers_bitwise(rope, attention):
     doc = hf.to_dict()
     fields, _ = rope_settings(doc, "Phi-3")
     assert fields["rope_short_factor"] == tuple(SHORT) and fields["rope_original_len"] == 32
-    scaling = P.RopeScaling(fields["rope_scaling"], fields["rope_factor"], fields["rope_original_len"],
+    scaling = positional.RopeScaling(fields["rope_scaling"], fields["rope_factor"], fields["rope_original_len"],
                             short_factor=fields["rope_short_factor"], long_factor=fields["rope_long_factor"],
                             attn_factor=fields.get("rope_attn_factor"))
     dim = 24
     for n in (None, 1, 32, 33, 256, 1000):          # short factors up to the original 32 tokens, long beyond
         want, want_attention = ROPE_INIT_FUNCTIONS["longrope"](hf, "cpu", seq_len=n)
-        got, divisor, got_attention = P.rope_scaled_inv_freq(dim, 10000.0, scaling, n)
+        got, divisor, got_attention = positional.rope_scaled_inv_freq(dim, 10000.0, scaling, n)
         assert torch.equal(got, want) and divisor == 1.0, n
         assert got_attention == want_attention and math.isclose(got_attention, attention, rel_tol=1e-12)
     # cos and sin carry the attention factor; the length picks the factors
-    cos, _ = P.rope_cos_sin(torch.arange(33), dim, 10000.0, scaling)
+    cos, _ = positional.rope_cos_sin(torch.arange(33), dim, 10000.0, scaling)
     assert math.isclose(float(cos[0, 0]), want_attention, rel_tol=1e-6)
-    short = P.rope_angles(torch.arange(32), dim, 10000.0, scaling)
-    long = P.rope_angles(torch.arange(33), dim, 10000.0, scaling)
+    short = positional.rope_angles(torch.arange(32), dim, 10000.0, scaling)
+    long = positional.rope_angles(torch.arange(33), dim, 10000.0, scaling)
     assert not torch.equal(short, long[:32])
     long_freq = ROPE_INIT_FUNCTIONS["longrope"](hf, "cpu", seq_len=33)[0]
-    torch.testing.assert_close(P.rope_wavelengths(dim, 10000.0, scaling, seq_len=33),
+    torch.testing.assert_close(positional.rope_wavelengths(dim, 10000.0, scaling, seq_len=33),
                                (2 * math.pi / long_freq.double()).float())
 
 
 def test_longrope_factors_must_fit_the_pairs():
     with pytest.raises(ValueError, match="one short_factor per rotating pair"):
-        P.rope_scaled_inv_freq(16, 10000.0, P.RopeScaling("longrope", 4.0, 32, short_factor=(1.0, 2.0)))
+        positional.rope_scaled_inv_freq(16, 10000.0, positional.RopeScaling("longrope", 4.0, 32, short_factor=(1.0, 2.0)))
     # no factors at all (the positional lab's knobs): every pair's divisor is 1, only the attention factor
-    plain, _, attention = P.rope_scaled_inv_freq(16, 10000.0, P.RopeScaling("longrope", 4.0, 32))
-    assert torch.equal(plain, P.rope_inv_freq(16, 10000.0)) and attention > 1
+    plain, _, attention = positional.rope_scaled_inv_freq(16, 10000.0, positional.RopeScaling("longrope", 4.0, 32))
+    assert torch.equal(plain, positional.rope_inv_freq(16, 10000.0)) and attention > 1
 
 
 @pytest.mark.parametrize("rope", [
@@ -232,7 +232,7 @@ def test_yarn_variants_match_transformers(rope):
                        "rope_theta": 10000.0, **rope}, max_len=1024)
     inv_freq, attention = ROPE_INIT_FUNCTIONS["yarn"](hf, "cpu")
     _, scaling = ours_for(hf)
-    ours, divisor, factor = P.rope_scaled_inv_freq(64, 10000.0, scaling)
+    ours, divisor, factor = positional.rope_scaled_inv_freq(64, 10000.0, scaling)
     torch.testing.assert_close(ours, inv_freq, rtol=1e-6, atol=0)
     assert divisor == 1.0 and math.isclose(factor, attention, rel_tol=1e-12)
 
@@ -242,19 +242,19 @@ def test_yarn_factor_from_the_context_lengths():
                        "rope_theta": 10000.0}, max_len=1024)
     cfg, scaling = ours_for(hf)
     assert cfg.rope_factor == 4.0 and cfg.rope_attn_factor is None
-    assert math.isclose(P.rope_scaled_inv_freq(64, 10000.0, scaling)[2], ROPE_INIT_FUNCTIONS["yarn"](hf, "cpu")[1])
+    assert math.isclose(positional.rope_scaled_inv_freq(64, 10000.0, scaling)[2], ROPE_INIT_FUNCTIONS["yarn"](hf, "cpu")[1])
 
 
 def test_the_stock_kinds_and_the_new_ones_at_factor_one():
     """linear/ntk/yarn at factor 1 are the stock rotation (None); llama3, dynamic and
     longrope always compute their own frequencies, as transformers does."""
     for kind in ("linear", "ntk", "yarn"):
-        assert not P.RopeScaling(kind, 1.0, 64).active
-    assert P.RopeScaling("yarn", 1.0, 64, attn_factor=1.1).active
+        assert not positional.RopeScaling(kind, 1.0, 64).active
+    assert positional.RopeScaling("yarn", 1.0, 64, attn_factor=1.1).active
     for kind in ("llama3", "dynamic", "longrope"):
-        assert P.RopeScaling(kind, 1.0, 64).active
+        assert positional.RopeScaling(kind, 1.0, 64).active
     cfg = pretrained.TransformerConfig(positional="rope", rope_scaling="dynamic", rope_factor=1.0, max_len=32)
-    assert P.rope_scaling_of(cfg) == P.RopeScaling("dynamic", 1.0, 32)
+    assert positional.rope_scaling_of(cfg) == positional.RopeScaling("dynamic", 1.0, 32)
 
 
 # ---- reading the settings: both spellings, and refusals by name -----------------------------------------
@@ -351,10 +351,10 @@ def test_dynamic_ntk_llama_beyond_its_context(tmp_path, n):
     hf = build("llama", **DYNAMIC)
     ours, _ = load(hf)
     assert (ours.cfg.rope_scaling, ours.cfg.rope_original_len, ours.cfg.rope_factor) == ("dynamic", 16, 2.0)
-    stock = P.rope_cos_sin(torch.arange(n), ours.cfg.rotary_dim, 10000.0)[0]
-    scaling = P.rope_scaling_of(ours.cfg)
-    assert torch.equal(P.rope_cos_sin(torch.arange(16), ours.cfg.rotary_dim, 10000.0, scaling)[0], stock[:16])
-    assert not torch.allclose(P.rope_cos_sin(torch.arange(n), ours.cfg.rotary_dim, 10000.0, scaling)[0],
+    stock = positional.rope_cos_sin(torch.arange(n), ours.cfg.rotary_dim, 10000.0)[0]
+    scaling = positional.rope_scaling_of(ours.cfg)
+    assert torch.equal(positional.rope_cos_sin(torch.arange(16), ours.cfg.rotary_dim, 10000.0, scaling)[0], stock[:16])
+    assert not torch.allclose(positional.rope_cos_sin(torch.arange(n), ours.cfg.rotary_dim, 10000.0, scaling)[0],
                               stock, atol=1e-3)                     # the dynamic branch acts at n > 16
     assert_parity(ours, hf, ids(batch=2, n=12))          # within the context: the stock base (HF resets)
     assert_parity(ours, hf, ids(batch=2, n=n))
@@ -402,12 +402,12 @@ def test_longrope_llama_parity_short_and_long(n):
 
 
 def test_the_card_and_the_lab_read_the_new_kinds():
-    from lab import pe_knobs as K
+    from lab import pe_knobs
 
     ours, _ = load(build("llama3"))
-    waves = K.wavelengths(ours.cfg, K.Knobs())
-    want = P.rope_wavelengths(16, 10000.0, P.rope_scaling_of(ours.cfg))
+    waves = pe_knobs.wavelengths(ours.cfg, pe_knobs.Knobs())
+    want = positional.rope_wavelengths(16, 10000.0, positional.rope_scaling_of(ours.cfg))
     torch.testing.assert_close(waves, want)
-    assert float(waves[-1]) > float(P.rope_wavelengths(16, 10000.0)[-1]) * 7.9    # the slow pairs ×8
+    assert float(waves[-1]) > float(positional.rope_wavelengths(16, 10000.0)[-1]) * 7.9    # the slow pairs ×8
     doc = json.loads(ours.cfg.to_json())
     assert pretrained.TransformerConfig.from_dict(doc) == ours.cfg                  # round-trips

@@ -185,13 +185,13 @@ def test_cached_greedy_continuation_equals_uncached_and_hf(family, changes):
     """Greedy decoding one token at a time through our KV cache picks the same tokens as
     recomputing the whole context each step, and as transformers' own generate; the
     cached logits equal a full forward's."""
-    from lab import generation as G
+    from lab import generate
 
     hf = build(family, **changes)
     ours, _ = load(hf)
     prompt = ids(batch=1, n=6, seed=7)[0].tolist()
-    cached = G.generate(ours, prompt, G.Settings(max_new_tokens=14))
-    uncached = G.generate(ours, prompt, G.Settings(max_new_tokens=14, use_cache=False))
+    cached = generate.generate(ours, prompt, generate.Settings(max_new_tokens=14))
+    uncached = generate.generate(ours, prompt, generate.Settings(max_new_tokens=14, use_cache=False))
     assert cached.ids == uncached.ids and len(cached.new_ids) == 14
     with torch.no_grad():
         theirs = hf.generate(torch.tensor([prompt]), max_new_tokens=14, do_sample=False, min_new_tokens=14,
@@ -256,13 +256,13 @@ def test_longrope_generation():
     beyond it the angles of every position change with the length, so greedy decoding
     recomputes: it picks transformers' tokens (whose generate drops its cache when the
     text outgrows original_max_position_embeddings)."""
-    from lab import generation as G
+    from lab import generate
 
     hf = build("phi3", rope_parameters=LONGROPE, original_max_position_embeddings=16)
     ours, _ = load(hf)
     prompt = ids(batch=1, n=6, seed=7)[0].tolist()
     for new, cache in ((10, True), (10, False), (20, False)):
-        ours_ids = G.generate(ours, prompt, G.Settings(max_new_tokens=new, use_cache=cache)).ids
+        ours_ids = generate.generate(ours, prompt, generate.Settings(max_new_tokens=new, use_cache=cache)).ids
         with torch.no_grad():
             theirs = hf.generate(torch.tensor([prompt]), max_new_tokens=new, min_new_tokens=new, do_sample=False,
                                  pad_token_id=0)

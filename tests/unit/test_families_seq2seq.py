@@ -144,7 +144,7 @@ def test_bart_positions_read_row_plus_two():
 
 
 def test_marian_table_is_sin_cos_halves():
-    from models import positional as P
+    from models import positional
 
     hf = tiny_hf.build("marian")
     ours, _ = load(hf)
@@ -152,19 +152,19 @@ def test_marian_table_is_sin_cos_halves():
     theirs = hf.model.encoder.embed_positions.weight[:10]
     assert (ours.encoder.pe_table[:10] - theirs).abs().max() <= 1e-6
     assert (ours.decoder.pe_table[:10] - hf.model.decoder.embed_positions.weight[:10]).abs().max() <= 1e-6
-    inter = P.sinusoidal(10, d)                       # the same numbers, dims permuted
-    assert torch.equal(P.sinusoidal(10, d, layout="halves"), torch.cat((inter[:, 0::2], inter[:, 1::2]), -1))
+    inter = positional.sinusoidal(10, d)                       # the same numbers, dims permuted
+    assert torch.equal(positional.sinusoidal(10, d, layout="halves"), torch.cat((inter[:, 0::2], inter[:, 1::2]), -1))
 
 
 def test_relative_bucket_matches_hf():
     from transformers.models.t5.modeling_t5 import T5Attention
 
-    from models import positional as P
+    from models import positional
 
     rel = torch.arange(-300, 300)[None, :] - torch.zeros(1, 1, dtype=torch.long)
     for bidirectional in (True, False):
         for buckets, dist in ((32, 128), (8, 20), (64, 256)):
-            assert torch.equal(P.relative_bucket(rel, bidirectional, buckets, dist),
+            assert torch.equal(positional.relative_bucket(rel, bidirectional, buckets, dist),
                                T5Attention._relative_position_bucket(rel, bidirectional, buckets, dist))
 
 
@@ -281,11 +281,11 @@ def test_input_layer_lab_rebuilds_the_block_input(family):
     """lab.input_layer adds E[id] (× √d_model for Marian), the position row (Marian's
     [sin | cos] table, BART's row p + 2) and BART's layernorm_embedding, and must land on
     what block 0 receives."""
-    from lab import input_layer as IL
+    from lab import input_layer
 
     ours, _ = load(tiny_hf.build(family))
     for stack in ("encoder", "decoder"):
-        r = IL.input_layer(ours, [5, 6, 7, 8], stack, [9, 10, 11])
+        r = input_layer.input_layer(ours, [5, 6, 7, 8], stack, [9, 10, 11])
         assert r.lookup_error <= 1e-5 and r.sum_error <= 1e-5
         assert r.scales_embeddings == ours.cfg.embed_scale
 
@@ -295,12 +295,12 @@ def test_direct_logit_attribution_closes(family):
     """T5 scales the decoder output by d_model^-0.5 before the unembedding (the direction
     of a logit includes that factor); BART adds final_logits_bias (one more part): the
     parts still add up to the logit."""
-    from lab import attribution as A
+    from lab import attribution
 
     hf = tiny_hf.build(family)
     if family == "bart":
         hf.final_logits_bias.normal_()
     ours, _ = load(hf)
     _, trace = ours.run_with_cache(_ids(14, (1, 5)), _ids(15, (1, 4)))
-    att = A.direct_logit_attribution(ours, trace, 2, 7, other=9, stack="decoder")
+    att = attribution.direct_logit_attribution(ours, trace, 2, 7, other=9, stack="decoder")
     assert abs(att.error) <= 1e-4 * max(1.0, abs(att.logit))

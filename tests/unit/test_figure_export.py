@@ -13,9 +13,9 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from ui.widgets import figure_export as FX
+from ui.widgets import figure_export
 
-needs_browser = pytest.mark.skipif(FX.unavailable() is not None,
+needs_browser = pytest.mark.skipif(figure_export.unavailable() is not None,
                                    reason="no Chromium/kaleido here: `apt-get install chromium`, pip install kaleido")
 
 
@@ -29,7 +29,7 @@ def heatmap(labels: list[str]) -> go.Figure:
 
 @needs_browser
 def test_svg_and_pdf_bytes():
-    files = FX.render_static(heatmap(["The", "cat", "sat"]))
+    files = figure_export.render_static(heatmap(["The", "cat", "sat"]))
     svg, pdf = files["svg"], files["pdf"]
     assert svg.lstrip().startswith((b"<svg", b"<?xml")), svg[:80]
     assert b"cat" in svg and b"attention of head 0.3" in svg
@@ -40,7 +40,7 @@ def test_svg_and_pdf_bytes():
 
 @needs_browser
 def test_markup_in_token_labels_stays_text():
-    svg = FX.render_static(heatmap(["<b>bold", "<i>x</i>", "ok"]), formats=("svg",))["svg"].decode()
+    svg = figure_export.render_static(heatmap(["<b>bold", "<i>x</i>", "ok"]), formats=("svg",))["svg"].decode()
     assert "<b>" not in svg and "<i>" not in svg
     # plotly writes the escaped label as the literal characters < b >, encoded for XML
     texts = [html.unescape(m) for m in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
@@ -50,33 +50,33 @@ def test_markup_in_token_labels_stays_text():
 
 def test_unknown_format_is_an_error():
     with pytest.raises(ValueError):
-        FX.render_static(heatmap(["a"]), formats=("png ",))
+        figure_export.render_static(heatmap(["a"]), formats=("png ",))
 
 
 def test_no_browser_is_a_reason(monkeypatch):
     monkeypatch.setenv("CHROMIUM_PATH", "/nonexistent/chromium")
-    assert FX.browser_path() is None
-    if FX.kaleido_available():
-        assert FX.unavailable() == "no_browser"
-        with pytest.raises(FX.ExportError) as e:
-            FX.render_static(heatmap(["a"]))
+    assert figure_export.browser_path() is None
+    if figure_export.kaleido_available():
+        assert figure_export.unavailable() == "no_browser"
+        with pytest.raises(figure_export.ExportError) as e:
+            figure_export.render_static(heatmap(["a"]))
         assert e.value.reason == "no_browser"
 
 
 def test_busy_when_another_render_holds_the_lock(monkeypatch):
-    if FX.unavailable():
+    if figure_export.unavailable():
         pytest.skip("no Chromium/kaleido here")
-    assert FX._LOCK.acquire(timeout=5)
+    assert figure_export._LOCK.acquire(timeout=5)
     try:
-        with pytest.raises(FX.ExportError) as e:
-            FX.render_static(heatmap(["a"]), busy_wait=0.1)
+        with pytest.raises(figure_export.ExportError) as e:
+            figure_export.render_static(heatmap(["a"]), busy_wait=0.1)
         assert e.value.reason == "busy"
     finally:
-        FX._LOCK.release()
+        figure_export._LOCK.release()
 
 
 def test_a_hung_render_is_cut_off(monkeypatch):
-    if FX.unavailable():
+    if figure_export.unavailable():
         pytest.skip("no Chromium/kaleido here")
     release = threading.Event()
 
@@ -85,15 +85,15 @@ def test_a_hung_render_is_cut_off(monkeypatch):
         while not release.is_set():
             await asyncio.sleep(0.05)
 
-    monkeypatch.setattr(FX, "_draw", hang)
+    monkeypatch.setattr(figure_export, "_draw", hang)
     try:
-        with pytest.raises(FX.ExportError) as e:
-            FX.render_static(heatmap(["a"]), timeout=0.3)
+        with pytest.raises(figure_export.ExportError) as e:
+            figure_export.render_static(heatmap(["a"]), timeout=0.3)
         assert e.value.reason == "timeout"
     finally:
         release.set()
-    assert FX._LOCK.acquire(timeout=5)     # the worker released the lock when it was cancelled
-    FX._LOCK.release()
+    assert figure_export._LOCK.acquire(timeout=5)     # the worker released the lock when it was cancelled
+    figure_export._LOCK.release()
 
 
 def test_sentences_exist_in_both_languages():
@@ -104,13 +104,13 @@ def test_sentences_exist_in_both_languages():
 
 
 def test_file_stem_is_safe():
-    assert re.fullmatch(r"[A-Za-z0-9_-]+", FX.file_stem("pe_sim_rope/../x y"))
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", figure_export.file_stem("pe_sim_rope/../x y"))
 
 
 def test_print_copy_hides_the_click_layer_only():
     from viz_core.figure import CLICK_TRACE
     fig = heatmap(["a", "b"])
     fig.add_scatter(x=[0, 1], y=[0, 1], name=CLICK_TRACE)
-    out = FX.for_print(fig)
+    out = figure_export.for_print(fig)
     assert [tr.visible for tr in out.data] == [None, False]
     assert fig.data[1].visible is None       # the chart on screen keeps its clicks

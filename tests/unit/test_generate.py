@@ -6,9 +6,7 @@ import pytest
 import torch
 
 from models import MaskSpec, Transformer, TransformerConfig
-from lab import generation as G
-from lab import repetition as RP
-from lab import kv as KV
+from lab import generate, kv, repetition
 from models.kv_cache import KVCache, cache_is_exact
 
 POSITIONALS = ("none", "sinusoidal", "learned", "rope", "alibi", "relative")
@@ -90,15 +88,16 @@ def test_cache_refuses_patterns_that_change_earlier_rows():
     with pytest.raises(ValueError, match="recompute"):
         model([1, 2, 3], cache=KVCache.empty(model.cfg))
     # generate() falls back to recomputation, and its result equals the uncached one
-    s = G.Settings(max_new_tokens=5)
-    assert G.generate(model, [1, 2, 3], s).ids == G.generate(model, [1, 2, 3], s.__class__(max_new_tokens=5,
+    s = generate.Settings(max_new_tokens=5)
+    assert generate.generate(model, [1, 2, 3], s).ids == generate.generate(model, [1, 2, 3],
+                                                                           s.__class__(max_new_tokens=5,
                                                                                            use_cache=False)).ids
 
 
 def test_step_trace_holds_the_new_attention_row():
     model = make(positional="rope", n_kv_heads=2)
     prompt = [1, 2, 3, 4]
-    res = G.generate(model, prompt, G.Settings(max_new_tokens=4), names=["*hook_pattern"])
+    res = generate.generate(model, prompt, generate.Settings(max_new_tokens=4), names=["*hook_pattern"])
     ids = res.ids
     _, trace = model.run_with_cache(ids[:-1], names=["*hook_pattern"])
     for step in res.steps:
@@ -112,9 +111,9 @@ def test_step_trace_holds_the_new_attention_row():
 
 def test_cached_and_uncached_generation_agree_and_greedy_is_deterministic():
     model = make(positional="learned")
-    a = G.generate(model, [1, 2, 3], G.Settings(max_new_tokens=12))
-    b = G.generate(model, [1, 2, 3], G.Settings(max_new_tokens=12))
-    c = G.generate(model, [1, 2, 3], G.Settings(max_new_tokens=12, use_cache=False))
+    a = generate.generate(model, [1, 2, 3], generate.Settings(max_new_tokens=12))
+    b = generate.generate(model, [1, 2, 3], generate.Settings(max_new_tokens=12))
+    c = generate.generate(model, [1, 2, 3], generate.Settings(max_new_tokens=12, use_cache=False))
     assert a.ids == b.ids == c.ids
     assert len(a.new_ids) == 12
     assert a.ids == model.generate([1, 2, 3], 12)[0].tolist()       # the model's own greedy loop
@@ -122,34 +121,37 @@ def test_cached_and_uncached_generation_agree_and_greedy_is_deterministic():
 
 def test_temperature_zero_and_top_k_one_and_top_p_zero_are_greedy():
     model = make(positional="rope")
-    greedy = G.generate(model, [5, 6], G.Settings(max_new_tokens=10)).ids
-    for s in (G.Settings("sample", 10, temperature=0.0, seed=3), G.Settings("sample", 10, top_k=1, seed=3),
-              G.Settings("sample", 10, top_p=0.0, seed=3), G.Settings("sample", 10, temperature=1.5, top_k=1, seed=9)):
-        assert G.generate(model, [5, 6], s).ids == greedy, s
+    greedy = generate.generate(model, [5, 6], generate.Settings(max_new_tokens=10)).ids
+    for s in (generate.Settings("sample", 10, temperature=0.0, seed=3),
+              generate.Settings("sample", 10, top_k=1, seed=3),
+              generate.Settings("sample", 10, top_p=0.0, seed=3),
+              generate.Settings("sample", 10, temperature=1.5, top_k=1, seed=9)):
+        assert generate.generate(model, [5, 6], s).ids == greedy, s
 
 
 def test_beam_width_one_is_greedy():
     for arch, prompt, src in (("decoder", [5, 6, 7], None), ("encoder-decoder", [2], [8, 9, 10, 11])):
         model = make(arch=arch, positional="sinusoidal")
-        greedy = G.generate(model, prompt, G.Settings(max_new_tokens=9), source=src).ids
-        beam = G.generate(model, prompt, G.Settings("beam", 9, beam_width=1), source=src)
+        greedy = generate.generate(model, prompt, generate.Settings(max_new_tokens=9), source=src).ids
+        beam = generate.generate(model, prompt, generate.Settings("beam", 9, beam_width=1), source=src)
         assert beam.ids == greedy
         assert len(beam.best_path) == 9
 
 
 def test_seeded_sampling_is_reproducible_and_seeds_differ():
     model = make(positional="alibi")
-    s = G.Settings("sample", 15, temperature=1.5, seed=7)
-    assert G.generate(model, [1], s).ids == G.generate(model, [1], s).ids
-    others = {tuple(G.generate(model, [1], G.Settings("sample", 15, temperature=1.5, seed=k)).ids) for k in range(5)}
+    s = generate.Settings("sample", 15, temperature=1.5, seed=7)
+    assert generate.generate(model, [1], s).ids == generate.generate(model, [1], s).ids
+    others = {tuple(generate.generate(model, [1],
+                                      generate.Settings("sample", 15, temperature=1.5, seed=k)).ids) for k in range(5)}
     assert len(others) > 1
 
 
 def test_beam_search_finds_a_sequence_at_least_as_likely_as_greedy():
     model = make(positional="rope", vocab_size=20)
     prompt = [1, 2, 3]
-    greedy = G.generate(model, prompt, G.Settings(max_new_tokens=6)).ids
-    beam = G.generate(model, prompt, G.Settings("beam", 6, beam_width=4, length_penalty=0.0))
+    greedy = generate.generate(model, prompt, generate.Settings(max_new_tokens=6)).ids
+    beam = generate.generate(model, prompt, generate.Settings("beam", 6, beam_width=4, length_penalty=0.0))
 
     def logp(ids):
         with torch.inference_mode():
@@ -165,8 +167,8 @@ def test_beam_search_finds_a_sequence_at_least_as_likely_as_greedy():
 
 def test_beam_search_cache_equals_recomputation():
     model = make(positional="relative", n_kv_heads=1)
-    a = G.generate(model, [4, 5], G.Settings("beam", 7, beam_width=3))
-    b = G.generate(model, [4, 5], G.Settings("beam", 7, beam_width=3, use_cache=False))
+    a = generate.generate(model, [4, 5], generate.Settings("beam", 7, beam_width=3))
+    b = generate.generate(model, [4, 5], generate.Settings("beam", 7, beam_width=3, use_cache=False))
     assert a.ids == b.ids
     assert [n.token_id for n in a.beam] == [n.token_id for n in b.beam]
     np.testing.assert_allclose([n.score for n in a.beam], [n.score for n in b.beam], atol=1e-4)
@@ -176,31 +178,31 @@ def test_eos_stops_generation_and_finishes_beams():
     model = make()
     with torch.inference_mode():
         first = int(model([1, 2])[0, -1].argmax())
-    res = G.generate(model, [1, 2], G.Settings(max_new_tokens=10), eos=first)
+    res = generate.generate(model, [1, 2], generate.Settings(max_new_tokens=10), eos=first)
     assert res.new_ids == [first] and res.stopped_by_eos
-    beam = G.generate(model, [1, 2], G.Settings("beam", 10, beam_width=1), eos=first)
+    beam = generate.generate(model, [1, 2], generate.Settings("beam", 10, beam_width=1), eos=first)
     assert beam.new_ids == [first] and beam.stopped_by_eos
 
 
 def test_filter_logits_cuts_and_renormalises():
     logits = torch.log(torch.tensor([0.5, 0.2, 0.15, 0.1, 0.05]))
-    probs, kept, final = G.filter_logits(logits, 1.0, top_k=3)
+    probs, kept, final = generate.filter_logits(logits, 1.0, top_k=3)
     assert kept.tolist() == [True, True, True, False, False]
     torch.testing.assert_close(final, torch.tensor([0.5, 0.2, 0.15, 0, 0]) / 0.85)
-    _, kept, _ = G.filter_logits(logits, 1.0, top_p=0.6)          # 0.5 < 0.6, 0.5 + 0.2 >= 0.6
+    _, kept, _ = generate.filter_logits(logits, 1.0, top_p=0.6)          # 0.5 < 0.6, 0.5 + 0.2 >= 0.6
     assert kept.tolist() == [True, True, False, False, False]
-    _, kept, _ = G.filter_logits(logits, 1.0, top_p=0.5)          # 0.5 reaches p exactly: one token
+    _, kept, _ = generate.filter_logits(logits, 1.0, top_p=0.5)          # 0.5 reaches p exactly: one token
     assert kept.tolist() == [True, False, False, False, False]
-    hot, _, _ = G.filter_logits(logits, 2.0)                       # flatter with T = 2
+    hot, _, _ = generate.filter_logits(logits, 2.0)                       # flatter with T = 2
     assert float(hot.max()) < 0.5 and float(hot.sum()) == pytest.approx(1.0)
-    probs, kept, final = G.filter_logits(logits, 0.0)                 # greedy: the model's own probabilities,
+    probs, kept, final = generate.filter_logits(logits, 0.0)                 # greedy: the model's own probabilities,
     assert kept.tolist() == [True, False, False, False, False] and float(final[0]) == 1.0   # only the top kept
     torch.testing.assert_close(probs, torch.tensor([0.5, 0.2, 0.15, 0.1, 0.05]))
 
 
 def test_steps_record_the_candidates():
     model = make(vocab_size=30)
-    res = G.generate(model, [1, 2], G.Settings("sample", 5, temperature=0.8, top_k=4, seed=1))
+    res = generate.generate(model, [1, 2], generate.Settings("sample", 5, temperature=0.8, top_k=4, seed=1))
     for step in res.steps:
         assert step.token_id in step.candidates[:4]
         assert step.kept.sum() == 4 and step.n_kept == 4
@@ -211,38 +213,38 @@ def test_steps_record_the_candidates():
 
 def test_bad_settings_and_models_raise_clear_errors():
     with pytest.raises(ValueError, match="temperature"):
-        G.Settings(temperature=-1)
+        generate.Settings(temperature=-1)
     with pytest.raises(ValueError, match="top-p"):
-        G.Settings(top_p=1.5)
+        generate.Settings(top_p=1.5)
     with pytest.raises(ValueError, match="strategy"):
-        G.Settings(strategy="nucleus")
+        generate.Settings(strategy="nucleus")
     enc = make(arch="encoder", output="hidden")
     with pytest.raises(ValueError, match="cannot generate"):
-        G.generate(enc, [1, 2], G.Settings())
+        generate.generate(enc, [1, 2], generate.Settings())
     learned = make(positional="learned", max_len=8)
     with pytest.raises(ValueError, match="no room"):
-        G.generate(learned, list(range(1, 9)), G.Settings())
+        generate.generate(learned, list(range(1, 9)), generate.Settings())
     # a learned-position model stops at its last position
-    assert len(G.generate(learned, [1, 2, 3], G.Settings(max_new_tokens=20)).ids) == 8
+    assert len(generate.generate(learned, [1, 2, 3], generate.Settings(max_new_tokens=20)).ids) == 8
 
 
 def test_fit_context_keeps_the_most_recent_tokens():
-    assert G.fit_context(list(range(10)), 8, 3) == ([5, 6, 7, 8, 9], 5)
-    assert G.fit_context([1, 2], 8, 3) == ([1, 2], 0)
-    assert G.fit_context(list(range(10)), 4, 10) == ([9], 9)
+    assert generate.fit_context(list(range(10)), 8, 3) == ([5, 6, 7, 8, 9], 5)
+    assert generate.fit_context([1, 2], 8, 3) == ([1, 2], 0)
+    assert generate.fit_context(list(range(10)), 4, 10) == ([9], 9)
 
 
 def test_repetition_marks_repeated_ngrams():
     ids = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2]
-    marks = RP.repeated_ngrams(ids, 3)
+    marks = repetition.repeated_ngrams(ids, 3)
     assert marks.tolist() == [False] * 6 + [True] * 4
-    assert RP.repetition_rate(ids, 3, start=4) == pytest.approx(4 / 6)
-    assert RP.repetition_rate([1, 2, 3, 4, 5], 2) == 0.0
+    assert repetition.repetition_rate(ids, 3, start=4) == pytest.approx(4 / 6)
+    assert repetition.repetition_rate([1, 2, 3, 4, 5], 2) == 0.0
 
 
 def test_kv_cache_bytes_and_paged_blocks():
     cfg = TransformerConfig(d_model=64, n_layers=2, n_heads=4, n_kv_heads=2)
-    assert KV.kv_cache_bytes(cfg, 10).total == 2 * 2 * 2 * 16 * 10 * 4
-    assert KV.kv_cache_bytes(cfg, 10, n_kv_heads=1).total * 4 == KV.kv_cache_bytes(cfg, 10, n_kv_heads=4).total
-    assert KV.paged_blocks(10, 4) == (3, 2)
-    assert KV.paged_blocks(8, 4) == (2, 0)
+    assert kv.kv_cache_bytes(cfg, 10).total == 2 * 2 * 2 * 16 * 10 * 4
+    assert kv.kv_cache_bytes(cfg, 10, n_kv_heads=1).total * 4 == kv.kv_cache_bytes(cfg, 10, n_kv_heads=4).total
+    assert kv.paged_blocks(10, 4) == (3, 2)
+    assert kv.paged_blocks(8, 4) == (2, 0)

@@ -38,7 +38,7 @@ def chinese_texts() -> dict[str, str]:
 def test_the_chinese_texts_are_all_collected():
     texts = chinese_texts()
     assert len(texts) > 2000
-    assert "ui/strings/shell.py nav_training" in texts
+    assert "ui/strings/common.py nav_training" in texts
     assert "lessons/07-poems.toml steps[3].body" in texts and "lessons/07-poems.toml title" in texts
 
 

@@ -48,7 +48,7 @@ def test_a_key_defined_twice_is_refused():
 def test_strings_and_formulas_merge_every_module():
     modules = string_modules()
     assert {m.__name__.rsplit(".", 1)[-1] for m in modules} >= {
-        "shell", "home", "attention", "positional", "masks", "walkthrough", "ffn", "residual", "generate",
+        "common", "home", "attention", "positional", "masks", "walkthrough", "ffn", "residual", "generate",
         "training", "compare", "ablation"}
     assert sum(len(m.STRINGS) for m in modules) == len(STRINGS)
     assert sum(len(getattr(m, "FORMULAS", {})) for m in modules) == len(FORMULAS)

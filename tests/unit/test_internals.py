@@ -12,9 +12,8 @@ import torch
 
 import viz_core as vz
 from models import MaskSpec, Stack, Transformer, TransformerConfig
-from lab import ablation as A
-from lab import ffn as F
-from lab import residual as R
+from lab import ablation, ffn
+from lab import residual
 
 IDS = [3, 1, 4, 1, 5, 9, 2, 6]
 
@@ -82,9 +81,9 @@ def test_embedding_plus_contributions_is_the_final_stream(kw):
     _, trace = run(model)
     stacks = ["encoder", "decoder"] if model.cfg.arch == "encoder-decoder" else [None]
     for stack in stacks:
-        dec = R.decomposition(model, trace, stack)
+        dec = residual.decomposition(model, trace, stack)
         assert dec.additive
-        s = R.stack_of(model, stack)
+        s = residual.stack_of(model, stack)
         final = trace.get("resid_post", model.cfg.n_layers - 1, s, batch=0).numpy()
         np.testing.assert_allclose(dec.components.sum(0), final, atol=1e-5, rtol=0)
         # the stream grows: the check is not 0 == 0
@@ -96,7 +95,7 @@ def test_embedding_plus_contributions_is_the_final_stream(kw):
 def test_embedding_component_is_token_plus_position():
     model = make(positional="learned")
     _, trace = run(model)
-    dec = R.decomposition(model, trace)
+    dec = residual.decomposition(model, trace)
     expected = (trace["hook_embed"] + trace["hook_pos_embed"])[0].numpy()
     np.testing.assert_allclose(dec.components[0], expected, atol=1e-6)
 
@@ -105,7 +104,7 @@ def test_embedding_component_is_token_plus_position():
 def test_post_ln_is_not_a_sum(kw):
     model = make(**kw)
     _, trace = run(model)
-    dec = R.decomposition(model, trace)
+    dec = residual.decomposition(model, trace)
     assert not dec.additive
     assert np.abs(dec.components.sum(0) - dec.final).max() > 1e-2
 
@@ -118,7 +117,7 @@ def test_norm_inputs_reproduce_every_norm(kw):
     _, trace = run(model)
     stacks = ["encoder", "decoder"] if model.cfg.arch == "encoder-decoder" else [None]
     for stack in stacks:
-        items = R.norm_inputs(model, trace, stack)
+        items = residual.norm_inputs(model, trace, stack)
         per_layer = 3 if stack == "decoder" else 2
         expected = model.cfg.n_layers * per_layer + (model.cfg.norm_position == "pre") + model.cfg.embed_norm
         assert len(items) == expected
@@ -132,7 +131,7 @@ def test_norm_inputs_reproduce_every_norm(kw):
 def test_norm_stats(norm):
     model = make(norm=norm)
     _, trace = run(model)
-    ns = R.norm_stats(model, trace)
+    ns = residual.norm_stats(model, trace)
     n = len(ns.names)
     assert ns.names[-1] == "ln_final" and ns.in_mean.shape == (n, len(IDS)) and ns.inputs.shape == (n, len(IDS), 32)
     eps = model.cfg.norm_eps
@@ -155,8 +154,8 @@ def test_norm_stats(norm):
 def test_contribution_stats():
     model = make()
     _, trace = run(model)
-    dec = R.decomposition(model, trace)
-    c = R.contribution_stats(dec)
+    dec = residual.decomposition(model, trace)
+    c = residual.contribution_stats(dec)
     n = len(dec.labels)
     for key in ("norm", "stream_norm", "cos_stream", "cos_final"):
         assert c[key].shape == (n, len(IDS))
@@ -173,7 +172,7 @@ def test_contribution_stats():
 def test_logit_lens_last_layer_is_the_output(kw):
     model = make(**kw)
     out, trace = run(model)
-    lens = R.logit_lens(model, trace, k=5)
+    lens = residual.logit_lens(model, trace, k=5)
     n = model.cfg.n_layers
     assert lens.labels == ["embed"] + [f"L{i}" for i in range(n)]
     pos = out.shape[1]
@@ -191,19 +190,19 @@ def test_logit_lens_last_layer_is_the_output(kw):
 def test_logit_lens_needs_an_unembedding():
     model = make(arch="encoder", output="hidden", tie_embeddings=False)
     _, trace = run(model)
-    assert not R.has_unembedding(model)
+    assert not residual.has_unembedding(model)
     with pytest.raises(ValueError, match="no unembedding"):
-        R.logit_lens(model, trace)
+        residual.logit_lens(model, trace)
 
 
 def test_stack_of():
     model = make(arch="encoder-decoder")
-    assert R.stack_of(model) is Stack.DECODER
-    assert R.stack_of(model, "encoder") is Stack.ENCODER
+    assert residual.stack_of(model) is Stack.DECODER
+    assert residual.stack_of(model, "encoder") is Stack.ENCODER
     with pytest.raises(ValueError, match="encoder-decoder"):
-        R.stack_of(model, "self")
+        residual.stack_of(model, "self")
     with pytest.raises(ValueError, match="Unknown stack"):
-        R.stack_of(make(), "middle")
+        residual.stack_of(make(), "middle")
 
 
 # --------------------------------------------------------------------------- FFN
@@ -213,15 +212,15 @@ def test_stack_of():
 def test_ffn_activations_and_key_value_sum(act):
     model = make(activation=act)
     _, trace = run(model)
-    pre, post = F.activations(trace)
+    pre, post = ffn.activations(trace)
     assert pre.shape == post.shape == (3, len(IDS), 64)
     if act == "swiglu":
         lin = trace["blocks.1.mlp.hook_pre_linear"][0].numpy()
-        np.testing.assert_allclose(post[1], F.activation_curve("swiglu", pre[1]) * lin, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(post[1], ffn.activation_curve("swiglu", pre[1]) * lin, rtol=1e-5, atol=1e-6)
     else:
-        np.testing.assert_allclose(post[1], F.activation_curve(act, pre[1]), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(post[1], ffn.activation_curve(act, pre[1]), rtol=1e-5, atol=1e-6)
     # FFN output = sum over neurons of activation x value vector (+ bias): Geva et al.
-    values = np.stack([F.neuron_value(model, 1, n) for n in range(64)], axis=1)     # [d, ff]
+    values = np.stack([ffn.neuron_value(model, 1, n) for n in range(64)], axis=1)     # [d, ff]
     mlp_out = trace["blocks.1.hook_mlp_out"][0].numpy()
     np.testing.assert_allclose(post[1] @ values.T + model.blocks[1].mlp.W_out.bias.detach().numpy(), mlp_out,
                                rtol=1e-4, atol=1e-4)
@@ -229,48 +228,48 @@ def test_ffn_activations_and_key_value_sum(act):
 
 def test_activation_curve_values():
     x = np.array([-1.0, 0.0, 2.0], dtype=np.float32)
-    np.testing.assert_array_equal(F.activation_curve("relu", x), [0, 0, 2])
-    assert F.activation_curve("gelu", np.array([1.0]))[0] == pytest.approx(0.8413447, abs=1e-6)   # x·Φ(x)
-    assert F.activation_curve("swiglu", np.array([1.0]))[0] == pytest.approx(1 / (1 + math.exp(-1)), abs=1e-6)
+    np.testing.assert_array_equal(ffn.activation_curve("relu", x), [0, 0, 2])
+    assert ffn.activation_curve("gelu", np.array([1.0]))[0] == pytest.approx(0.8413447, abs=1e-6)   # x·Φ(x)
+    assert ffn.activation_curve("swiglu", np.array([1.0]))[0] == pytest.approx(1 / (1 + math.exp(-1)), abs=1e-6)
     with pytest.raises(ValueError, match="Unknown activation"):
-        F.activation_curve("tanh", x)
-    assert F.is_exactly_sparse("relu") and not F.is_exactly_sparse("gelu")
+        ffn.activation_curve("tanh", x)
+    assert ffn.is_exactly_sparse("relu") and not ffn.is_exactly_sparse("gelu")
 
 
 def test_neuron_value_and_projection():
     model = make()
-    v = F.neuron_value(model, 2, 5)
+    v = ffn.neuron_value(model, 2, 5)
     np.testing.assert_array_equal(v, model.blocks[2].mlp.W_out.weight[:, 5].detach().numpy())
     with pytest.raises(ValueError, match="Neuron 64 does not exist"):
-        F.neuron_value(model, 0, 64)
+        ffn.neuron_value(model, 0, 64)
     with pytest.raises(ValueError, match="Layer 3 does not exist"):
-        F.neuron_value(model, 3, 0)
-    proj = F.project_to_vocab(model, v, k=4)
+        ffn.neuron_value(model, 3, 0)
+    proj = ffn.project_to_vocab(model, v, k=4)
     scores = model.unembed.weight.detach().numpy() @ v
     assert proj.via == "unembedding"
     np.testing.assert_array_equal(proj.top_ids, np.argsort(-scores)[:4])
     np.testing.assert_array_equal(proj.bottom_ids, np.argsort(scores)[:4])
     np.testing.assert_allclose(proj.top_scores, np.sort(scores)[::-1][:4], rtol=1e-5)
     tiny = make(vocab_size=6)
-    small = F.project_to_vocab(tiny, F.neuron_value(tiny, 0, 0), k=10)
+    small = ffn.project_to_vocab(tiny, ffn.neuron_value(tiny, 0, 0), k=10)
     assert len(small.top_ids) == 3 and not set(small.top_ids) & set(small.bottom_ids)
     enc = make(arch="encoder", output="hidden", tie_embeddings=False)
-    assert F.project_to_vocab(enc, F.neuron_value(enc, 0, 0)).via == "embedding"
+    assert ffn.project_to_vocab(enc, ffn.neuron_value(enc, 0, 0)).via == "embedding"
     with pytest.raises(ValueError, match="d_model=32"):
-        F.project_to_vocab(model, np.zeros(5))
+        ffn.project_to_vocab(model, np.zeros(5))
 
 
 @pytest.mark.parametrize("kw", [dict(), PRE_LN["llama"], POST_LN["bert-like"], dict(arch="encoder-decoder")],
                          ids=["tied", "llama", "bert", "encdec"])
 def test_parameter_breakdown(kw):
     model = make(**kw)
-    parts = F.parameter_breakdown(model)
+    parts = ffn.parameter_breakdown(model)
     assert sum(parts.values()) == model.n_params
     assert parts["other"] == 0
     stacks = 2 if model.cfg.arch == "encoder-decoder" else 1
-    assert parts["ffn"] == stacks * model.cfg.n_layers * F.ffn_params_per_layer(model)
+    assert parts["ffn"] == stacks * model.cfg.n_layers * ffn.ffn_params_per_layer(model)
     if not kw:
-        assert F.ffn_params_per_layer(model) == 2 * 32 * 64 + 64 + 32
+        assert ffn.ffn_params_per_layer(model) == 2 * 32 * 64 + 64 + 32
         assert parts["embeddings"] == 40 * 32            # tied: counted once; sinusoidal has no parameters
 
 
@@ -280,8 +279,8 @@ def test_parameter_breakdown(kw):
 def test_zero_head_silences_that_head_only():
     model = make()
     out, trace = run(model)
-    ab = A.Ablation(heads=((1, 2),))
-    with A.applied(model, ab) as m:
+    ab = ablation.Ablation(heads=((1, 2),))
+    with ablation.applied(model, ab) as m:
         assert m is model                                 # hooks only, no rebuild
         out2, trace2 = run(m)
     z, z2 = trace["blocks.1.attn.hook_z"], trace2["blocks.1.attn.hook_z"]
@@ -295,19 +294,19 @@ def test_zero_head_silences_that_head_only():
 
 def test_remove_mask():
     dec = make()
-    with A.applied(dec, A.Ablation(remove_mask=True)) as m:
+    with ablation.applied(dec, ablation.Ablation(remove_mask=True)) as m:
         _, trace = run(m)
     assert trace["blocks.0.attn.hook_pattern"][0, :, 0, 1:].sum() > 0        # the first token now sees the future
     tiny = make(vocab_size=6)
-    small = F.project_to_vocab(tiny, F.neuron_value(tiny, 0, 0), k=10)
+    small = ffn.project_to_vocab(tiny, ffn.neuron_value(tiny, 0, 0), k=10)
     assert len(small.top_ids) == 3 and not set(small.top_ids) & set(small.bottom_ids)
     enc = make(arch="encoder", output="hidden", tie_embeddings=False)
-    with A.applied(enc, A.Ablation(remove_mask=True)) as m:
+    with ablation.applied(enc, ablation.Ablation(remove_mask=True)) as m:
         out = run(m)[0]
     torch.testing.assert_close(out, run(enc)[0])                          # a full mask: nothing to remove
     local = make(arch="encoder", output="hidden", tie_embeddings=False, attention=MaskSpec("local", window=1),
                  scale=1.0)
-    with A.applied(local, A.Ablation(remove_mask=True)) as m:
+    with ablation.applied(local, ablation.Ablation(remove_mask=True)) as m:
         out, trace = run(m)
     assert trace["blocks.0.attn.hook_pattern"][0, :, 0, 2:].sum() > 0        # beyond the window
     assert not torch.allclose(out, run(local)[0])
@@ -315,11 +314,11 @@ def test_remove_mask():
 
 def test_drop_positional_is_the_same_weights_without_positions():
     model = make(positional="learned")
-    rebuilt = A.rebuild(model, A.Ablation(drop_positional=True))
+    rebuilt = ablation.rebuild(model, ablation.Ablation(drop_positional=True))
     assert rebuilt.model is not model and rebuilt.model.cfg.positional == "none"
     assert rebuilt.dropped == ["pos_embed.weight"] and rebuilt.missing == []
     # the same as zeroing the position table of the original
-    with A.applied(model, A.Ablation(drop_positional=True), rebuilt) as m:
+    with ablation.applied(model, ablation.Ablation(drop_positional=True), rebuilt) as m:
         out = run(m)[0]
     with torch.no_grad():
         saved = model.pos_embed.weight.clone()
@@ -334,13 +333,13 @@ def test_drop_positional_is_the_same_weights_without_positions():
 def test_swap_norm(target, missing, dropped):
     model = make()
     before = {k: v.clone() for k, v in model.state_dict().items()}
-    rebuilt = A.rebuild(model, A.Ablation(norm=target))
+    rebuilt = ablation.rebuild(model, ablation.Ablation(norm=target))
     assert rebuilt.model.cfg.norm == target
     assert bool(rebuilt.missing) == missing and bool(rebuilt.dropped) == dropped
     assert all(k.endswith("alpha") for k in rebuilt.missing) and all(k.endswith("bias") for k in rebuilt.dropped)
     torch.testing.assert_close(rebuilt.model.blocks[0].mlp.W_in.weight, model.blocks[0].mlp.W_in.weight)
     assert rebuilt.model.unembed.weight is rebuilt.model.embed.weight     # still tied
-    with A.applied(model, A.Ablation(norm=target), rebuilt) as m:
+    with ablation.applied(model, ablation.Ablation(norm=target), rebuilt) as m:
         assert not torch.allclose(run(m)[0], run(model)[0])
     for k, v in model.state_dict().items():
         torch.testing.assert_close(v, before[k])
@@ -348,22 +347,22 @@ def test_swap_norm(target, missing, dropped):
 
 def test_ablation_validation_and_output_change():
     model = make()
-    assert A.Ablation().empty and not A.Ablation(remove_mask=True).empty
-    assert A.Ablation(heads=[(1, 2), (0, 1), (1, 2)]).heads == ((0, 1), (1, 2))
+    assert ablation.Ablation().empty and not ablation.Ablation(remove_mask=True).empty
+    assert ablation.Ablation(heads=[(1, 2), (0, 1), (1, 2)]).heads == ((0, 1), (1, 2))
     with pytest.raises(ValueError, match="Unknown normalisation"):
-        A.Ablation(norm="batchnorm")
+        ablation.Ablation(norm="batchnorm")
     with pytest.raises(ValueError, match="does not exist"):
-        with A.applied(model, A.Ablation(heads=((0, 4),))):
+        with ablation.applied(model, ablation.Ablation(heads=((0, 4),))):
             pass
     out = run(model)[0]
-    same = A.output_change(out, out, logits=True)
+    same = ablation.output_change(out, out, logits=True)
     np.testing.assert_allclose(same["kl"], 0, atol=1e-6)
     assert not same["changed"].any() and (same["logit_diff"] == 0).all()
-    with A.applied(model, A.Ablation(heads=((0, 0), (0, 1), (0, 2), (0, 3)))) as m:
-        diff = A.output_change(out, run(m)[0], logits=True)
+    with ablation.applied(model, ablation.Ablation(heads=((0, 0), (0, 1), (0, 2), (0, 3)))) as m:
+        diff = ablation.output_change(out, run(m)[0], logits=True)
     assert diff["kl"].shape == (len(IDS),) and (diff["kl"] > 0).all()
     h = torch.randn(1, 4, 8)
-    hid = A.output_change(h, h * 2, logits=False)
+    hid = ablation.output_change(h, h * 2, logits=False)
     np.testing.assert_allclose(hid["cosine"], 1, atol=1e-6)
     np.testing.assert_allclose(hid["rel_change"], 1, atol=1e-6)
 
@@ -451,15 +450,15 @@ def test_new_placements_add_up_and_every_norm_is_rebuilt(kw):
     embedding plus the recorded outputs; each norm's rebuilt input (its sub-layer's own
     output for ln1_out / ln2_out) gives what the norm recorded; a missing or shared norm
     is not listed."""
-    from lab import norms as N
+    from lab import norms
 
     model = make(scale=2.0, **kw)
     cfg = model.cfg
     _, trace = run(model)
-    dec = R.decomposition(model, trace)
+    dec = residual.decomposition(model, trace)
     assert dec.additive
     np.testing.assert_allclose(dec.components.sum(0), dec.final, atol=1e-4, rtol=0)
-    items = R.norm_inputs(model, trace)
+    items = residual.norm_inputs(model, trace)
     for site in items:
         with torch.no_grad():
             torch.testing.assert_close(model.get_submodule(site.module)(site.input), site.output, atol=1e-5, rtol=1e-5)
@@ -468,16 +467,16 @@ def test_new_placements_add_up_and_every_norm_is_rebuilt(kw):
     assert ("L0 ln2" in labels) == (cfg.norm_position != "output" and not cfg.shared_block_norm)
     assert ("L0 ln1_out" in labels) == (cfg.norm_position in ("sandwich", "output"))
     assert (labels[-1] == "ln_final") and labels.count("ln_embed") == cfg.embed_norm
-    stats = R.norm_stats(model, trace)                   # ELECTRA: ln_embed is narrower than the stream
+    stats = residual.norm_stats(model, trace)                   # ELECTRA: ln_embed is narrower than the stream
     assert stats.inputs.shape == (len(items), len(IDS), cfg.d_model) and np.isfinite(stats.in_var).all()
-    N.norm_scatter(model, trace)
-    x = N.norm_input(model, [IDS], None, 1)               # the padded-batch view's first norm input
+    norms.norm_scatter(model, trace)
+    x = norms.norm_input(model, [IDS], None, 1)               # the padded-batch view's first norm input
     assert x.shape == (1, len(IDS), cfg.d_model)
     if cfg.norm_position == "output":                     # ln1_out reads the attention's own output
         site = next(s for s in items if s.label == "L1 ln1_out")
         np.testing.assert_allclose(x[0], site.input.double().numpy(), atol=1e-5)
     # what the FFN reads: ln2's output, ln1's (one shared norm), or the stream
-    mix = F.mixing(model, IDS, layer=1, position=2)
+    mix = ffn.mixing(model, IDS, layer=1, position=2)
     assert mix.ffn_here > 0 and mix.ffn_elsewhere < 1e-5
 
 
@@ -486,15 +485,15 @@ def test_the_walkthrough_recomputes_every_layer_of_the_new_families(kw):
     """One query of one head, recomputed in float64 with the layer's own positions (a
     sliding-window layer's RoPE base, none on a NoPE layer), q/k norms, scale, soft-cap,
     output norm and residual multiplier, equals what the model added."""
-    from lab import walkthrough as W
+    from lab import walkthrough
 
     model = make(scale=2.0, **kw)
     _, trace = run(model)
     for layer in range(model.cfg.n_layers):
-        w = W.walk_head(model, trace, layer, head=layer % 4, query=5)
+        w = walkthrough.walk_head(model, trace, layer, head=layer % 4, query=5)
         assert w.error < 1e-4, (layer, w.error)
         np.testing.assert_allclose(w.weights, w.model_pattern, atol=1e-5)
         assert w.rope == model.cfg.layer_has_rope(layer)
-    w = W.walk_head(model, trace, 0, 0, 3)
+    w = walkthrough.walk_head(model, trace, 0, 0, 3)
     assert w.qk_norm == model.cfg.qk_norm and w.out_norm == (model.cfg.norm_position in ("sandwich", "output"))
     assert w.softcap == model.cfg.attn_softcap and w.multiplier == model.cfg.residual_multiplier

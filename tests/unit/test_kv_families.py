@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from lab import kv_families as KF
+import lab.kv_families
 from models.config import TransformerConfig
 
 CFG = TransformerConfig(arch="decoder", vocab_size=50, d_model=96, n_layers=6, n_heads=12, n_kv_heads=4, d_ff=128)
@@ -32,10 +32,10 @@ def formula(family: str, n: int, b: int, g: int, w: int, L: int = 6, h: int = 12
 
 
 @pytest.mark.parametrize("b", [4, 2, 1])
-@pytest.mark.parametrize("family", KF.FAMILIES)
+@pytest.mark.parametrize("family", lab.kv_families.FAMILIES)
 def test_every_family_equals_its_formula(family, b):
-    s = KF.Settings(b, groups=3, window=4096)
-    m = KF.family_memory(CFG, family, N, s)
+    s = lab.kv_families.Settings(b, groups=3, window=4096)
+    m = lab.kv_families.family_memory(CFG, family, N, s)
     want = np.array([formula(family, int(n), b, 3, 4096) for n in N])
     assert m.total.tolist() == want.tolist()
     nxt = np.array([formula(family, int(n) + 1, b, 3, 4096) - formula(family, int(n), b, 3, 4096) for n in N])
@@ -43,10 +43,10 @@ def test_every_family_equals_its_formula(family, b):
 
 
 def test_the_shapes_of_the_curves():
-    s = KF.Settings(2, groups=3, window=64)
-    fams = {f.family: f for f in KF.memory_table(CFG, KF.context_grid(1, 10**5), s)}
-    assert set(fams) == set(KF.FAMILIES)
-    for f in KF.STATE_FAMILIES:                          # constant: nothing added per token
+    s = lab.kv_families.Settings(2, groups=3, window=64)
+    fams = {f.family: f for f in lab.kv_families.memory_table(CFG, lab.kv_families.context_grid(1, 10**5), s)}
+    assert set(fams) == set(lab.kv_families.FAMILIES)
+    for f in lab.kv_families.STATE_FAMILIES:            # constant: nothing added per token
         assert fams[f].constant and not fams[f].next_token.any()
     w = fams["window"]
     assert (w.next_token[w.contexts >= 64] == 0).all() and (w.next_token[w.contexts < 64] > 0).all()
@@ -54,40 +54,43 @@ def test_the_shapes_of_the_curves():
     assert (fams["gqa"].total == 3 * fams["mqa"].total).all()
     # YOCO's next token adds one layer's K, V once the window is full: 1/L of the model's own cache
     big = fams["yoco"].contexts >= 64
-    assert (fams["yoco"].next_token[big] * 6 == KF.held(CFG, "gqa", np.array([1]), KF.Settings(2, 4))[0]).all()
+    assert (fams["yoco"].next_token[big] * 6
+            == lab.kv_families.held(CFG, "gqa", np.array([1]), lab.kv_families.Settings(2, 4))[0]).all()
 
 
 def test_mha_matches_lab_kv():
     from lab.kv import kv_cache_bytes
-    m = KF.family_memory(CFG, "mha", [1000], KF.Settings(4))
+    m = lab.kv_families.family_memory(CFG, "mha", [1000], lab.kv_families.Settings(4))
     assert m.total[0] == kv_cache_bytes(CFG, 1000, 12, 4).total
 
 
 def test_bad_settings_are_named_not_raised():
-    assert KF.check(CFG, KF.Settings(2, groups=5)) == "groups"
-    assert KF.check(CFG, KF.Settings(2, groups=0)) == "groups"
-    assert KF.check(CFG, KF.Settings(2, window=0)) == "window"
-    assert KF.check(CFG, KF.Settings(0)) == "bytes"
-    assert KF.check(CFG, KF.Settings(2, groups=6, window=1)) is None
-    fams = KF.memory_table(CFG, [10], KF.Settings(2, groups=5))       # GQA left out, the rest drawn
-    assert "gqa" not in {f.family for f in fams} and len(fams) == len(KF.FAMILIES) - 1
+    assert lab.kv_families.check(CFG, lab.kv_families.Settings(2, groups=5)) == "groups"
+    assert lab.kv_families.check(CFG, lab.kv_families.Settings(2, groups=0)) == "groups"
+    assert lab.kv_families.check(CFG, lab.kv_families.Settings(2, window=0)) == "window"
+    assert lab.kv_families.check(CFG, lab.kv_families.Settings(0)) == "bytes"
+    assert lab.kv_families.check(CFG, lab.kv_families.Settings(2, groups=6, window=1)) is None
+    # GQA left out, the rest drawn
+    fams = lab.kv_families.memory_table(CFG, [10], lab.kv_families.Settings(2, groups=5))
+    assert "gqa" not in {f.family for f in fams} and len(fams) == len(lab.kv_families.FAMILIES) - 1
     with pytest.raises(ValueError):
-        KF.memory_table(CFG, [10], KF.Settings(2, window=0))
+        lab.kv_families.memory_table(CFG, [10], lab.kv_families.Settings(2, window=0))
     with pytest.raises(ValueError):
-        KF.context_grid(10, 10)
+        lab.kv_families.context_grid(10, 10)
 
 
 def test_context_grid():
-    g = KF.context_grid(1, 1000, 40)
+    g = lab.kv_families.context_grid(1, 1000, 40)
     assert g[0] == 1 and g[-1] == 1000 and (np.diff(g) > 0).all()
 
 
 def test_the_chart_draws_every_family_on_both_panels():
-    from viz_core import beyond_more as vb
-    fams = KF.memory_table(CFG, KF.context_grid(1, 5000), KF.Settings(2, groups=3, window=64))
+    import viz_core.kv_families
+    fams = lab.kv_families.memory_table(CFG, lab.kv_families.context_grid(1, 5000),
+                                        lab.kv_families.Settings(2, groups=3, window=64))
     names = {f"<b>{f.family}</b>'s": f for f in fams}
-    fig = vb.memory_chart(fams[0].contexts, {k: f.total for k, f in names.items()},
-                          {k: f.next_token for k, f in names.items()}, model_max=512)
+    fig = viz_core.kv_families.memory_chart(fams[0].contexts, {k: f.total for k, f in names.items()},
+                                            {k: f.next_token for k, f in names.items()}, model_max=512)
     lines = [tr for tr in fig.data if tr.legendgroup]
     assert len(lines) == 2 * len(fams)
     assert all(tr.name.startswith("&lt;b&gt;") and "&#x27;" not in tr.name for tr in lines)

@@ -1,7 +1,13 @@
 """The layout's rules (DESIGN.md, "Layout"), read from the source with `ast`:
 
 - import direction: app_pages -> ui -> (viz_core, lab -> models); cli -> (lab, models);
-- models and lab import no streamlit, plotly or altair; viz_core no torch or streamlit;
+  (issue 34, "folders say what they hold") ui -> server -> (lab, models): server/ is what the
+  server process keeps for all sessions, app.py (the server's entry) reads it too; recipes/
+  (how the shipped checkpoints were made) -> (lab, models), run by cli/; support/ (helpers
+  tests and benchmarks share) -> cli. Nothing in app_pages, ui, viz_core, lab or models
+  imports recipes, support, benchmarks or tests, and benchmarks import no test code;
+- models, lab and recipes import no streamlit, plotly or altair; viz_core no torch or
+  streamlit; server no plotly or altair;
 - no module imports another module's private (_name) object;
 - hook names are spelled only in models/: no string in ui/, viz_core/ or app_pages/
   (outside the string tables) names a hook point;
@@ -11,13 +17,12 @@
   - ui/lessons, ui/widgets and ui/serving import no view (ui/views);
   - a view imports another view only when it is a page view importing one of its own
     sections. A page view is a module an app_pages file renders (`from ui.views import X`);
-    its sections are the modules named `<page>_<x>.py`. lesson_class.py (class mode, drawn
-    inside the Lessons page) is a section of lessons.py, named before that rule
-    (`SECTION_OF`); every other view module is a page view or a section of one;
+    its sections are the modules named `<page>_<x>.py`; every view module is a page view
+    or a section of one;
   - views define no `st.cache_data` / `st.cache_resource` function: the cached passes and
     datasets live in ui/serving/<topic>.py;
-- no import circle inside a folder (models, lab, viz_core, ui and every subfolder, cli,
-  app_pages): the graph of each folder's modules from their imports, deferred imports
+- no import circle inside a folder (models, lab, viz_core, ui, server, recipes, support and
+  every subfolder, cli, app_pages): the graph of each folder's modules from their imports, deferred imports
   inside functions and TYPE_CHECKING imports included. Importing `pkg.mod` is an edge to
   mod, not to pkg/__init__.py.
 The exceptions are the short allow-lists below, each naming why and what removes it; an
@@ -33,19 +38,26 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("app_pages", "ui", "viz_core", "lab", "models", "cli")
+LAYERS = ("app_pages", "ui", "server", "viz_core", "lab", "models", "recipes", "cli", "support")
 # what each layer may import from the project (its own layer included)
 ALLOWED = {
-    "app_pages": {"ui"},
-    "ui": {"ui", "viz_core", "lab", "models"},
+    "app_pages": {"ui", "server"},           # app.py, the server's entry: warm-up progress, run timing
+    "ui": {"ui", "server", "viz_core", "lab", "models"},
+    "server": {"server", "lab", "models"},
     "viz_core": {"viz_core"},
     "lab": {"lab", "models"},
     "models": {"models"},
-    "cli": {"cli", "lab", "models"},
+    "recipes": {"recipes", "lab", "models"},
+    "cli": {"cli", "recipes", "lab", "models"},
+    "support": {"support", "cli"},           # replicas.py renders the proxy's template with cli.proxy
 }
+# project folders outside LAYERS: no layer imports them (benchmarks and tests may import any layer)
+UNLAYERED = {"benchmarks", "tests"}
 FORBIDDEN_THIRD_PARTY = {
     "models": {"streamlit", "plotly", "altair"},
     "lab": {"streamlit", "plotly", "altair"},
+    "recipes": {"streamlit", "plotly", "altair"},
+    "server": {"plotly", "altair"},          # Streamlit only where a piece needs its runtime (run_stats)
     "viz_core": {"torch", "streamlit"},
 }
 HOOK_NAME = re.compile(r"hook_[a-z]|blocks\.")
@@ -90,17 +102,33 @@ def test_the_layers_exist():
     assert (ROOT / "ui" / "serving").is_dir() and (ROOT / "ui" / "views").is_dir()
 
 
-@pytest.mark.parametrize("path", sources(*LAYERS), ids=lambda p: str(p.relative_to(ROOT)))
-def test_imports_follow_the_layers(path: Path):
-    layer = layer_of(path)
-    for module, names, line in imports(parsed(path), path):
+def layer_violations(tree: ast.AST, path: Path) -> list[str]:
+    """What a module of LAYERS imports against the rules above (layer, third party, private)."""
+    layer, found = layer_of(path), []
+    for module, names, line in imports(tree, path):
         top = module.split(".")[0]
-        if top in ALLOWED:
-            assert top in ALLOWED[layer], f"{path.relative_to(ROOT)}:{line} ({layer}) imports {module}"
-        assert top not in FORBIDDEN_THIRD_PARTY.get(layer, ()), f"{path.relative_to(ROOT)}:{line} imports {module}"
+        if (top in ALLOWED or top in UNLAYERED) and top not in ALLOWED[layer]:
+            found.append(f"{path.relative_to(ROOT)}:{line} ({layer}) imports {module}")
+        if top in FORBIDDEN_THIRD_PARTY.get(layer, ()):
+            found.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
         if top in ALLOWED and module != "__future__":
             private = [n for n in names if n.startswith("_") and not n.startswith("__")]
-            assert not private, f"{path.relative_to(ROOT)}:{line} imports the private {private} of {module}"
+            if private:
+                found.append(f"{path.relative_to(ROOT)}:{line} imports the private {private} of {module}")
+    return found
+
+
+@pytest.mark.parametrize("path", sources(*LAYERS), ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_follow_the_layers(path: Path):
+    found = layer_violations(parsed(path), path)
+    assert not found, "; ".join(found)
+
+
+def test_benchmarks_import_no_test_code():
+    """What the benchmarks share with the tests is in support/; tests/ is the tests' own."""
+    found = [f"{rel(p)}:{line} imports {module}" for p in sources("benchmarks")
+             for module, _, line in imports(parsed(p), p) if module.split(".")[0] == "tests"]
+    assert not found, found
 
 
 def string_constants(tree: ast.AST) -> list[tuple[int, str]]:
@@ -153,6 +181,17 @@ def test_the_rules_catch_what_they_forbid(tmp_path):
     found = imports(tree, ROOT / "ui" / "views" / "bad.py")
     assert ("models.trace", ["_KINDS"], 1) in found
     assert any(HOOK_NAME.search(s) for _, s in string_constants(tree))
+    assert any("private" in v for v in layer_violations(tree, ROOT / "ui" / "views" / "bad.py"))
+    # issue 34, deliverable 5: server sits under ui, recipes and support beside the app
+    up = ast.parse("from ui.serving import gate\nfrom app_pages import home\nimport plotly\n")
+    assert len(layer_violations(up, ROOT / "server" / "bad.py")) == 3
+    assert not layer_violations(ast.parse("from server import guard\n"), ROOT / "ui" / "serving" / "bad.py")
+    for layer in ("app_pages", "ui", "viz_core", "lab", "models"):
+        for top in ("recipes", "support", "benchmarks", "tests"):
+            where = ROOT / ("app.py" if layer == "app_pages" else f"{layer}/bad.py")
+            assert layer_violations(ast.parse(f"from {top} import x\n"), where), (layer, top)
+    assert layer_violations(ast.parse("from tests.e2e import helpers\n"), ROOT / "support" / "bad.py")
+    assert layer_violations(ast.parse("from ui import warmup\n"), ROOT / "recipes" / "bad.py")
     assert not PAGE.fullmatch('"""x"""\nimport streamlit as st\nst.title("x")\n')
 
 
@@ -163,27 +202,16 @@ def page_views() -> set[str]:
 
 
 VIEWS = sorted(p for p in (ROOT / "ui" / "views").glob("*.py") if p.name != "__init__.py")
-SECTION_OF = {"lesson_class": "lessons"}     # named before the <page>_<x> rule (issue 34 deliverable 3 renames it)
 VIEW_IMPORTS_ALLOWED: set[tuple[str, str]] = set()     # (importer, imported) views, each with why
 VIEW_CACHES_ALLOWED: dict[str, set[str]] = {}          # view -> cached functions, each with why
-# circles outside deliverable 1 of issue 34, each with what removes it
-KNOWN_CIRCLES = {
-    frozenset({"models/training/verse.py", "models/training/verse_eval.py"}):
-        "deliverable 5: the checkpoint recipes and their report writers out of models/",
-    frozenset({"models/training/pe_lm.py", "models/training/pe_lm_eval.py"}):
-        "deliverable 5: the checkpoint recipes and their report writers out of models/",
-    frozenset({"models/weights/encoders.py", "models/weights/hub.py", "models/weights/pretrained.py"}):
-        "named by no issue-34 deliverable (deliverable 2's rule, no deferred import that only dodges a circle, "
-        "covers it): pretrained.py imports encoders.py and hub.py, which import it back at call time",
-}
+# circles allowed for now, each with what removes it (none left: deliverable 5 of issue 34 opened the last)
+KNOWN_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def page_of(view: str, pages: set[str]) -> str | None:
     """The page a view module draws for: itself for a page view, else the page its name extends."""
     if view in pages:
         return view
-    if view in SECTION_OF:
-        return SECTION_OF[view]
     owners = [p for p in pages if view.startswith(p + "_")]
     return max(owners, key=len) if owners else None
 
@@ -340,10 +368,10 @@ def test_the_ui_rules_catch_what_they_forbid():
     """The rules above fail on what issue 34 found: a lesson or widget importing a view, a
     section importing its page or a sibling, a page importing another page, a circle."""
     pages = page_views()
-    assert view_import_allowed("beyond", "beyond_long", pages)
-    assert view_import_allowed("lessons", "lesson_class", pages)
+    assert view_import_allowed("beyond", "beyond_long_memory", pages)
+    assert view_import_allowed("lessons", "lessons_class", pages)
     assert not view_import_allowed("walkthrough_flash", "walkthrough", pages)        # section -> its page
-    assert not view_import_allowed("beyond_long", "beyond_recurrent", pages)         # section -> sibling
+    assert not view_import_allowed("beyond_long_memory", "beyond_recurrent", pages)  # section -> sibling
     assert not view_import_allowed("beyond", "walkthrough", pages)                   # page -> another page
     assert not view_import_allowed("positional", "walkthrough_flash", pages)         # page -> another's section
     bad = ast.parse("from ..views.residual import plain_labels\n\n\ndef f():\n    from ..views import masks\n")
@@ -364,3 +392,86 @@ def test_the_lesson_registry_names_every_topic_module():
     folder = {p.stem for p in (ROOT / "ui" / "lessons").glob("*.py") if not p.stem.startswith("_")}
     assert sorted(TOPICS) == sorted(folder)
     assert {k.run.__module__.rsplit(".", 1)[1] for k in KINDS.values()} == set(TOPICS)
+
+
+# ---- one name per topic (issue 34, deliverable 3) ------------------------------------------
+# A page view's topic is its page; a section <page>_<x>'s topic is <x>. The topic's computation
+# is lab/<topic>.py and its figures viz_core/<topic>.py, so a reader who knows one name finds
+# the others. Views whose topic has neither, each with why:
+TOPICLESS_VIEWS = {
+    "home": "the overview: the model card and map come from widgets (ui/widgets/model_map.py)",
+    "lessons_class": "class mode: its store is server/classroom.py, its steps those of the lessons",
+}
+# ui/strings modules that belong to no view, widget or lesson step kind: the app's frame
+COMMON_STRINGS = {"common"}
+
+
+def topic_of(view: str, pages: set[str]) -> str:
+    page = page_of(view, pages)
+    return view if view == page else view[len(page) + 1:]
+
+
+@pytest.mark.parametrize("path", VIEWS, ids=rel)
+def test_a_views_topic_names_its_lab_or_viz_core_module(path: Path):
+    view = path.stem
+    if view in TOPICLESS_VIEWS:
+        return
+    topic = topic_of(view, page_views())
+    assert (ROOT / "lab" / f"{topic}.py").is_file() or (ROOT / "viz_core" / f"{topic}.py").is_file(), (
+        f"{rel(path)}: its topic {topic!r} has neither lab/{topic}.py nor viz_core/{topic}.py")
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "ui" / "strings").glob("*.py")), ids=rel)
+def test_each_strings_module_is_named_after_what_shows_it(path: Path):
+    """ui/strings/<x>.py: a view, a widget, a lesson step kind (lesson_<topic>), a ui module
+    (model_names, presenter, refusals, replica) or the frame's common.py; no grab-bag."""
+    ui = ROOT / "ui"
+    owners = ({p.stem for p in (ui / "views").glob("*.py")} | {p.stem for p in (ui / "widgets").glob("*.py")}
+              | {f"lesson_{p.stem}" for p in (ui / "lessons").glob("*.py")} | {p.stem for p in ui.glob("*.py")}
+              | COMMON_STRINGS)
+    assert path.stem == "__init__" or path.stem in owners, f"{rel(path)} is named after nothing that shows it"
+
+
+def test_the_allow_lists_of_topics_name_only_what_exists():
+    views = {p.stem for p in VIEWS}
+    assert set(TOPICLESS_VIEWS) <= views
+    for view in TOPICLESS_VIEWS:
+        topic = topic_of(view, page_views())
+        assert not (ROOT / "lab" / f"{topic}.py").is_file() and not (ROOT / "viz_core" / f"{topic}.py").is_file(), view
+
+
+# The field's own short names for modules; any other alias of one to three letters hides
+# which module a name comes from (issue 34 found `R` for both lab.residual and lab.recurrent).
+# Where one file needs lab/x and viz_core/x, it imports both by their dotted names.
+CONVENTIONAL_ALIASES = {"np": {"numpy"}, "pd": {"pandas"}, "st": {"streamlit", "hypothesis.strategies"},
+                        "go": {"plotly.graph_objects"}, "px": {"plotly.express"}, "alt": {"altair"},
+                        "nn": {"torch.nn"}, "F": {"torch.nn.functional"}, "vz": {"viz_core"}}
+
+
+def short_aliases(tree: ast.AST) -> list[tuple[str, str, int]]:
+    """(module, alias, line) of every `import m as x` / `from p import m as x` whose alias
+    has one to three characters and is not the field's convention for that very module."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                if a.asname is None or len(a.asname) > 3:
+                    continue
+                module = a.name if isinstance(node, ast.Import) else f"{node.module}.{a.name}" if node.module else a.name
+                if module not in CONVENTIONAL_ALIASES.get(a.asname, ()):
+                    out.append((module, a.asname, node.lineno))
+    return out
+
+
+@pytest.mark.parametrize("path", [p for p in sources(*LAYERS, "tests", "benchmarks") if "__pycache__" not in p.parts],
+                         ids=rel)
+def test_modules_are_imported_by_their_own_names(path: Path):
+    found = short_aliases(parsed(path))
+    assert not found, [f"line {line}: {module} as {alias}" for module, alias, line in found]
+
+
+def test_the_alias_rule_catches_what_it_forbids():
+    tree = ast.parse("import numpy as np\nfrom lab import recurrent as R\nfrom lab import residual as res\n"
+                     "import viz_core as vc\nimport torch.nn.functional as F\nfrom lab import ffn as F\n")
+    assert [(m, a) for m, a, _ in short_aliases(tree)] == [("lab.recurrent", "R"), ("lab.residual", "res"),
+                                                          ("viz_core", "vc"), ("lab.ffn", "F")]

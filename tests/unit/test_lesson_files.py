@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab import lessons as LL
+import lab.lessons
 from ui.i18n import STRINGS
 from ui.lessons import KINDS, specs
 from ui.markup import lesson_markdown
@@ -39,12 +39,12 @@ notice.zh = "{top_key} 得到 {top_value:.0%}。"
 '''
 
 
-def parse(text: str | bytes) -> LL.Lesson:
-    return LL.parse(text.encode() if isinstance(text, str) else text, specs(), "test.toml")
+def parse(text: str | bytes) -> lab.lessons.Lesson:
+    return lab.lessons.parse(text.encode() if isinstance(text, str) else text, specs(), "test.toml")
 
 
-def error(text: str | bytes) -> LL.LessonError:
-    with pytest.raises(LL.LessonError) as info:
+def error(text: str | bytes) -> lab.lessons.LessonError:
+    with pytest.raises(lab.lessons.LessonError) as info:
         parse(text)
     return info.value
 
@@ -58,14 +58,14 @@ def test_a_good_file_reads():
 
 
 def test_every_shipped_lesson_reads_and_is_a_whole_lesson():
-    lessons, errors = LL.shipped(specs())
+    lessons, errors = lab.lessons.shipped(specs())
     assert not errors, [str(e) for e in errors]
     assert "attention" in lessons
     for lesson in lessons.values():
         assert 8 <= len(lesson.steps) <= 15, (lesson.id, len(lesson.steps))
         assert sum(1 for s in lesson.steps if s.ask) >= 2, lesson.id       # predict-then-reveal, at least twice
         for step in lesson.steps:
-            for code in LL.LANGS:
+            for code in lab.lessons.LANGS:
                 n = step.body[code].count(". ") + step.body[code].count("。") + 1
                 assert n <= 8, (lesson.id, step.title["en"])
 
@@ -74,8 +74,8 @@ def test_every_kind_has_a_default_notice_that_fits_its_facts_or_none():
     for name, k in KINDS.items():
         key = f"lk_{name}_notice"
         if key in STRINGS:
-            for code in LL.LANGS:
-                LL.check_template(STRINGS[key][code], k.spec.facts, key)
+            for code in lab.lessons.LANGS:
+                lab.lessons.check_template(STRINGS[key][code], k.spec.facts, key)
 
 
 def test_every_choice_question_has_option_labels():
@@ -152,16 +152,16 @@ def test_html_in_a_text_is_accepted_and_shown_literally():
 
 def test_layers_and_heads_are_checked_against_the_model():
     lesson = parse(GOOD.replace("layer = -1", "layer = 6"))
-    LL.check_model(lesson, specs(), 12, 12, "encoder")
-    with pytest.raises(LL.LessonError) as info:
-        LL.check_model(lesson, specs(), 6, 12, "encoder")
+    lab.lessons.check_model(lesson, specs(), 12, 12, "encoder")
+    with pytest.raises(lab.lessons.LessonError) as info:
+        lab.lessons.check_model(lesson, specs(), 6, 12, "encoder")
     assert info.value.code == "layer_range" and "steps[2].layer is 6" in str(info.value)
-    with pytest.raises(LL.LessonError, match="head"):
-        LL.check_model(parse(GOOD.replace("head = 0", "head = -13")), specs(), 6, 12, "encoder")
+    with pytest.raises(lab.lessons.LessonError, match="head"):
+        lab.lessons.check_model(parse(GOOD.replace("head = 0", "head = -13")), specs(), 6, 12, "encoder")
 
 
 def test_fill_formats_only_the_named_facts():
-    assert LL.fill("{a} has {b:.0%} and {{braces}}", {"a": "x<y", "b": 0.614}) == "x<y has 61% and {braces}"
+    assert lab.lessons.fill("{a} has {b:.0%} and {{braces}}", {"a": "x<y", "b": 0.614}) == "x<y has 61% and {braces}"
 
 
 

@@ -132,7 +132,7 @@ def test_simulated_oom_in_the_forward_gives_a_shorter_real_trace(monkeypatch):
 def test_layerwise_head_metrics_equal_the_all_layers_ones():
     import numpy as np
 
-    from lab import attention as LA
+    from lab import attention
 
     rng = np.random.default_rng(0)
     p = rng.random((3, 2, 9, 9)).astype(np.float32)
@@ -140,8 +140,8 @@ def test_layerwise_head_metrics_equal_the_all_layers_ones():
     p = np.where(mask, p, 0)
     p /= p.sum(-1, keepdims=True)
     tokens = [str(i) for i in range(9)]
-    once = LA.head_metrics(p, tokens, mask=np.broadcast_to(mask, p.shape))
-    per_layer = LA.layerwise_head_metrics(p, tokens, mask)
+    once = attention.head_metrics(p, tokens, mask=np.broadcast_to(mask, p.shape))
+    per_layer = attention.layerwise_head_metrics(p, tokens, mask)
     assert set(once) == set(per_layer)
     for name in once:
         np.testing.assert_allclose(per_layer[name], once[name], rtol=1e-12, atol=0)

@@ -14,7 +14,7 @@ from models import limits
 from models.config import TransformerConfig
 from models.errors import ModelTooBig
 from models.transformer import Transformer
-from models.weights import parity as P
+from models.weights import parity
 from models.weights import hub, pretrained, safety, tiny_hf
 from models.weights.keytable import CheckpointError
 
@@ -156,24 +156,24 @@ def test_a_half_precision_model_runs_in_its_dtype_and_matches_transformers_in_th
     ids = tok.encode("the cat sat on the mat", max_len=model.cfg.max_len).ids
     out, trace = model.run_with_cache(ids, names=["blocks.0.attn.hook_pattern"])
     assert out.dtype == dtype and trace["blocks.0.attn.hook_pattern"].dtype == dtype
-    p = P.compare(llama_folder, model, tok, "the cat sat on the mat")
+    p = parity.compare(llama_folder, model, tok, "the cat sat on the mat")
     assert p.ok and p.dtype == str(dtype).removeprefix("torch.")
-    reference = P.build_reference(llama_folder, model)
-    assert P.dtype_of(reference) == dtype
+    reference = parity.build_reference(llama_folder, model)
+    assert parity.dtype_of(reference) == dtype
     with torch.no_grad():
         scale = float(reference(input_ids=torch.tensor([ids])).logits.float().abs().max())
-    assert p.tolerance == pytest.approx(P.HALF_EPS * torch.finfo(dtype).eps * scale)
+    assert p.tolerance == pytest.approx(parity.HALF_EPS * torch.finfo(dtype).eps * scale)
     assert p.max_abs_diff <= 2 * torch.finfo(dtype).eps * scale               # measured: within 1 eps
     # a reference built for float32 (a cache's) is not used for a bfloat16 model: rebuilt in its dtype
     f32, _ = pretrained.load_folder(llama_folder, "cpu", torch.float32)
-    again = P.compare(llama_folder, model, tok, "the cat sat on the mat", reference=P.build_reference(llama_folder, f32))
+    again = parity.compare(llama_folder, model, tok, "the cat sat on the mat", reference=parity.build_reference(llama_folder, f32))
     assert again.ok and again.max_abs_diff == p.max_abs_diff
 
 
 def test_float32_keeps_its_absolute_tolerance(llama_folder):
     model, tok = pretrained.load_folder(llama_folder)
-    p = P.compare(llama_folder, model, tok, "the cat sat")
-    assert p.ok and p.dtype == "float32" and p.tolerance == P.TOLERANCE == 1e-4
+    p = parity.compare(llama_folder, model, tok, "the cat sat")
+    assert p.ok and p.dtype == "float32" and p.tolerance == parity.TOLERANCE == 1e-4
     assert "in float32" in p.sentence() and "tolerance 1.0e-04" in p.sentence()
 
 
@@ -181,7 +181,7 @@ def test_a_half_precision_model_that_differs_gets_a_cross(llama_folder):
     model, tok = pretrained.load_folder(llama_folder, "cpu", torch.bfloat16)
     with torch.no_grad():
         model.blocks[0].mlp.W_out.weight[0] += 0.5
-    p = P.compare(llama_folder, model, tok, "the cat sat on the mat")
+    p = parity.compare(llama_folder, model, tok, "the cat sat on the mat")
     assert p.ok is False and p.max_abs_diff > p.tolerance
 
 

@@ -9,7 +9,7 @@ import threading
 import numpy as np
 import pytest
 
-import viz_core as vc
+import viz_core
 from tests.unit.test_viz_core import decode_image
 from viz_core import colors
 from viz_core.figure import MAX_HOVER_TOKENS, axis_ticks, text_scale, use_text_scale
@@ -23,7 +23,7 @@ def pattern(n: int) -> np.ndarray:
 
 def heat(z: np.ndarray):
     labels = [f"t{i}" for i in range(len(z))]
-    return vc.head_heatmap(z, labels, labels)
+    return viz_core.head_heatmap(z, labels, labels)
 
 
 def heatmap_scale(fig) -> list:
@@ -54,7 +54,7 @@ def test_png_path_follows_the_palette():
     p[0, 0] = np.eye(4)                                   # top colour on the diagonal, bottom off it
     for name in colors.PALETTES:
         with colors.use_palette(name):
-            img = decode_image(vc.model_view(p, gap=0))
+            img = decode_image(viz_core.model_view(p, gap=0))
         lut = colors.colormap_lut(name)
         assert tuple(img[0, 0]) == tuple(lut[255]) and tuple(img[0, 1]) == tuple(lut[0]), name
     n = MAX_HOVER_TOKENS + 2                              # beyond the hover limit: drawn as a PNG
@@ -124,8 +124,8 @@ def test_text_scale_grows_tick_labels_and_margins():
     assert text_scale() == 1.0 and axis_ticks(labels)["tickfont"]["size"] == 12
     with use_text_scale(1.5):
         assert axis_ticks(labels)["tickfont"]["size"] == 18
-        big = vc.head_heatmap(pattern(8), labels, labels)
-    small = vc.head_heatmap(pattern(8), labels, labels)
+        big = viz_core.head_heatmap(pattern(8), labels, labels)
+    small = viz_core.head_heatmap(pattern(8), labels, labels)
     assert big.layout.yaxis.tickfont.size == 18 and small.layout.yaxis.tickfont.size == 12
     assert big.layout.margin.l > small.layout.margin.l    # margins measured from the larger labels
     with pytest.raises(ValueError):
@@ -141,10 +141,10 @@ def test_a_heat_map_grows_with_its_token_labels_and_the_text_scale():
 
     for n in (8, 19, 40, 64):
         labels = [f"token{i}" for i in range(n)]
-        small = vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
+        small = viz_core.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
         with use_text_scale(1.5):
-            big = vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
-            fitted = fit_height(vc.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0"), 600)
+            big = viz_core.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0")
+            fitted = fit_height(viz_core.head_heatmap(pattern(n), labels, labels, square=False, title="L0 H0"), 600)
         shown = len(big.layout.yaxis.ticktext)
         assert big.layout.height >= shown * big.layout.yaxis.tickfont.size * LABEL_LINE, n
         assert big.layout.height >= small.layout.height, n
@@ -152,6 +152,6 @@ def test_a_heat_map_grows_with_its_token_labels_and_the_text_scale():
     n = 40
     labels = [f"token{i}" for i in range(n)]
     with use_text_scale(1.5):
-        fixed = fit_height(vc.head_heatmap(pattern(n), labels, labels, square=False), 600)
+        fixed = fit_height(viz_core.head_heatmap(pattern(n), labels, labels, square=False), 600)
         assert fixed.layout.height > 600 and fixed.layout.height == label_rows_height(fixed)
-    assert fit_height(vc.head_heatmap(pattern(4), labels[:4], labels[:4], square=False), 600).layout.height == 600
+    assert fit_height(viz_core.head_heatmap(pattern(4), labels[:4], labels[:4], square=False), 600).layout.height == 600

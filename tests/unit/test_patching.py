@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from lab import patching as PT
+from lab import patching
 from models import TransformerConfig
 from models.errors import Refused
 from models.trace import act_name
@@ -42,32 +42,32 @@ def test_out_positions_is_a_slice_of_the_output(model):
 
 
 def test_every_position_of_layer_0_from_a_gives_a(model):
-    out_a, trace = PT.clean_run(model, A_IDS, names(model), 8)
+    out_a, trace = patching.clean_run(model, A_IDS, names(model), 8)
     with torch.inference_mode():
         full_a = model(A_IDS)
-    patched = PT.run_patched(model, B_IDS, trace, [PT.Patch("resid_pre", 0)])
+    patched = patching.run_patched(model, B_IDS, trace, [patching.Patch("resid_pre", 0)])
     assert torch.equal(patched, full_a)                                  # bit for bit: B became A
     for kind in ("logit_diff", "prob", "kl"):
-        metric = PT.Metric(kind, 8, token=3, other=4)
+        metric = patching.Metric(kind, 8, token=3, other=4)
         value = metric.of(patched[:, 8], full_a[0, 8])
-        corrupted = metric.of(PT.run_patched(model, B_IDS, trace, [])[:, 8], full_a[0, 8])
+        corrupted = metric.of(patching.run_patched(model, B_IDS, trace, [])[:, 8], full_a[0, 8])
         clean = metric.of(full_a[:, 8], full_a[0, 8])
-        assert float(PT.recovered(float(value), float(clean), float(corrupted))) == pytest.approx(1.0, abs=1e-9)
+        assert float(patching.recovered(float(value), float(clean), float(corrupted))) == pytest.approx(1.0, abs=1e-9)
     # A patched into A: nothing changes (and there is nothing to recover: NaN, never a division by zero)
-    assert torch.equal(PT.run_patched(model, A_IDS, trace, [PT.Patch("resid_pre", 0)]), full_a)
-    assert np.isnan(PT.recovered(1.0, 2.0, 2.0))
+    assert torch.equal(patching.run_patched(model, A_IDS, trace, [patching.Patch("resid_pre", 0)]), full_a)
+    assert np.isnan(patching.recovered(1.0, 2.0, 2.0))
 
 
 def test_the_final_stream_at_the_last_position_gives_a_exactly(model):
-    out_a, trace = PT.clean_run(model, A_IDS, names(model), 8)
-    patched = PT.run_patched(model, B_IDS, trace, [PT.Patch("resid_post", 2, (8,))], out_positions=[8])
+    out_a, trace = patching.clean_run(model, A_IDS, names(model), 8)
+    patched = patching.run_patched(model, B_IDS, trace, [patching.Patch("resid_post", 2, (8,))], out_positions=[8])
     assert torch.equal(patched[0, 0], out_a)
 
 
-@pytest.mark.parametrize("site", PT.SITES)
+@pytest.mark.parametrize("site", patching.SITES)
 def test_sweeps(model, site):
-    metric = PT.Metric("logit_diff", 8, token=3, other=4)
-    s = PT.sweep(model, A_IDS, B_IDS, site, metric, batch=64)
+    metric = patching.Metric("logit_diff", 8, token=3, other=4)
+    s = patching.sweep(model, A_IDS, B_IDS, site, metric, batch=64)
     cols = model.cfg.n_heads if site == "head" else len(A_IDS)
     rows = model.cfg.n_layers + (site == "resid")
     assert s.values.shape == (rows, cols) and s.runs == rows * cols and s.passes == rows
@@ -81,7 +81,7 @@ def test_sweeps(model, site):
         assert rec[-1, -1] == pytest.approx(1.0, abs=1e-4)            # the final stream at the read position
         np.testing.assert_allclose(rec[-1, :-1], 0, atol=1e-4)        # other positions' final stream: no effect
     # one run at a time gives the same numbers as batches
-    one = PT.sweep(model, A_IDS, B_IDS, site, metric, batch=1)
+    one = patching.sweep(model, A_IDS, B_IDS, site, metric, batch=1)
     assert one.passes == one.runs
     np.testing.assert_allclose(one.values, s.values, rtol=0, atol=1e-5)
 
@@ -93,8 +93,8 @@ def test_progress_and_gate(model):
         gated.append(n)
         return fn(m)
 
-    PT.sweep(model, A_IDS, B_IDS, "head", PT.Metric("kl", 8), batch=3, gate=gate,
-             progress=lambda done, total: seen.append((done, total)))
+    patching.sweep(model, A_IDS, B_IDS, "head", patching.Metric("kl", 8), batch=3, gate=gate,
+                   progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (12, 12) and [d for d, _ in seen] == sorted(d for d, _ in seen)
     assert len(gated) == 2 + 3 * 2                                       # A, B, then 3 layers x 2 batches
     assert max(gated) == 3 * len(A_IDS)
@@ -102,9 +102,9 @@ def test_progress_and_gate(model):
 
 def test_encoders_use_the_hidden_state():
     model, tok = zoo.load("minilm")
-    assert PT.metrics_for(model) == ("hidden",)
+    assert patching.metrics_for(model) == ("hidden",)
     a, b = tok.encode("the cat sat on the mat").ids, tok.encode("the dog sat on the mat").ids
-    s = PT.sweep(model, a, b, "resid", PT.Metric("hidden", 2))
+    s = patching.sweep(model, a, b, "resid", patching.Metric("hidden", 2))
     assert s.clean == 0.0 and s.corrupted < 0
     assert s.recovered[0, 2] == pytest.approx(1.0, abs=1e-4)           # the changed token, entering layer 0
     assert s.recovered[-1, 2] == pytest.approx(1.0, abs=1e-4)
@@ -112,29 +112,29 @@ def test_encoders_use_the_hidden_state():
 
 def test_bad_pairs_are_refused(model):
     with pytest.raises(Refused) as e:
-        PT.sweep(model, A_IDS, B_IDS[:-1], "resid", PT.Metric("kl", 3))
+        patching.sweep(model, A_IDS, B_IDS[:-1], "resid", patching.Metric("kl", 3))
     assert e.value.reason == "lengths_differ" and e.value.values == {"a": 9, "b": 8}
     encdec = trained_like(small(arch="encoder-decoder"))
     with pytest.raises(Refused) as e:
-        PT.sweep(encdec, A_IDS, B_IDS, "resid", PT.Metric("kl", 3))
+        patching.sweep(encdec, A_IDS, B_IDS, "resid", patching.Metric("kl", 3))
     assert e.value.reason == "patching_two_stacks"
     with pytest.raises(ValueError, match="second token"):
-        PT.Metric("logit_diff", 3, token=1)
+        patching.Metric("logit_diff", 3, token=1)
     with pytest.raises(ValueError, match="Unknown site"):
-        PT.sweep(model, A_IDS, B_IDS, "everything", PT.Metric("kl", 3))
+        patching.sweep(model, A_IDS, B_IDS, "everything", patching.Metric("kl", 3))
     with pytest.raises(ValueError, match="Position 9"):
-        PT.sweep(model, A_IDS, B_IDS, "resid", PT.Metric("kl", 9))
+        patching.sweep(model, A_IDS, B_IDS, "resid", patching.Metric("kl", 9))
 
 
 def test_the_size_of_a_sweep(model):
-    runs, work = PT.sweep_size(model, "resid", 9)
+    runs, work = patching.sweep_size(model, "resid", 9)
     assert runs == 4 * 9
     blocks = sum(p.numel() for blk in model.blocks for p in blk.parameters())
     assert work == runs * 9 * blocks
-    assert PT.sweep_size(model, "head", 9)[0] == 3 * 4
+    assert patching.sweep_size(model, "head", 9)[0] == 3 * 4
     gpt2_small = zoo.build_random(small(vocab_size=100, d_model=768, n_heads=12, d_ff=3072, n_layers=12,
                                         max_len=128))
     from ui.views.attribution_patching import AUTO_WORK
 
-    assert PT.sweep_size(gpt2_small, "resid", 128)[1] > 50 * AUTO_WORK           # asks before it starts
-    assert PT.sweep_size(zoo.load("toy:induction")[0], "resid", 17)[1] < AUTO_WORK / 100
+    assert patching.sweep_size(gpt2_small, "resid", 128)[1] > 50 * AUTO_WORK           # asks before it starts
+    assert patching.sweep_size(zoo.load("toy:induction")[0], "resid", 17)[1] < AUTO_WORK / 100

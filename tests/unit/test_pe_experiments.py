@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from models import Transformer, TransformerConfig
-from lab import positional as E
+from lab import checkpoints, positional
 
 IDS = [1, 5, 6, 7, 8, 3, 9, 2, 6, 4]
 
@@ -18,14 +18,14 @@ def model(pe: str, max_len: int = 64) -> Transformer:
 
 
 def test_shuffle_keeps_the_asked_positions():
-    p = E.shuffle(10, seed=3, keep=(0, 9))
+    p = positional.shuffle(10, seed=3, keep=(0, 9))
     assert sorted(p) == list(range(10)) and p[0] == 0 and p[9] == 9 and p != list(range(10))
-    assert E.shuffle(10, seed=3, keep=(0, 9)) == p
+    assert positional.shuffle(10, seed=3, keep=(0, 9)) == p
 
 
 def test_no_positions_is_permutation_equivariant_in_layer_0():
-    perm = E.shuffle(len(IDS), seed=1, keep=(0, len(IDS) - 1))
-    r = E.permutation_test(model("none"), IDS, perm)
+    perm = positional.shuffle(len(IDS), seed=1, keep=(0, len(IDS) - 1))
+    r = checkpoints.permutation_test(model("none"), IDS, perm)
     assert r.score_error < 1e-5 and r.full_error < 1e-6
     # the causal mask is positional: the model's masked pattern does not simply permute...
     assert r.pattern_error > 1e-2
@@ -36,15 +36,15 @@ def test_no_positions_is_permutation_equivariant_in_layer_0():
 
 @pytest.mark.parametrize("pe", ["sinusoidal", "learned", "rope", "alibi", "relative"])
 def test_every_positional_scheme_breaks_equivariance(pe):
-    perm = E.shuffle(len(IDS), seed=1, keep=(0, len(IDS) - 1))
-    r = E.permutation_test(model(pe), IDS, perm)
+    perm = positional.shuffle(len(IDS), seed=1, keep=(0, len(IDS) - 1))
+    r = checkpoints.permutation_test(model(pe), IDS, perm)
     assert r.score_error > 1e-3
 
 
 @pytest.mark.parametrize("pe,changes", [("none", False), ("rope", False), ("alibi", False), ("relative", False),
                                         ("sinusoidal", True), ("learned", True)])
 def test_shift_test_relative_schemes_keep_layer_0(pe, changes):
-    r = E.shift_test(model(pe), IDS, k=7, filler=4)
+    r = checkpoints.shift_test(model(pe), IDS, k=7, filler=4)
     assert (r.score_change > 1e-3) == changes, r.score_change
     assert len(r.pattern_change) == 2 and r.pattern.shape == r.pattern_shifted.shape == (2, 4, 10, 10)
     assert r.mask.shape == (10, 10) and r.mask[3, 2] and not r.mask[2, 3]          # causal
@@ -54,12 +54,12 @@ def test_shift_test_relative_schemes_keep_layer_0(pe, changes):
 
 
 def test_shift_zero_changes_nothing_and_bad_input():
-    r = E.shift_test(model("sinusoidal"), IDS, k=0, filler=4)
+    r = checkpoints.shift_test(model("sinusoidal"), IDS, k=0, filler=4)
     assert r.score_change == 0 and max(r.pattern_change) < 1e-6     # renormalising rounds a little
     with pytest.raises(ValueError, match="0 or more"):
-        E.shift_test(model("none"), IDS, k=-1, filler=4)
+        checkpoints.shift_test(model("none"), IDS, k=-1, filler=4)
     with pytest.raises(ValueError, match="permutation"):
-        E.permutation_test(model("none"), IDS, [0, 0, 1])
+        checkpoints.permutation_test(model("none"), IDS, [0, 0, 1])
 
 
 class _LengthTask:
@@ -85,12 +85,12 @@ class _LengthTask:
 
 
 def test_extrapolation_reports_the_end_of_a_learned_table():
-    rows = E.extrapolation(_LengthTask(), model("learned", max_len=12), factors=(1, 1.5, 2, 4))
+    rows = checkpoints.extrapolation(_LengthTask(), model("learned", max_len=12), factors=(1, 1.5, 2, 4))
     assert [r["length"] for r in rows] == [4, 6, 8, 16]
     assert rows[0]["accuracy"] == pytest.approx(0.25) and rows[1]["accuracy"] == pytest.approx(1 / 6)
     assert rows[2]["accuracy"] is None and "learned positions for only 12" in rows[2]["reason"]
-    assert E.positions_used(_LengthTask(), 6) == 12
-    rows = E.extrapolation(_LengthTask(), model("alibi", max_len=12), factors=(4,), tokens=True)
+    assert checkpoints.positions_used(_LengthTask(), 6) == 12
+    rows = checkpoints.extrapolation(_LengthTask(), model("alibi", max_len=12), factors=(4,), tokens=True)
     assert rows[0]["accuracy"] == pytest.approx(1 / 16)          # ALiBi has no table to run out of
     assert rows[0]["token_accuracy"] == pytest.approx(0.75) and rows[0]["reason"] == ""
-    assert E.token_accuracy(_LengthTask(), None, 4, n=300) == pytest.approx(0.75)
+    assert checkpoints.token_accuracy(_LengthTask(), None, 4, n=300) == pytest.approx(0.75)

@@ -1,4 +1,4 @@
-"""The six shipped "train short, test long" models (models/training/pe_lm.py): they load,
+"""The six shipped "train short, test long" models (recipes/pe_lm.py): they load,
 differ only in their positional scheme (and the learned table's length), carry their card,
 are listed after verse-lm, and beat the unigram on held-out text at their training length."""
 from __future__ import annotations
@@ -8,10 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from lab import length_curve as L
+from lab import length_curve
 from models.config import POSITIONALS
-from models.training import corpus, pe_lm
-from models.training.verse_eval import unigram_bits
+from models.training import corpus
+from recipes import pe_lm
+from recipes.verse_eval import unigram_bits
 from models.weights import safety, zoo
 from models.weights.checkpoint import CHECKPOINT_DIR, read_checkpoint_info
 
@@ -75,11 +76,11 @@ def test_held_out_bits_at_the_training_length(models):
     docs = corpus.load_corpus()
     tok = models["rope"][1]
     for part in corpus.PARTS:
-        ids = L.heldout_ids(tok, part)[:8 * 64 + 1]
+        ids = length_curve.heldout_ids(tok, part)[:8 * 64 + 1]
         train = np.asarray(tok.encode(corpus.split_text(docs, False, part), add_special_tokens=False).ids)
         uni, _ = unigram_bits(train, np.asarray(ids, dtype=np.int64), tok.vocab_size)
         for s, (model, _, _) in models.items():
-            bpc = L.bits_per_char(model, ids, 64, max_windows=8)
+            bpc = length_curve.bits_per_char(model, ids, 64, max_windows=8)
             assert math.isfinite(bpc) and bpc < math.log2(tok.vocab_size), (s, part, bpc)
             if part != "zh-verse":
                 assert bpc < uni - 0.5, (s, part, bpc, uni)

@@ -10,7 +10,7 @@ transformers.logging.set_verbosity_error()
 from transformers import (AutoModel, BertConfig, BertModel, GPT2Config, GPT2LMHeadModel,  # noqa: E402
                           LlamaConfig, LlamaForCausalLM)
 
-from models.weights import pretrained  # noqa: E402
+from models.weights import families, pretrained  # noqa: E402
 from models.weights.pretrained import CheckpointError, load  # noqa: E402
 
 TOL = 1e-5
@@ -139,7 +139,7 @@ def test_gpt2_transposes_conv1d_weights():
     ours, _ = load(hf)
     c_attn = hf.transformer.h[1].attn.c_attn.weight          # Conv1D [in, 3*out]
     assert torch.equal(ours.blocks[1].attn.W_K.weight, c_attn[:, 64:128].t())
-    assert "attn.c_proj.weight" in pretrained.GPT2_TRANSPOSED
+    assert "attn.c_proj.weight" in families.GPT2_TRANSPOSED
     assert ours.unembed.weight is ours.embed.weight            # GPT-2 ties its unembedding
 
 

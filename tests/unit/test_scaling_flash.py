@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from lab import flash as FL
-from lab import scaling as SC
+from lab import flash, scaling
 from models.trace import Stack, act_name
 from models.hooks import hooks
 from models.weights import zoo
@@ -33,27 +32,27 @@ def load(key: str, text: str = "the cat sat on the mat"):
 
 # ---- the variance of q·k ----------------------------------------------------------------------------
 def test_random_variance_is_d_k_within_its_sampling_error():
-    c = SC.random_variance(samples=4096, seed=1)
+    c = scaling.random_variance(samples=4096, seed=1)
     assert np.all(np.abs(c.var - c.dims) <= 5 * c.stderr), (c.var, c.dims, c.stderr)
     # Var(q·k/√d) = Var(q·k)/d: the same relative error around 1
     assert np.all(np.abs(c.var_scaled - 1) <= 5 * c.stderr / c.dims)
     assert c.stderr == pytest.approx(np.sqrt((2 * c.dims**2 + 6 * c.dims) / 4096))
     with pytest.raises(ValueError):
-        SC.random_variance(samples=1)
+        scaling.random_variance(samples=1)
 
 
 def test_softmax_jacobian_is_autograds():
     s = torch.tensor([1.0, -2.0, 0.5, 3.0], dtype=torch.float64)
     auto = torch.autograd.functional.jacobian(lambda x: x.softmax(-1), s).numpy()
-    p = SC.softmax(s.numpy())
-    assert np.allclose(SC.softmax_jacobian(p), auto, atol=1e-12)
-    masked = SC.softmax(np.array([0.0, -np.inf, 0.0]))
+    p = scaling.softmax(s.numpy())
+    assert np.allclose(scaling.softmax_jacobian(p), auto, atol=1e-12)
+    masked = scaling.softmax(np.array([0.0, -np.inf, 0.0]))
     assert masked.tolist() == [0.5, 0.0, 0.5]
 
 
 def test_head_scaling_matches_the_model_and_shows_saturation(minilm):
     model, ids = minilm
-    study = SC.scaling_study(model, ids, 2, 3, 4)
+    study = scaling.scaling_study(model, ids, 2, 3, 4)
     h = study.head
     assert h.model_error < 1e-6                         # the ÷√d_k row is the model's own pattern row
     assert h.d_k == model.cfg.head_dim == 32
@@ -73,13 +72,13 @@ def test_the_ablation_really_removes_the_division_inside_the_model():
     model, ids = load("custom:gpt")                     # learned positions: no score bias
     s = Stack.SELF
     names = [act_name("q", 0, s), act_name("k", 0, s), act_name("scores", 0, s)]
-    with hooks(model, SC.unscale_hooks(model)):
+    with hooks(model, scaling.unscale_hooks(model)):
         _, tr = model.run_with_cache(ids, names=names)
     q = tr.get("q", 0)[0].transpose(0, 1)              # [head, pos, dh], already multiplied by the hook
     k = tr.get("k", 0)[0].transpose(0, 1)
     dots = (q / math.sqrt(model.cfg.head_dim)) @ k.transpose(-1, -2)      # q·kᵀ of the original q
     assert torch.allclose(tr.get("scores", 0)[0], dots, atol=1e-5)
-    run = SC.unscaled_run(model, ids)
+    run = scaling.unscaled_run(model, ids)
     assert run.logits and run.entropy.shape == (model.cfg.n_layers,)
     assert np.all(run.max_weight_unscaled >= run.max_weight - 1e-6)
     assert float(run.change["kl"].mean()) > 0
@@ -90,8 +89,8 @@ def test_the_ablation_really_removes_the_division_inside_the_model():
 def test_attention_is_not_linear_in_its_input(key, stack):
     model, ids = load(key)
     kw = {"tgt_ids": ids} if model.cfg.arch == "encoder-decoder" else {}
-    assert SC.attention_linearity(model, ids, 0, stack, factor=1.0, **kw) < 1e-6    # c = 1: exactly affine
-    assert SC.attention_linearity(model, ids, 0, stack, **kw) > 1e-3                # c = 2: the softmax moves
+    assert scaling.attention_linearity(model, ids, 0, stack, factor=1.0, **kw) < 1e-6    # c = 1: exactly affine
+    assert scaling.attention_linearity(model, ids, 0, stack, **kw) > 1e-3                # c = 2: the softmax moves
 
 
 # ---- FlashAttention ---------------------------------------------------------------------------------
@@ -102,7 +101,7 @@ def test_attention_is_not_linear_in_its_input(key, stack):
 def test_flash_equals_the_models_attention(key, stack, tile):
     model, ids = load(key)
     kw = {"tgt_ids": ids} if model.cfg.arch == "encoder-decoder" else {}
-    run = FL.flash_head(model, ids, 0, 1, stack, tile_q=tile, tile_k=tile, **kw)
+    run = flash.flash_head(model, ids, 0, 1, stack, tile_q=tile, tile_k=tile, **kw)
     assert run.error <= 1e-5                             # against the model's own z = pattern · V (float32)
     assert run.error_reference <= 1e-12                  # against the whole-matrix formula in float64
     assert len(run.steps) == math.ceil(run.m / tile)
@@ -120,18 +119,18 @@ def test_flash_equals_the_models_attention(key, stack, tile):
 
 
 def test_flash_memory_and_flops():
-    mem = FL.memory(1000, 1000, 64, 64, 32)
+    mem = flash.memory(1000, 1000, 64, 64, 32)
     assert mem == {"matrix": 1_000_000, "statistics": 2000, "score_tile": 4096, "qkvo_tiles": 2 * 64 * 32 * 2}
     model, ids = load("minilm")
-    run = FL.flash_head(model, ids, 0, 0, tile_q=4, tile_k=4)
+    run = flash.flash_head(model, ids, 0, 0, tile_q=4, tile_k=4)
     f = run.flops()
     assert f["standard"] == 4 * run.n * run.m * run.d_head
     assert f["flash"] - f["standard"] == run.n_tiles_k * run.n * (run.d_head + 1)
     assert f["flash"] / f["standard"] < 1.5                # the same O(n²) arithmetic
     with pytest.raises(ValueError):
-        FL.flash_head(model, ids, 0, 0, tile_k=0)
+        flash.flash_head(model, ids, 0, 0, tile_k=0)
     with pytest.raises(ValueError):
-        FL.flash_head(model, ids, 9, 0)
+        flash.flash_head(model, ids, 9, 0)
 
 
 def test_flash_rows_with_no_key_yet_stay_empty_until_one_comes():
@@ -139,6 +138,6 @@ def test_flash_rows_with_no_key_yet_stay_empty_until_one_comes():
     k = np.ones((4, 1))
     v = np.arange(4.0)[:, None]
     mask = np.array([[1, 1, 1, 1], [0, 0, 0, 1]], bool)           # row 1 sees only the last key
-    out, steps = FL.flash_forward(q, k, v, mask, None, 1.0, 2)
+    out, steps = flash.flash_forward(q, k, v, mask, None, 1.0, 2)
     assert steps[0].l[1] == 0 and np.isneginf(steps[0].m[1])
     assert out[1, 0] == 3.0 and out[0, 0] == pytest.approx(1.5)

@@ -1,4 +1,4 @@
-"""ui/serving/guard.py (the process-wide guard around big passes), ui/serving/run_stats.py (script-run
+"""server/guard.py (the process-wide guard around big passes), server/run_stats.py (script-run
 times on /_stcore/metrics) and models/runtime.py's thread settings."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from ui.serving import guard as guard_mod
-from ui.serving.guard import PassGuard, ServerBusy
-from ui.serving.run_stats import RunStats, parse_metrics, quantile
+from server import guard as guard_mod
+from server.guard import PassGuard, ServerBusy
+from server.run_stats import RunStats, parse_metrics, quantile
 
 
 def test_guard_lets_at_most_slots_big_passes_run_at_once():
@@ -126,7 +126,7 @@ def test_run_stats_protobuf_form():
 def test_timed_run_counts_completed_and_interrupted_runs(monkeypatch):
     from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
 
-    from ui.serving import run_stats
+    from server import run_stats
 
     fresh = RunStats()
     monkeypatch.setattr(run_stats, "_stats", fresh)

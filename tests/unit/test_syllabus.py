@@ -10,12 +10,9 @@ import numpy as np
 import pytest
 import torch
 
-from lab import input_layer as IL
-from lab import norms as NM
-from lab import residual as R
-from lab import teacher_forcing as TF
-from lab import positional as E
-from models import positional as P
+import lab.positional
+import models.positional
+from lab import input_layer, norms, residual, teacher_forcing
 from models.config import TransformerConfig
 from models.trace import act_name, record_names
 from models.transformer import Transformer
@@ -33,7 +30,7 @@ def load(key: str):
 def test_input_layer_of_minilm_is_the_models_own():
     model, tok = load("minilm")
     ids = tok.encode(TEXT).ids
-    r = IL.input_layer(model, ids)
+    r = input_layer.input_layer(model, ids)
     assert r.lookup_error == 0.0 and r.sum_error <= 1e-5
     e = model.embed.weight.detach().double()[ids]
     assert np.allclose(r.token_norm, e.norm(dim=-1).numpy())
@@ -48,12 +45,12 @@ def test_input_layer_with_sinusoidal_positions_and_without_any():
     model, tok = load("custom:transformer")
     ids = tok.encode(TEXT).ids
     for stack in ("encoder", "decoder"):
-        r = IL.input_layer(model, ids, stack, ids)
+        r = input_layer.input_layer(model, ids, stack, ids)
         assert np.allclose(r.position_norm, math.sqrt(model.cfg.d_model / 2))    # each (sin, cos) pair has norm 1
         assert r.lookup_error == 0.0 and r.sum_error <= 1e-5
         assert r.segment_norm is None
     model, tok = load("custom:llama")
-    r = IL.input_layer(model, tok.encode(TEXT).ids)
+    r = input_layer.input_layer(model, tok.encode(TEXT).ids)
     assert r.position_norm is None and r.position_ratio is None and np.allclose(r.sum_norm, r.token_norm)
 
 
@@ -64,7 +61,7 @@ def test_batchnorm_statistics_change_with_padding_layernorms_do_not(key):
     texts = ("abcdef=fedcba", "ab=ba") if key.startswith("toy:") else (TEXT, SHORT)
     encs = [tok.encode(t) for t in texts]
     pad = tok.pad_id if getattr(tok, "pad_id", None) is not None else 0
-    b = NM.batch_norms(model, [e.ids for e in encs], [e.tokens for e in encs], pad, tok.id_to_token(pad), 0)
+    b = norms.batch_norms(model, [e.ids for e in encs], [e.tokens for e in encs], pad, tok.id_to_token(pad), 0)
     assert b.ln_change <= 1e-5                                  # per token: padding never enters
     assert max(b.sweep_ln) <= 1e-5
     assert b.bn_change > 100 * max(b.ln_change, 1e-7)           # per feature: padding moves the mean
@@ -77,7 +74,7 @@ def test_batchnorm_statistics_change_with_padding_layernorms_do_not(key):
 def test_layernorm_statistics_are_the_models_own_divisor():
     model, tok = load("custom:gpt")                               # pre-LN: ln1 reads the stream
     encs = [tok.encode(t) for t in (TEXT, SHORT)]
-    b = NM.batch_norms(model, [e.ids for e in encs], [e.tokens for e in encs], 0, "[PAD]", 1)
+    b = norms.batch_norms(model, [e.ids for e in encs], [e.tokens for e in encs], 0, "[PAD]", 1)
     ids = [list(encs[0].ids), list(encs[1].ids) + [0] * (len(encs[0].ids) - len(encs[1].ids))]
     valid = [[1] * len(encs[0].ids), [1] * len(encs[1].ids) + [0] * (len(encs[0].ids) - len(encs[1].ids))]
     _, tr = model.run_with_cache(ids, attention_mask=valid, names=[act_name("ln1.scale", 1)])
@@ -87,22 +84,22 @@ def test_layernorm_statistics_are_the_models_own_divisor():
 
 def test_tanh_fit_recovers_a_tanh_and_a_real_layernorm_bends():
     x = np.linspace(-6, 6, 500)
-    a, g, r2 = NM.fit_tanh(x, 2.5 * np.tanh(0.7 * x))
+    a, g, r2 = norms.fit_tanh(x, 2.5 * np.tanh(0.7 * x))
     assert a == pytest.approx(0.7, rel=2e-3) and g == pytest.approx(2.5, rel=2e-3) and r2 > 0.99999
     model, tok = load("minilm")
-    _, tr = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, R.KINDS))
-    sc = NM.norm_scatter(model, tr, "blocks.0.ln2")
+    _, tr = model.run_with_cache(tok.encode(TEXT).ids, names=record_names(model.cfg, residual.KINDS))
+    sc = norms.norm_scatter(model, tr, "blocks.0.ln2")
     assert sc.kind == "layernorm" and sc.formula_error <= 1e-5
     assert sc.r2_tanh > 0.9 and sc.r2_tanh > sc.r2_line + 0.2      # outlier features: the cloud bends
     with pytest.raises(ValueError):
-        NM.norm_scatter(model, tr, "nope")
+        norms.norm_scatter(model, tr, "nope")
 
 
 def test_dyt_scatter_is_its_own_tanh():
     cfg = TransformerConfig(arch="decoder", vocab_size=50, norm="dyt")
     model = Transformer(cfg, device="cpu").eval()
-    _, tr = model.run_with_cache(list(range(1, 12)), names=record_names(cfg, R.KINDS))
-    sc = NM.norm_scatter(model, tr)
+    _, tr = model.run_with_cache(list(range(1, 12)), names=record_names(cfg, residual.KINDS))
+    sc = norms.norm_scatter(model, tr)
     assert sc.formula_error <= 1e-6 and sc.model_alpha == pytest.approx(cfg.dyt_alpha)
     assert sc.alpha == pytest.approx(cfg.dyt_alpha, rel=0.01) and sc.r2_tanh > 0.9999
 
@@ -113,7 +110,7 @@ def test_teacher_forced_logits_equal_kv_cache_logits(key):
     model, tok = load(key)
     ids = tok.encode(TEXT).ids
     src = ids if model.cfg.arch == "encoder-decoder" else None
-    r = TF.teacher_forcing(model, ids, src)
+    r = teacher_forcing.teacher_forcing(model, ids, src)
     assert r.max_diff <= 1e-5
     assert (r.top_parallel == r.top_cached).all() and r.n_passes_cached == len(ids)
     with torch.no_grad():
@@ -136,37 +133,37 @@ def test_teacher_forcing_on_every_shipped_checkpoint(key):
     ex = get_task(task).probe()
     double = copy.deepcopy(model).double()
     if model.cfg.arch == "encoder-decoder":
-        r = TF.teacher_forcing(double, ex.tgt_ids, ex.ids)
+        r = teacher_forcing.teacher_forcing(double, ex.tgt_ids, ex.ids)
     else:
-        r = TF.teacher_forcing(double, ex.ids)
+        r = teacher_forcing.teacher_forcing(double, ex.ids)
     assert r.max_diff <= 1e-5
 
 
 def test_teacher_forcing_refuses_what_it_cannot_do():
     model, _ = load("minilm")
     with pytest.raises(ValueError, match="encoder"):
-        TF.teacher_forcing(model, [1, 2, 3])
+        teacher_forcing.teacher_forcing(model, [1, 2, 3])
     model, _ = load("custom:gpt")
     with pytest.raises(ValueError, match="two tokens"):
-        TF.teacher_forcing(model, [5])
+        teacher_forcing.teacher_forcing(model, [5])
     model, _ = load("custom:longformer")
     with pytest.raises(ValueError):
-        TF.teacher_forcing(model, [5, 6])
+        teacher_forcing.teacher_forcing(model, [5, 6])
 
 
 # ---- the PE calculator -------------------------------------------------------------------------------------
 def test_pe_calculator_any_width_any_position_in_radians():
-    e = E.sinusoidal_entry(10, 0, 512)
+    e = lab.positional.sinusoidal_entry(10, 0, 512)
     assert e.value == pytest.approx(math.sin(10)) and round(e.value, 4) == -0.5440
     assert e.degrees == pytest.approx(math.sin(math.radians(10))) and round(e.degrees, 4) == 0.1736
-    table = P.sinusoidal(20, 512)
+    table = models.positional.sinusoidal(20, 512)
     for dim in (0, 1, 2, 3, 510, 511):
-        assert E.sinusoidal_entry(10, dim, 512).value == pytest.approx(float(table[10, dim]), abs=1e-6)
-    far = E.sinusoidal_entry(10**9, 7, 512)                     # no table of a billion rows is built
+        assert lab.positional.sinusoidal_entry(10, dim, 512).value == pytest.approx(float(table[10, dim]), abs=1e-6)
+    far = lab.positional.sinusoidal_entry(10**9, 7, 512)                     # no table of a billion rows is built
     assert far.value == pytest.approx(math.cos(1e9 / 10000 ** (6 / 512)), abs=1e-6)
-    rows = E.notes_example()
+    rows = lab.positional.notes_example()
     assert [round(r.degrees, 2) for r in rows[:4]] == [0.17, 0.98, 0.17, 0.99]   # what the notes print
     assert [round(r.value, 4) for r in rows[:2]] == [-0.5440, -0.8391]
-    assert torch.equal(P.sinusoidal_at(torch.arange(20), 512).float(), table)
+    assert torch.equal(models.positional.sinusoidal_at(torch.arange(20), 512).float(), table)
     with pytest.raises(ValueError):
-        E.sinusoidal_entry(1, 512, 512)
+        lab.positional.sinusoidal_entry(1, 512, 512)

@@ -12,7 +12,7 @@ from models.weights import zoo
 from models.weights.checkpoint import CHECKPOINT_DIR, load_checkpoint
 from models.training.tasks import IGNORE, TASKS, char_lm_task, get_task, shipped
 from cli.train import main as train_main
-from models.training.recipes import SHIPPED
+from recipes.toys import SHIPPED
 from models.training.trainer import TrainRun, TrainSettings, check_fits, same_weights, train
 
 

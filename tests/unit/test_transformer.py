@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from models import MaskSpec, Trace, Transformer, TransformerConfig
-from models import masks as M
+from models import masks
 from models.hooks import hook_points
 
 SMALL = dict(vocab_size=40, d_model=32, n_layers=2, n_heads=4, d_ff=64, max_len=32)
@@ -105,7 +105,7 @@ ALL_KINDS = ["full", "causal", "local", "dilated", "strided", "longformer", "big
 def test_patterns_are_distributions_and_respect_the_mask(arch, kind):
     model = make(arch=arch, attention=MaskSpec(kind, window=1, stride=3, prefix_len=3))
     _, tr = run(model, n=10)
-    expected = M.self_attention_mask(model.cfg.attention, 10, decoder=arch == "decoder")
+    expected = masks.self_attention_mask(model.cfg.attention, 10, decoder=arch == "decoder")
     for layer in range(2):
         p = tr.pattern(layer)                                                  # [head, q, k]
         assert torch.allclose(p.sum(-1), torch.ones(4, 10), atol=1e-6)

@@ -1,5 +1,5 @@
 """The shipped language models (verse-lm, verse-mlm) and their corpus (models/training/corpus.py,
-verse.py, verse_eval.py): they load, they are small, they generate only their own characters,
+recipes/verse.py, verse_eval.py): they load, they are small, they generate only their own characters,
 they beat count baselines computed here from the shipped corpus, and the corpus builder is
 deterministic and holds out whole poems and chapters."""
 from __future__ import annotations
@@ -12,14 +12,16 @@ import numpy as np
 import pytest
 import torch
 
-from lab import generation as G
+from cli import verse as verse_command
+from lab import generate
 from models.tokenizer import cjk_share
-from models.training import corpus, verse
-from models.training import verse_eval as E
-from models.training.verse_tasks import CLS, MASK, MaskedCharTask, VerseLMTask
+from models.training import corpus
 from models.training.trainer import TrainSettings, train
 from models.weights import safety, zoo
 from models.weights.checkpoint import CHECKPOINT_DIR
+from recipes import verse
+from recipes import verse_eval
+from recipes.verse_tasks import CLS, MASK, MaskedCharTask, VerseLMTask
 
 EN_CHARS = 6000          # held-out characters scored per language (keeps the test quick)
 
@@ -77,11 +79,11 @@ def test_lm_beats_the_bigram_baseline_on_held_out_text(lm, docs):
     v = tok.vocab_size
     got, n = {}, {}
     for part in corpus.PARTS:
-        train_ids = E.ids_of(tok, corpus.split_text(docs, False, part))
-        test_ids = E.ids_of(tok, corpus.split_text(docs, True, part))[:EN_CHARS]
-        uni = E.unigram_bits(train_ids, test_ids, v)[0]
-        bi = E.bigram_bits(train_ids, test_ids, v)[0]
-        bits = E.lm_bits(model, test_ids)
+        train_ids = verse_eval.ids_of(tok, corpus.split_text(docs, False, part))
+        test_ids = verse_eval.ids_of(tok, corpus.split_text(docs, True, part))[:EN_CHARS]
+        uni = verse_eval.unigram_bits(train_ids, test_ids, v)[0]
+        bi = verse_eval.bigram_bits(train_ids, test_ids, v)[0]
+        bits = verse_eval.lm_bits(model, test_ids)
         assert bi < uni                                        # the baselines are sane
         assert bits < uni, (part, bits, uni)
         got[part], n[part] = (bits, bi), len(test_ids) - 1
@@ -96,11 +98,11 @@ def test_mlm_predicts_masked_characters_better_than_the_unigram(mlm, docs):
     task = verse.mlm_task(docs)
     assert task.tokenizer.vocab == tok.vocab                   # the shipped corpus gives the shipped vocabulary
     for part in corpus.PARTS:
-        train_ids = E.ids_of(tok, corpus.split_text(docs, False, part))
-        test_ids = E.ids_of(tok, corpus.split_text(docs, True, part))[:EN_CHARS]
-        bits, acc, n = E.mlm_bits(model, task, test_ids)
+        train_ids = verse_eval.ids_of(tok, corpus.split_text(docs, False, part))
+        test_ids = verse_eval.ids_of(tok, corpus.split_text(docs, True, part))[:EN_CHARS]
+        bits, acc, n = verse_eval.mlm_bits(model, task, test_ids)
         assert n > 100
-        assert bits < E.masked_positions_unigram(train_ids, test_ids, tok.vocab_size), part
+        assert bits < verse_eval.masked_positions_unigram(train_ids, test_ids, tok.vocab_size), part
 
 
 def test_a_chinese_sentence_has_no_unknown_characters_for_verse_mlm(mlm):
@@ -120,9 +122,9 @@ def test_cjk_share():
 
 def test_language_prompts_put_the_ui_language_first():
     card = {"prompts": verse.PROMPTS}
-    assert [k for k, _ in G.language_prompts(card, "zh")] == ["zh", "en"]
-    assert [k for k, _ in G.language_prompts(card, "en")] == ["en", "zh"]
-    assert G.language_prompts({}, "en") == [] and G.language_prompts({"prompts": "x"}, "en") == []
+    assert [k for k, _ in generate.language_prompts(card, "zh")] == ["zh", "en"]
+    assert [k for k, _ in generate.language_prompts(card, "en")] == ["en", "zh"]
+    assert generate.language_prompts({}, "en") == [] and generate.language_prompts({"prompts": "x"}, "en") == []
 
 
 # ---- the corpus -----------------------------------------------------------------------------------
@@ -194,7 +196,8 @@ def test_corpus_builder_is_deterministic_and_holds_out_every_tenth(tmp_path):
 def test_missing_packages_give_the_apt_command(tmp_path):
     with pytest.raises(corpus.MissingSource, match="apt-get install -y fortunes-zh bible-kjv bible-kjv-text"):
         corpus.build_corpus(tmp_path, str(tmp_path / "no-bible"), tmp_path)
-    assert verse.main(["corpus", "--only", "verse", "--fortunes", str(tmp_path), "--bible", str(tmp_path / "x")]) == 2
+    assert verse_command.main(["corpus", "--only", "verse", "--fortunes", str(tmp_path), "--bible",
+                               str(tmp_path / "x")]) == 2
 
 
 # ---- the training extensions ------------------------------------------------------------------------
@@ -232,10 +235,10 @@ def test_the_report_replaces_its_own_section_and_keeps_the_next_benchmarks_marke
     """The section sits between other benchmarks' `<!-- bench:NAME -->` blocks: rewriting it
     must stop at the next marker (it once swallowed the real-size block's opening marker)."""
     doc = tmp_path / "benchmarks.md"
-    doc.write_text("# B\n\n<!-- bench:a -->\nA\n<!-- /bench:a -->\n\n" + E.SECTION + "\n\nold numbers\n\n"
+    doc.write_text("# B\n\n<!-- bench:a -->\nA\n<!-- /bench:a -->\n\n" + verse_eval.SECTION + "\n\nold numbers\n\n"
                    "<!-- bench:real_size -->\n## Real size\nR\n<!-- /bench:real_size -->\n", encoding="utf-8")
-    monkeypatch.setattr(E, "markdown_section", lambda report: E.SECTION + "\n\nnew numbers\n\n")
-    E.update_benchmarks({}, doc)
+    monkeypatch.setattr(verse_eval, "markdown_section", lambda report: verse_eval.SECTION + "\n\nnew numbers\n\n")
+    verse_eval.update_benchmarks({}, doc)
     text = doc.read_text(encoding="utf-8")
     assert "new numbers" in text and "old numbers" not in text
     assert "<!-- bench:real_size -->\n## Real size\nR\n<!-- /bench:real_size -->" in text

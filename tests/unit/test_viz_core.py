@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-import viz_core as vc
-from lab import attention as LA
+import viz_core as vz
+from lab import attention
 from viz_core.figure import CLICK_TRACE
 from viz_core.colors import NAN_RGB, colormap_lut, plotly_colorscale, to_rgb
 from viz_core.labels import escape_labels, position_labels
@@ -149,7 +149,7 @@ def test_position_labels_keep_duplicates_distinct():
 def test_head_heatmap_small_is_binary_heatmap_on_unique_categories():
     toks = ["[CLS]", "the", "cat", "the", "[SEP]"]
     p = softmax((5, 5))
-    fig = vc.head_heatmap(p, toks, toks)
+    fig = vz.head_heatmap(p, toks, toks)
     s = spec(fig)
     heat = s["data"][0]
     assert heat["type"] == "heatmap"
@@ -166,7 +166,7 @@ def test_head_heatmap_small_is_binary_heatmap_on_unique_categories():
 
 def test_head_heatmap_click_layer_is_one_dot_per_query():
     p = softmax((4, 6), causal=False)
-    fig = vc.head_heatmap(p, tokens(4), tokens(6))
+    fig = vz.head_heatmap(p, tokens(4), tokens(6))
     (dots,) = click_traces(fig)
     assert click_customdata(fig) == [[q, -1] for q in range(4)]
     assert list(dots.x) == [" "] * 4 and list(dots.y) == [f"{q}·t{q}" for q in range(4)]
@@ -174,7 +174,7 @@ def test_head_heatmap_click_layer_is_one_dot_per_query():
     assert isinstance(spec(fig)["data"][-1]["customdata"], list)
     # no marker per cell: the payload grows with the rows, not with rows x keys
     n = 128
-    big = vc.head_heatmap(softmax((n, n)), tokens(n), tokens(n))
+    big = vz.head_heatmap(softmax((n, n)), tokens(n), tokens(n))
     assert sum(len(t.x) for t in big.data if t.type == "scatter") == n
     assert len(big.to_json()) < 250_000
 
@@ -182,20 +182,20 @@ def test_head_heatmap_click_layer_is_one_dot_per_query():
 def test_head_heatmap_hover_is_the_heatmaps_own():
     toks = ["[CLS]", "the", "cat"]
     p = np.array([[1.0, np.nan, np.nan], [0.25, 0.75, np.nan], [0.1, 0.2, 0.7]], np.float32)
-    fig = vc.head_heatmap(p, toks, toks)
+    fig = vz.head_heatmap(p, toks, toks)
     heat = fig.data[0]
     assert heat.hovertemplate == "query %{y} → key %{x}: %{z:.4f}<extra></extra>" and heat.hoverongaps is False
     masked = next(t for t in fig.data if t.name == "masked")    # grey overlay, says "masked"
     assert masked.type == "heatmap" and masked.hovertemplate.endswith(": masked<extra></extra>")
     z = np.asarray(masked.z)
     assert z[0, 2] == 1.0 and np.isnan(z[2, 0])
-    fig = vc.head_heatmap(p, toks, toks, terms={"query": "查询", "key": "键", "masked": "已遮蔽"})
+    fig = vz.head_heatmap(p, toks, toks, terms={"query": "查询", "key": "键", "masked": "已遮蔽"})
     assert fig.data[0].hovertemplate.startswith("查询 %{y} → 键 %{x}")
     assert next(t for t in fig.data if t.name == "masked").hovertemplate.endswith("已遮蔽<extra></extra>")
 
 
 def test_head_heatmap_not_clickable_still_hovers():
-    fig = vc.head_heatmap(softmax((3, 3)), tokens(3), tokens(3), clickable=False)
+    fig = vz.head_heatmap(softmax((3, 3)), tokens(3), tokens(3), clickable=False)
     assert click_traces(fig) == []
     assert fig.data[0].hovertemplate is not None
     assert list(fig.layout.xaxis.categoryarray) == [f"{i}·t{i}" for i in range(3)]
@@ -203,7 +203,7 @@ def test_head_heatmap_not_clickable_still_hovers():
 
 def test_head_heatmap_never_emits_raw_html():
     toks = ["a", EVIL, "a%{x}", "$x$"]
-    fig = vc.head_heatmap(softmax((4, 4)), toks, toks, title=EVIL)
+    fig = vz.head_heatmap(softmax((4, 4)), toks, toks, title=EVIL)
     text = fig.to_json()
     assert "<script" not in text and "\\u003cscript" not in text and "\\u003cstyle" not in text
     for string in all_strings(spec(fig)):
@@ -214,7 +214,7 @@ def test_head_heatmap_never_emits_raw_html():
 
 def test_head_heatmap_large_is_small_png_with_row_click_layer():
     n = 512
-    fig = vc.head_heatmap(softmax((n, n)), tokens(n), tokens(n))
+    fig = vz.head_heatmap(softmax((n, n)), tokens(n), tokens(n))
     assert [t.type for t in fig.data][0] == "image"
     size = len(fig.to_json())
     assert size < 200_000, size
@@ -229,31 +229,31 @@ def test_head_heatmap_large_is_small_png_with_row_click_layer():
 def test_head_heatmap_masked_cells_grey_in_image():
     p = softmax((200, 200))
     p[np.triu_indices(200, 1)] = np.nan
-    img = decode_image(vc.head_heatmap(p, tokens(200), tokens(200)))
+    img = decode_image(vz.head_heatmap(p, tokens(200), tokens(200)))
     assert tuple(img[0, 199]) == NAN_RGB
     assert tuple(img[199, 0]) != NAN_RGB
 
 
 def test_head_heatmap_selected_outline():
-    fig = vc.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(2, 1))
+    fig = vz.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(2, 1))
     (shape,) = fig.layout.shapes            # key 1 is category 2: the dot column comes first
     assert (shape.x0, shape.x1, shape.y0, shape.y1) == (1.5, 2.5, 1.5, 2.5)
     (dots,) = click_traces(fig)
     assert list(dots.marker.color).index("#ff4b4b") == 2  # the selected query's dot is red
-    fig = vc.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(3, -1), clickable=False)
+    fig = vz.head_heatmap(softmax((4, 4)), tokens(4), tokens(4), selected=(3, -1), clickable=False)
     (shape,) = fig.layout.shapes            # whole row, no dot column
     assert (shape.x0, shape.x1, shape.y0, shape.y1) == (-0.5, 3.5, 2.5, 3.5)
 
 
 def test_head_heatmap_shape_errors():
     with pytest.raises(ValueError, match="shape"):
-        vc.head_heatmap(np.ones((2, 3, 3)), tokens(3), tokens(3))
+        vz.head_heatmap(np.ones((2, 3, 3)), tokens(3), tokens(3))
     with pytest.raises(ValueError):
-        vc.head_heatmap(np.ones((3, 3)), tokens(2), tokens(3))
+        vz.head_heatmap(np.ones((3, 3)), tokens(2), tokens(3))
     with pytest.raises(ValueError):
-        vc.head_heatmap(np.ones((3, 4)), tokens(3), tokens(3))
+        vz.head_heatmap(np.ones((3, 4)), tokens(3), tokens(3))
     with pytest.raises(ValueError):
-        vc.head_heatmap(np.ones((0, 0)), [], [])
+        vz.head_heatmap(np.ones((0, 0)), [], [])
 
 
 # ------------------------------------------------------------------ model_view
@@ -261,7 +261,7 @@ def test_head_heatmap_shape_errors():
 
 def test_model_view_6x12_at_512_tokens_under_1mb():
     p = softmax((6, 12, 512, 512), std=3.0)
-    fig = vc.model_view(p)
+    fig = vz.model_view(p)
     size = len(fig.to_json())
     assert size < 1_000_000, size
     img = decode_image(fig)
@@ -275,12 +275,12 @@ def test_model_view_6x12_at_512_tokens_under_1mb():
 
 def test_model_view_block_max_keeps_a_thin_diagonal():
     p = np.broadcast_to(np.eye(512, dtype=np.float32), (1, 2, 512, 512))
-    img = decode_image(vc.model_view(p, reduce="max"))
+    img = decode_image(vz.model_view(p, reduce="max"))
     top = tuple(colormap_lut("viridis")[255])
     assert all(tuple(img[i, i]) == top for i in range(64))
     p = p.copy()
     p[0, 1, :8, :8] = 1.0  # a full 8x8 block elsewhere sets the global scale to 1
-    img_mean = decode_image(vc.model_view(p, reduce="mean", normalize="global"))
+    img_mean = decode_image(vz.model_view(p, reduce="mean", normalize="global"))
     assert tuple(img_mean[0, 0]) != top  # a mean over 8x8 blocks fades the diagonal to 1/8
     assert tuple(img_mean[0, 65]) == top
 
@@ -290,20 +290,20 @@ def test_model_view_tile_vs_global_normalisation():
     p[0, 0] = np.eye(4)  # max 1
     p[0, 1] = np.eye(4) * 0.5  # max 0.5
     top = tuple(colormap_lut("viridis")[255])
-    img = decode_image(vc.model_view(p, normalize="tile", gap=1))
+    img = decode_image(vz.model_view(p, normalize="tile", gap=1))
     assert tuple(img[0, 0]) == top and tuple(img[0, 5]) == top  # both tiles reach the top colour
-    img = decode_image(vc.model_view(p, normalize="global", gap=1))
+    img = decode_image(vz.model_view(p, normalize="global", gap=1))
     assert tuple(img[0, 0]) == top and tuple(img[0, 5]) != top
 
 
 def test_model_view_errors_and_selected():
     with pytest.raises(ValueError):
-        vc.model_view(np.ones((12, 8, 8)))
+        vz.model_view(np.ones((12, 8, 8)))
     with pytest.raises(ValueError):
-        vc.model_view(np.ones((2, 2, 4, 4)), normalize="row")
+        vz.model_view(np.ones((2, 2, 4, 4)), normalize="row")
     with pytest.raises(ValueError):
-        vc.model_view(np.ones((2, 2, 4, 4)), head_labels=["a"])
-    fig = vc.model_view(softmax((2, 3, 8, 8)), selected=(1, 2))
+        vz.model_view(np.ones((2, 2, 4, 4)), head_labels=["a"])
+    fig = vz.model_view(softmax((2, 3, 8, 8)), selected=(1, 2))
     (shape,) = fig.layout.shapes
     assert (shape.x0, shape.y0) == (2 * 9 - 0.5, 9 - 0.5)
 
@@ -314,7 +314,7 @@ def test_model_view_errors_and_selected():
 def test_line_view_groups_lines_into_binned_traces():
     n, heads = 20, 3
     p = softmax((heads, n, n), std=1.0, causal=False)
-    fig = vc.line_view(p, tokens(n), threshold=0.01, n_bins=8)
+    fig = vz.line_view(p, tokens(n), threshold=0.01, n_bins=8)
     lines = [t for t in fig.data if t.mode == "lines" and t.x is not None and len(t.x) > 1]
     assert len(lines) <= heads * 8
     segments = sum(len(t.x) // 3 for t in lines)
@@ -327,7 +327,7 @@ def test_line_view_groups_lines_into_binned_traces():
 
 def test_line_view_query_draws_only_that_row():
     p = softmax((2, 10, 10), causal=False)
-    fig = vc.line_view(p, tokens(10), query=3, head_ids=[1])
+    fig = vz.line_view(p, tokens(10), query=3, head_ids=[1])
     lines = [t for t in fig.data if t.mode == "lines" and t.x is not None and len(t.x) > 1]
     assert lines and all(set(t.y[0::3]) == {3.0} for t in lines)
     assert sum(len(t.x) // 3 for t in lines) == int((p[1, 3] >= 0.01).sum())
@@ -337,16 +337,16 @@ def test_line_view_query_draws_only_that_row():
 
 def test_line_view_escapes_and_limits():
     toks = ["a", EVIL, "c"]
-    fig = vc.line_view(softmax((3, 3)), toks)
+    fig = vz.line_view(softmax((3, 3)), toks)
     assert "<script" not in fig.to_json() and "\\u003cscript" not in fig.to_json()
     with pytest.raises(ValueError, match="64"):
-        vc.line_view(softmax((65, 65)), tokens(65))
+        vz.line_view(softmax((65, 65)), tokens(65))
     with pytest.raises(ValueError):
-        vc.line_view(softmax((2, 3, 3)), tokens(3), head_ids=[2])
+        vz.line_view(softmax((2, 3, 3)), tokens(3), head_ids=[2])
     with pytest.raises(ValueError):
-        vc.line_view(softmax((2, 3, 3)), tokens(3), colors=["red"])
+        vz.line_view(softmax((2, 3, 3)), tokens(3), colors=["red"])
     with pytest.raises(ValueError):
-        vc.line_view(softmax((3, 3)), tokens(4))
+        vz.line_view(softmax((3, 3)), tokens(4))
 
 
 # ------------------------------------------------------------------ query_bars
@@ -354,40 +354,40 @@ def test_line_view_escapes_and_limits():
 
 def test_query_bars_sorted_top_k_and_disambiguated():
     w = np.array([0.1, 0.4, np.nan, 0.3, 0.2], np.float32)
-    fig = vc.query_bars(w, ["the", "cat", "pad", "the", EVIL], top_k=3)
+    fig = vz.query_bars(w, ["the", "cat", "pad", "the", EVIL], top_k=3)
     (bar,) = fig.data
     np.testing.assert_allclose(bar.x, [0.4, 0.3, 0.2])
     assert list(bar.customdata) == [1, 3, 4]
     assert list(fig.layout.yaxis.ticktext) == ["1·cat", "3·the", "4·&lt;b&gt;x&lt;/b&gt;&lt;script&gt;alert(1…"]
     assert "<script" not in fig.to_json()
-    all_bars = vc.query_bars(w, tokens(5)).data[0]
+    all_bars = vz.query_bars(w, tokens(5)).data[0]
     assert list(all_bars.customdata) == [1, 3, 4, 0]  # the NaN (masked) key is left out
     with pytest.raises(ValueError):
-        vc.query_bars(np.ones((2, 3)), tokens(3))
+        vz.query_bars(np.ones((2, 3)), tokens(3))
     with pytest.raises(ValueError):
-        vc.query_bars(np.ones(3), tokens(2))
+        vz.query_bars(np.ones(3), tokens(2))
 
 
 # ------------------------------------------------------------------ head metrics, matrix
 
 
 def test_head_metrics_chart_click_layer_and_errors():
-    metrics = LA.head_metrics(softmax((3, 4, 6, 6)))
-    fig = vc.head_metrics_chart(metrics, "entropy")
+    metrics = attention.head_metrics(softmax((3, 4, 6, 6)))
+    fig = vz.head_metrics_chart(metrics, "entropy")
     assert spec(fig)["data"][0]["z"]["dtype"] == "f4"
     assert click_customdata(fig) == [[l, h] for l in range(3) for h in range(4)]
     hover = click_traces(fig)[0].hovertext[5]  # layer 1, head 1
     assert hover.startswith("layer 1, head 1<br><b>entropy: ")
     assert f"sparsity: {metrics['sparsity'][1, 1]:.4g}" in hover
     with pytest.raises(ValueError, match="available"):
-        vc.head_metrics_chart(metrics, "nope")
+        vz.head_metrics_chart(metrics, "nope")
     with pytest.raises(ValueError):
-        vc.head_metrics_chart({"a": np.ones((2, 3)), "b": np.ones(3)}, "a")
+        vz.head_metrics_chart({"a": np.ones((2, 3)), "b": np.ones(3)}, "a")
 
 
 def test_matrix_heatmap_diverging_and_masked():
     v = np.array([[1.0, -3.0], [-np.inf, 2.0]])
-    fig = vc.matrix_heatmap(v, row_labels=["a", "b"])
+    fig = vz.matrix_heatmap(v, row_labels=["a", "b"])
     heat = fig.data[0]
     assert (heat.zmin, heat.zmax) == (-3.0, 3.0)  # symmetric around 0
     assert heat.colorscale[0][1] == "rgb(5,48,97)"  # rdbu_r: blue for negative
@@ -395,12 +395,12 @@ def test_matrix_heatmap_diverging_and_masked():
     masked = next(t for t in fig.data if t.name == "masked")
     assert np.asarray(masked.z)[1, 0] == 1.0 and masked.hovertemplate == "row %{y}, column %{x}: masked<extra></extra>"
     assert list(heat.y) == ["0·a", "1·b"] and list(heat.x) == ["0·0", "1·1"]
-    big = vc.matrix_heatmap(np.random.default_rng(0).normal(size=(12, 768)))
+    big = vz.matrix_heatmap(np.random.default_rng(0).normal(size=(12, 768)))
     assert big.data[0].type == "image" and len(big.to_json()) < 300_000
     with pytest.raises(ValueError):
-        vc.matrix_heatmap(np.ones(3))
+        vz.matrix_heatmap(np.ones(3))
     with pytest.raises(ValueError):
-        vc.matrix_heatmap(np.ones((2, 2)), col_labels=["x"])
+        vz.matrix_heatmap(np.ones((2, 2)), col_labels=["x"])
 
 
 # ------------------------------------------------------------------ events, purity
@@ -413,9 +413,9 @@ def test_selected_customdata_reads_all_forms():
         {"customdata": 7},
         {"x": 1},
     ]}}
-    assert vc.selected_customdata(event) == [(3, 5), (1, 2), (7,)]
-    assert vc.selected_customdata(None) == []
-    assert vc.selected_customdata({"selection": {"points": []}}) == []
+    assert vz.selected_customdata(event) == [(3, 5), (1, 2), (7,)]
+    assert vz.selected_customdata(None) == []
+    assert vz.selected_customdata({"selection": {"points": []}}) == []
 
 
 def test_viz_core_imports_no_torch_and_no_streamlit():

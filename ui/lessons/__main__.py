@@ -33,14 +33,14 @@ def kinds_markdown() -> str:
 
 
 def check(paths: list[str]) -> int:
-    from lab import lessons as LL
+    import lab.lessons
     from ui.lessons import specs
 
     status = 0
     for path in paths:
         try:
-            lesson = LL.load_file(Path(path), specs())
-        except LL.LessonError as e:
+            lesson = lab.lessons.load_file(Path(path), specs())
+        except lab.lessons.LessonError as e:
             print(f"{path}: {e}")
             status = 1
         except OSError as e:

@@ -12,13 +12,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
+import lab.lesson_attention
 import viz_core as vz
-from lab import lesson_facts as LF
-from lab import lesson_heads as LH
-from lab import lesson_poems as LP
+import viz_core.lesson_attention
+from lab import lesson_heads, lesson_poems
 from lab.lessons import Param
 from models.trace import Stack
-from viz_core import lessons as VL
 from viz_core.labels import plain_label
 
 from .. import serving
@@ -49,7 +48,7 @@ def position(value: int | str, tokens: list[str]) -> int:
     expects uses its last token."""
     n = len(tokens)
     if value == "auto":
-        return LF.last_word(tokens)
+        return lab.lesson_attention.last_word(tokens)
     i = value + n if value < 0 else value
     return min(max(i, 0), n - 1)
 
@@ -74,7 +73,7 @@ def _walk_params(layer: int, head: int, query: int) -> dict[str, str]:
 def words_phrase(text: str) -> str:
     """How much text there is, in the UI language: "17 words", "18 个字" (Chinese is counted in
     characters, it has no spaces), or both for a mixed text."""
-    words, han = LF.word_counts(text)
+    words, han = lab.lesson_attention.word_counts(text)
     if han and words:
         return t("lk_words_both", words=words, han=han)
     if han:
@@ -89,9 +88,10 @@ def tokens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     toks, ids = list(enc.tokens), list(enc.ids)
     offsets = list(enc.offsets) or [(0, 1)] * len(ids)
     flags = [a == b for a, b in offsets]                 # special tokens cover no character of the text
-    facts = {"n_tokens": len(toks), "n_special": sum(flags), "n_words": LF.word_count(ctx.sel.text),
+    facts = {"n_tokens": len(toks), "n_special": sum(flags), "n_words": lab.lesson_attention.word_count(ctx.sel.text),
              "words": words_phrase(ctx.sel.text), "unk_share": serving.unk_fraction(ctx.tokenizer, ids)}
-    fig = VL.token_strip(toks, ids, flags, title=t("lk_tokens_title", n=len(toks)), terms={"id": "id"})
+    fig = viz_core.lesson_attention.token_strip(toks, ids, flags, title=t("lk_tokens_title", n=len(toks)),
+                                                terms={"id": "id"})
     return Shown(fig, facts, page="walkthrough")
 
 
@@ -101,7 +101,8 @@ def qkv(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     w, q_tok, k_tok = walk(ctx, p["layer"], p["head"], 0)
     q = w.q_rot if w.rope else w.q_all
     k = w.k_rot if w.rope else w.k_all
-    fig = VL.qkv_figure(q, k, w.v_all, q_tok, k_tok, title=t("lk_qkv_title", layer=w.layer, head=w.head),
+    fig = viz_core.lesson_attention.qkv_figure(q, k, w.v_all, q_tok, k_tok,
+                                               title=t("lk_qkv_title", layer=w.layer, head=w.head),
                         names=(t("term_query") + " Q", t("term_key") + " K", t("lk_value") + " V"),
                         dim_name=t("wt_term_dim"))
     facts = {"layer": w.layer, "head": w.head, "d_head": q.shape[1], "d_model": ctx.cfg.d_model,
@@ -118,17 +119,18 @@ def score_row(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     w, q_tok, k_tok = walk(ctx, p["layer"], p["head"], p["query"])
     values = {"dots": w.dots, "scaled": w.scores, "masked": w.masked, "weights": np.where(w.mask, w.weights, np.nan)}
     row = values[p["stage"]]
-    f = LF.row_facts(row)
+    f = lab.lesson_attention.row_facts(row)
     facts = {"layer": w.layer, "head": w.head, "query": label(q_tok, w.query), "top_key": label(k_tok, f.top),
              "top_value": f.top_value, "low": f.low, "high": f.high, "spread": f.high - f.low,
              "sqrt_dk": float(np.sqrt(w.q.shape[0])), "n_keys": f.n_keys, "n_masked": f.n_masked,
-             "entropy": LF.row_facts(values["weights"]).entropy}
+             "entropy": lab.lesson_attention.row_facts(values["weights"]).entropy}
     title = t(f"lk_stage_{p['stage']}", q=label(q_tok, w.query), layer=w.layer, head=w.head)
     if p["stage"] == "weights":
         fig = vz.query_bars(row.astype(np.float32), k_tok, title=title,
                             terms={"key": t("term_key"), "weight": t("term_weight")})
     else:
-        fig = VL.signed_bars(row, k_tok, highlight=f.top, title=title, value_name=t(f"lk_value_{p['stage']}"))
+        fig = viz_core.lesson_attention.signed_bars(row, k_tok, highlight=f.top, title=title,
+                                                    value_name=t(f"lk_value_{p['stage']}"))
     answer = int(np.nanargmax(np.where(w.mask, w.weights, -1.0)))
     return Shown(fig, facts, answer=answer, tokens=list(k_tok), page="walkthrough",
                  params=_walk_params(w.layer, w.head, w.query))
@@ -141,7 +143,8 @@ def weighted_sum(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     weights = np.where(w.mask, w.weights, 0.0)
     norms = np.linalg.norm(weights[:, None] * w.v_all, axis=1)
     top = int(np.argmax(norms))
-    fig = VL.weighted_values(weights, w.v_all, k_tok, title=t("lk_sum_title", q=label(q_tok, w.query)),
+    fig = viz_core.lesson_attention.weighted_values(weights, w.v_all, k_tok,
+                                                    title=t("lk_sum_title", q=label(q_tok, w.query)),
                              sum_label=t("lk_sum_row"), dim_name=t("wt_term_dim"))
     facts = {"query": label(q_tok, w.query), "top_key": label(k_tok, top), "top_share": float(weights[top]),
              "z_norm": float(np.linalg.norm(w.z)), "error": w.error}
@@ -160,13 +163,13 @@ def pick_head(ctx: StepContext, p: Mapping[str, Any], stack: str) -> tuple[int, 
     tokens, _ = data.tokens_of(stack)
     pick = p.get("pick", "previous")
     if pick == "broad":
-        layer, head, _ = LF.broadest_head(ctx.head_metrics(stack)["entropy"])
+        layer, head, _ = lab.lesson_attention.broadest_head(ctx.head_metrics(stack)["entropy"])
     elif pick == "last":
-        layer, head, _ = LH.argmax_head(ctx.head_metrics(stack)["attn_to_last"])
+        layer, head, _ = lesson_heads.argmax_head(ctx.head_metrics(stack)["attn_to_last"])
     elif pick in ("couplet", "rhyme"):                # a poem's structure (lab/lesson_poems.py)
-        layer, head, _ = LP.best(LP.scores(data.patterns[stack], list(tokens), pick)[0])
+        layer, head, _ = lesson_poems.best(lesson_poems.scores(data.patterns[stack], list(tokens), pick)[0])
     else:
-        layer, head, _ = LF.strongest_head(data.patterns[stack], tokens,
+        layer, head, _ = lab.lesson_attention.strongest_head(data.patterns[stack], tokens,
                                            "first_token" if pick == "first" else "previous_token")
     return layer, head
 
@@ -184,8 +187,8 @@ def head_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     q_tok, k_tok = data.tokens_of(stack)
     pattern = np.where(data.masks[stack], data.patterns[stack][layer, head], np.nan).astype(np.float32)
     query = position(p["query"], q_tok)
-    row = LF.row_facts(pattern[query])
-    shares = LF.pattern_shares(data.patterns[stack][layer, head], k_tok)
+    row = lab.lesson_attention.row_facts(pattern[query])
+    shares = lab.lesson_attention.pattern_shares(data.patterns[stack][layer, head], k_tok)
     fig = vz.head_heatmap(pattern, q_tok, k_tok, title=t("head_title", layer=layer, what=t("head_what", head=head)),
                           selected=(query, -1), clickable=False, square=False,
                           terms=weight_terms())
@@ -203,12 +206,13 @@ def all_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     stack = _stack(ctx)
     patterns = data.patterns[stack]
     tokens, _ = data.tokens_of(stack)
-    pl, ph, ps = LF.strongest_head(patterns, tokens, "previous_token")
-    fl, fh, fs = LF.strongest_head(patterns, tokens, "first_token")
+    pl, ph, ps = lab.lesson_attention.strongest_head(patterns, tokens, "previous_token")
+    fl, fh, fs = lab.lesson_attention.strongest_head(patterns, tokens, "first_token")
     # the title through model_view, which leaves room for it; no "click one": a lesson's grid selects nothing
     fig = vz.model_view(patterns, terms={"tile": t("term_tile")}, title=t("lk_all_heads_title"))
     vz.mark_tile(fig, pl, ph)
-    facts = {"n_layers": patterns.shape[0], "n_heads": patterns.shape[1], "n_maps": patterns.shape[0] * patterns.shape[1],
+    facts = {"n_layers": patterns.shape[0], "n_heads": patterns.shape[1],
+             "n_maps": patterns.shape[0] * patterns.shape[1],
              "prev_head": t("lk_head_name", layer=pl, head=ph), "prev_score": ps,
              "first_head": t("lk_head_name", layer=fl, head=fh), "first_score": fs}
     return Shown(fig, facts, page="attention", params={"view": "heads", "layer": str(pl), "head": str(ph)})

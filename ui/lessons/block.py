@@ -13,10 +13,10 @@ from typing import Any, Mapping
 import numpy as np
 
 import viz_core as vz
-from lab import lesson_block as LB
+from lab import lesson_block
 from lab.lessons import Param
 from models.training.tasks import get_task
-from viz_core.masks import vector_figure
+from viz_core.walkthrough import vector_figure
 
 from ..serving.run_key import RunKey
 from .. import model_names, serving
@@ -51,7 +51,7 @@ def stream_map(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
       question="choice", options=("stream_grow", "stream_shrink"))
 def stream_norm(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
-    trend = LB.stream_trend(data.contrib["stream_norm"], data.labels)
+    trend = lesson_block.stream_trend(data.contrib["stream_norm"], data.labels)
     fig = vz.lines_chart({t("lk_bl_mean_norm"): (site_labels(trend.steps), trend.norms)}, title=t("lk_bl_norm_title"),
                          y_name="‖x‖")
     facts = {"first": float(trend.norms[0]), "last": float(trend.norms[-1]), "growth": trend.growth,
@@ -66,7 +66,7 @@ def contributions(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
     q = position(p["query"], data.tokens)
     c = data.contrib
-    big = LB.largest_contribution(data.labels, c["norm"], q)
+    big = lesson_block.largest_contribution(data.labels, c["norm"], q)
     fig = vz.contribution_chart(site_labels(data.labels), c["norm"][:, q], c["cos_stream"][:, q], kinds=data.labels,
                                 title=t("lk_bl_contrib_title", q=label(data.tokens, q)),
                                 terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")})
@@ -98,7 +98,7 @@ def norm_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     n = len(data.labels)
     step = min(max(p["step"] + n if p["step"] < 0 else p["step"], 0), n - 1)
     q = position(p["query"], data.tokens)
-    cmp = LB.compare_norms(data.stream[step, q], ctx.cfg.norm_eps)
+    cmp = lesson_block.compare_norms(data.stream[step, q], ctx.cfg.norm_eps)
     fig = vector_figure({t("lk_bl_input"): cmp.x, "LayerNorm": cmp.layer, "RMSNorm": cmp.rms},
                            title=t("lk_bl_norm_token_title", step=site_label(data.labels[step]),
                                    q=label(data.tokens, q)),
@@ -121,7 +121,7 @@ def ffn_top(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
     layer = p["layer"]
     q = position(p["query"], data.tokens)
-    top = LB.top_neurons(data.post[layer], q)
+    top = lesson_block.top_neurons(data.post[layer], q)
     names = [f"n{i}" for i in top.ids]
     fig = vz.token_bars(top.values.astype(np.float32), names, numbered=False, value_name=t("term_activation"),
                         title=t("lk_bl_ffn_title", layer=layer, q=label(data.tokens, q)))
@@ -136,7 +136,7 @@ def ffn_vocab(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data = ctx.internals()
     layer = p["layer"]
     q = position(p["query"], data.tokens)
-    neuron = int(LB.top_neurons(data.post[layer], q, k=1).ids[0])
+    neuron = int(lesson_block.top_neurons(data.post[layer], q, k=1).ids[0])
     s = ctx.sel
     proj = serving.neuron_projection(s.model_key, s.device, layer, neuron)
     fig = vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
@@ -171,7 +171,7 @@ def logit_lens(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     data, other, example = _lens_data(ctx)
     lens = data.lens
     q = position(p["query"], data.tokens)
-    settle = LB.lens_settle(lens.top_ids, lens.top_probs, q)
+    settle = lesson_block.lens_settle(lens.top_ids, lens.top_probs, q)
     text = [[cell[0] for cell in row] for row in data.lens_tokens]
     fig = vz.value_heatmap(lens.top_probs[..., 0], site_labels(lens.labels), data.tokens, title=t("res_lens_title"),
                            value_name=t("term_probability"), zmin=0.0, zmax=1.0, text=text)

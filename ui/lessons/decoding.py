@@ -14,15 +14,14 @@ from typing import Any, Mapping
 import numpy as np
 import streamlit as st
 
+import lab.generate
+import lab.masks
 import viz_core as vz
-from lab import generation as G
-from lab import kv as KV
-from lab import lesson_decoding as LD
-from lab import masking as MK
+import viz_core.generate
+import viz_core.masks
+from lab import kv, lesson_decoding
 from lab.lessons import Param
 from models.trace import Stack
-from viz_core import generation as vg
-from viz_core import masks as vm
 from viz_core.labels import plain_labels
 
 from .. import serving
@@ -45,7 +44,7 @@ def texts(ctx: StepContext) -> tuple[str, str, bool]:
     example and the part of it before the answer; else the reader's text twice."""
     ex = task_example(ctx.sel.model_key)
     if ex is not None and ctx.cfg.arch != "encoder-decoder":
-        prompt = G.task_prompt(serving.task_of(ctx.sel.model_key), ctx.cfg.arch)
+        prompt = lab.generate.task_prompt(serving.task_of(ctx.sel.model_key), ctx.cfg.arch)
         return ex[0], prompt or ex[0], True
     return ctx.sel.text, ctx.sel.text, False
 
@@ -67,13 +66,14 @@ def padding(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     s = ctx.sel
     data = padded_batch(s.model_key, s.device, text, short, p["layer"])
     row = int(np.argmin(data.lengths))
-    fig = vm.mask_figure(data.mask[row], data.tokens[row], title=t("mk_row_mask", i=row + 1, layer=p["layer"]),
+    fig = viz_core.masks.mask_figure(data.mask[row], data.tokens[row],
+                                     title=t("mk_row_mask", i=row + 1, layer=p["layer"]),
                          terms=mask_terms())
     w = data.pad_weight(row, p["head"])
     facts = {"n1": data.lengths[0], "n2": data.lengths[1], "n_pad": data.n - data.lengths[row], "width": data.n,
              "pad_weight": w}
     caption = t("lk_dc_padded_texts", a=md_escape(text), b=md_escape(short))
-    return Shown(fig, facts, answer="pad_zero" if w < LD.MATCH_TOL else "pad_some", page="masks",
+    return Shown(fig, facts, answer="pad_zero" if w < lesson_decoding.MATCH_TOL else "pad_some", page="masks",
                  params={"mk_layer": str(p["layer"]), "mk_head": str(p["head"]), "text": text}, caption=caption)
 
 
@@ -90,10 +90,10 @@ def causal_mask(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     text, _, toy = texts(ctx)
     s = ctx.sel
     tokens, _ = lab_tokens(RunKey(s.model_key, s.device, text, s.target), _self_stack(ctx.cfg))
-    mask = MK.trained_mask(ctx.cfg, len(tokens), _self_stack(ctx.cfg)).cpu().numpy()
+    mask = lab.masks.trained_mask(ctx.cfg, len(tokens), _self_stack(ctx.cfg)).cpu().numpy()
     q = min(max(p["query"] + len(tokens) if p["query"] < 0 else p["query"], 0), len(tokens) - 1)
-    v = LD.visible(mask, q)
-    fig = vm.mask_figure(mask, tokens, title=t("lk_dc_mask_title", q=label(tokens, q)), terms=mask_terms())
+    v = lesson_decoding.visible(mask, q)
+    fig = viz_core.masks.mask_figure(mask, tokens, title=t("lk_dc_mask_title", q=label(tokens, q)), terms=mask_terms())
     facts = {"query": label(tokens, q), "n_keys": v.n_keys, "n_hidden": v.n_hidden,
              "last": label(tokens, v.last) if v.last >= 0 else "-", "n": len(tokens),
              "pairs": int(mask.sum())}
@@ -127,14 +127,16 @@ def causal_weights(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 # ---- one token at a time ----------------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
-def generated(key: str, device: str, prompt: str, n_new: int) -> tuple[G.Result, list[str]]:
+def generated(key: str, device: str, prompt: str, n_new: int) -> tuple[lab.generate.Result, list[str]]:
     """Greedy generation of `n_new` tokens from `prompt` (through the gate), and the prompt's tokens."""
     model, tok = serving.load_model(key, device)
-    p = G.prepare_prompt(tok, model.cfg, prompt, n_new)
+    p = lab.generate.prepare_prompt(tok, model.cfg, prompt, n_new)
     if not p.ids:
         raise ValueError("The text is empty.")
-    res = serving.run(key, device, lambda m, _n: G.generate(m, p.ids, G.Settings(max_new_tokens=n_new),
-                                                            eos=G.eos_id(tok), names=[]), len(p.ids) + n_new)
+    res = serving.run(key, device,
+                      lambda m, _n: lab.generate.generate(m, p.ids, lab.generate.Settings(max_new_tokens=n_new),
+                                                          eos=lab.generate.eos_id(tok), names=[]),
+                      len(p.ids) + n_new)
     return res, list(p.tokens)
 
 
@@ -142,7 +144,7 @@ def _generation(ctx: StepContext):
     _, prompt, toy = texts(ctx)
     s = ctx.sel
     res, prompt_tokens = generated(s.model_key, s.device, prompt, N_NEW)
-    new_tokens = G.token_texts(ctx.tokenizer, res.new_ids)
+    new_tokens = lab.generate.token_texts(ctx.tokenizer, res.new_ids)
     return res, prompt_tokens, new_tokens, prompt, toy
 
 
@@ -157,13 +159,15 @@ def next_token(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     res, prompt_tokens, new_tokens, prompt, toy = _generation(ctx)
     s0 = res.steps[0]
     order = np.argsort(s0.candidates, kind="stable")               # candidates in vocabulary order
-    cands = [G.token_text(ctx.tokenizer, s0.candidates[i]) for i in order]
+    cands = [lab.generate.token_text(ctx.tokenizer, s0.candidates[i]) for i in order]
     chosen = int(np.flatnonzero(order == 0)[0])                     # candidates[0] is the greedy pick
-    fig = vg.candidate_bars(cands, s0.model_probs[order], s0.probs[order], s0.kept[order], s0.final_probs[order],
+    fig = viz_core.generate.candidate_bars(cands, s0.model_probs[order], s0.probs[order], s0.kept[order],
+                                           s0.final_probs[order],
                             chosen, title=t("lk_dc_next_title"),
-                            terms=words("gen_term_", vg.BAR_TERMS))
+                            terms=words("gen_term_", viz_core.generate.BAR_TERMS))
     facts = {"prompt": vz.visible_label(prompt, 80), "top": vz.visible_label(cands[chosen]),
-             "top_prob": float(s0.model_probs[0]), "second": vz.visible_label(G.token_text(ctx.tokenizer, s0.candidates[1])),
+             "top_prob": float(s0.model_probs[0]),
+             "second": vz.visible_label(lab.generate.token_text(ctx.tokenizer, s0.candidates[1])),
              "second_prob": float(s0.model_probs[1]), "n_candidates": len(cands)}
     return Shown(fig, facts, answer=chosen, tokens=cands, page="generate", params=_gen_params(prompt))
 
@@ -196,12 +200,12 @@ def kv_grid(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     i = min(max(p["step"] + n if p["step"] < 0 else p["step"], 0), n - 1)
     s = res.steps[i]
     rows = s.cache_rows or len(prompt_tokens) + i
-    cache = KV.cache_at_step(cfg, rows, 1, s.cache_bytes)
+    cache = kv.cache_at_step(cfg, rows, 1, s.cache_bytes)
     tokens = (prompt_tokens + new_tokens)[:rows]
     before = 0 if i == 0 else rows - 1
-    fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
-                           terms=words("gen_term_", vg.CACHE_TERMS))
-    facts = {"step": i + 1, "rows": rows, "n_layers": cfg.n_layers, "per_token": KV.kv_cache_bytes(cfg, 1).per_token,
+    fig = viz_core.generate.kv_cache_grid(cfg.n_layers, rows, before, tokens,
+                           terms=words("gen_term_", viz_core.generate.CACHE_TERMS))
+    facts = {"step": i + 1, "rows": rows, "n_layers": cfg.n_layers, "per_token": kv.kv_cache_bytes(cfg, 1).per_token,
              "total_kib": cache.total / 1024, "measured_kib": sum(cache.layer_bytes) / 1024,
              "shape": "[" + ", ".join(map(str, cache.shape)) + "]"}
     return Shown(fig, facts, page="generate", params=_gen_params(prompt))
@@ -211,24 +215,24 @@ def kv_grid(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
                           "mha_kib": "num", "mqa_kib": "num"})
 def kv_memory(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     cfg = ctx.cfg
-    positions, curves = KV.kv_cache_curves(cfg, cfg.max_len)
-    name = {d: t("gen_kv_label", kind=KV.attention_kind(cfg.n_heads, d), n=d) for d in curves}
+    positions, curves = kv.kv_cache_curves(cfg, cfg.max_len)
+    name = {d: t("gen_kv_label", kind=kv.attention_kind(cfg.n_heads, d), n=d) for d in curves}
     series = {name[d]: b for d, b in curves.items()}
-    fig = vg.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=cfg.max_len,
+    fig = viz_core.generate.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=cfg.max_len,
                              terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")})
-    size = KV.kv_cache_bytes(cfg, cfg.max_len)
+    size = kv.kv_cache_bytes(cfg, cfg.max_len)
     facts = {"per_token": size.per_token, "max_len": cfg.max_len, "at_max_kib": size.total / 1024,
-             "kind": cfg.attention_kind, "mha_kib": KV.kv_cache_bytes(cfg, cfg.max_len, cfg.n_heads).total / 1024,
-             "mqa_kib": KV.kv_cache_bytes(cfg, cfg.max_len, 1).total / 1024}
+             "kind": cfg.attention_kind, "mha_kib": kv.kv_cache_bytes(cfg, cfg.max_len, cfg.n_heads).total / 1024,
+             "mqa_kib": kv.kv_cache_bytes(cfg, cfg.max_len, 1).total / 1024}
     return Shown(fig, facts, page="generate", params=_gen_params(texts(ctx)[1]))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def cache_check(key: str, device: str, prompt: str, n_new: int) -> LD.CacheCheck:
+def cache_check(key: str, device: str, prompt: str, n_new: int) -> lesson_decoding.CacheCheck:
     """Next-token logits with and without the KV cache, step by step (through the gate)."""
     model, tok = serving.load_model(key, device)
-    ids = G.prepare_prompt(tok, model.cfg, prompt, n_new).ids
-    return serving.run(key, device, lambda m, _n: LD.cache_check(m, ids, n_new), len(ids) + n_new)
+    ids = lab.generate.prepare_prompt(tok, model.cfg, prompt, n_new).ids
+    return serving.run(key, device, lambda m, _n: lesson_decoding.cache_check(m, ids, n_new), len(ids) + n_new)
 
 
 @kind("kv_check", facts={"max_diff": "num", "n_steps": "int", "same": "int", "tol": "num"},
@@ -237,9 +241,10 @@ def kv_check(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     _, prompt, _ = texts(ctx)
     s = ctx.sel
     chk = cache_check(s.model_key, s.device, prompt, N_NEW)
-    labels = plain_labels([G.token_text(ctx.tokenizer, tid) for tid in chk.new_ids], start=1)
+    labels = plain_labels([lab.generate.token_text(ctx.tokenizer, tid) for tid in chk.new_ids], start=1)
     fig = vz.token_bars(chk.diff.astype(np.float32), labels, numbered=False, value_name=t("lk_dc_diff"),
                         title=t("lk_dc_check_title"))
-    facts = {"max_diff": chk.max_diff, "n_steps": len(chk.new_ids), "same": chk.same_choice, "tol": LD.MATCH_TOL}
+    facts = {"max_diff": chk.max_diff, "n_steps": len(chk.new_ids), "same": chk.same_choice,
+             "tol": lesson_decoding.MATCH_TOL}
     return Shown(fig, facts, answer="logits_match" if chk.match else "logits_differ", page="generate",
                  params=_gen_params(prompt))

@@ -13,13 +13,13 @@ import numpy as np
 import plotly.graph_objects as go
 
 import viz_core as vz
-from lab import lesson_heads as LH
+from lab import lesson_heads
 from lab.lessons import Param
 from viz_core.figure import BLUE, ORANGE, add_title
 
 from ..figure_words import head_terms
 from ..i18n import t
-from ..serving import attribution as SA
+from ..serving import attribution
 from ..serving.run_key import RunKey
 from . import Shown, StepContext, kind
 from .attention import stack_of
@@ -31,12 +31,12 @@ STRONG = 0.5                       # a head "does" a pattern when half its weigh
 @kind("head_detector", params=(Param("detector", "choice", default="previous_token", choices=DETECTORS),),
       facts={"detector": "text", "best_head": "text", "best_score": "num", "chance": "num", "n_strong": "int",
              "n_heads": "int"},
-      question="choice", options=tuple(f"layers_{p}" for p in LH.PARTS))
+      question="choice", options=tuple(f"layers_{p}" for p in lesson_heads.PARTS))
 def head_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     s = ctx.sel
     stack = stack_of(ctx)
     det = p["detector"]
-    scores = SA.detector_scores_on_text(RunKey.of(s), (1,)).scores[stack]
+    scores = attribution.detector_scores_on_text(RunKey.of(s), (1,)).scores[stack]
     z = scores.scores[det]
     layer, head, best = scores.best(det)
     names = {d: t(f"at_det_{d}") for d in DETECTORS}
@@ -45,7 +45,7 @@ def head_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
                                 terms=head_terms())
     facts = {"detector": names[det], "best_head": t("lk_head_name", layer=layer, head=head), "best_score": best,
              "chance": scores.chance[det], "n_strong": int(np.sum(np.nan_to_num(z) >= STRONG)), "n_heads": z.size}
-    return Shown(fig, facts, answer=f"layers_{LH.layer_part(layer, z.shape[0])}", page="attribution",
+    return Shown(fig, facts, answer=f"layers_{lesson_heads.layer_part(layer, z.shape[0])}", page="attribution",
                  params={"aview": "detectors", "dsource": "text", "detector": det})
 
 
@@ -71,7 +71,7 @@ def sink_bars(first: np.ndarray, last: np.ndarray, names: tuple[str, str], *, ti
 def sinks(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     stack = stack_of(ctx)
     metrics = ctx.head_metrics(stack)
-    shares = LH.sink_shares(metrics["attn_to_first"], metrics["attn_to_last"])
+    shares = lesson_heads.sink_shares(metrics["attn_to_first"], metrics["attn_to_last"])
     tokens, _ = ctx.attention().tokens_of(stack)
     first, last = vz.escape_labels([tokens[0], tokens[-1]])
     fig = sink_bars(shares.first, shares.last, (t("lk_sink_first", token=first), t("lk_sink_last", token=last)),

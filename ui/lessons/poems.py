@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 
 import viz_core as vz
-from lab import lesson_poems as LP
+from lab import lesson_poems
 from lab.lessons import Param
 
 from ..i18n import t
@@ -26,17 +26,18 @@ def poem_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     stack = stack_of(ctx)
     tokens, _ = data.tokens_of(stack)
     measure = p["measure"]
-    score, chance = LP.scores(data.patterns[stack], list(tokens), measure)
-    couplet, rhyme = LP.pairs(list(tokens))
+    score, chance = lesson_poems.scores(data.patterns[stack], list(tokens), measure)
+    couplet, rhyme = lesson_poems.pairs(list(tokens))
     n_pairs = len(couplet if measure == "couplet" else rhyme)
     if not n_pairs:
         raise ValueError(t("lk_poem_one_line"))
-    layer, head, value = LP.best(score)
+    layer, head, value = lesson_poems.best(score)
     name = t(f"lk_poem_{measure}")
     fig = vz.head_metrics_chart({name: score}, name, selected=(layer, head), title=t("lk_poem_title", measure=name),
                                 terms={w: t(f"term_{w}") for w in ("layer", "head")})
     facts = {"measure": name, "best_head": t("lk_head_name", layer=layer, head=head), "best_score": value,
-             "chance": chance, "times": value / chance if chance else float("nan"), "n_lines": LP.n_lines(list(tokens)),
+             "chance": chance, "times": value / chance if chance else float("nan"),
+             "n_lines": lesson_poems.n_lines(list(tokens)),
              "n_pairs": n_pairs}
     return Shown(fig, facts, page="attention", params={"view": "heads", "layer": str(layer), "head": str(head)})
 

@@ -5,7 +5,7 @@ the score of the task's pattern rising over training.
 
 The run is the Training page's: `models.training.trainer.train(..., gate=run_held)` in a
 background thread (the probe snapshots go through the run gate), with the short recipes
-of `lab.training_facts`. Runs are kept by (task, seed, steps) for the whole server, so a
+of `lab.lesson_training`. Runs are kept by (task, seed, steps) for the whole server, so a
 class that opens the lesson trains it once, and in the reader's session, so a rerun or a
 move between steps never loses it nor trains it again. A step that needs the run before
 it exists says so and trains it with a progress bar; clicking on meanwhile lets the
@@ -23,7 +23,7 @@ import numpy as np
 import streamlit as st
 
 import viz_core as vz
-from lab import training_facts as TF
+from lab import lesson_training
 from lab.lessons import Param
 from models import limits
 from models.training.trainer import TrainRun, train
@@ -39,10 +39,10 @@ from . import Shown, StepContext, kind
 SESSION = "_lt_runs"                 # session: (task, seed, steps) -> finished TrainRun
 MAX_RUNS = 8                         # runs the server keeps (a class shares them)
 SLOTS = threading.BoundedSemaphore(int(limits.value("training_runs")))
-RUN = (Param("task", "choice", default="reverse", choices=tuple(TF.RECIPES)),
+RUN = (Param("task", "choice", default="reverse", choices=tuple(lesson_training.RECIPES)),
        Param("seed", "int", default=0, lo=0, hi=1000),
        Param("steps", "int", default="auto", lo=20, hi=1000, auto=True))
-AT = Param("at", "choice", default="end", choices=TF.AT)
+AT = Param("at", "choice", default="end", choices=lesson_training.AT)
 
 
 @dataclass(eq=False)
@@ -57,7 +57,7 @@ _LOCK = threading.Lock()
 
 
 def run_key(p: Mapping[str, Any]) -> tuple[str, int, int]:
-    recipe = TF.RECIPES[p["task"]]
+    recipe = lesson_training.RECIPES[p["task"]]
     return p["task"], int(p["seed"]), int(recipe.steps if p["steps"] == "auto" else p["steps"])
 
 
@@ -82,7 +82,7 @@ def job(key: tuple[str, int, int]) -> Job:
         j = _JOBS.get(key)
         if j is None or j.run.state == "failed":
             task_id, seed, steps = key
-            task, cfg, settings = TF.RECIPES[task_id].build(seed, steps)
+            task, cfg, settings = lesson_training.RECIPES[task_id].build(seed, steps)
             j = Job(TrainRun(task, cfg, settings, task.probe()))
             j.thread = threading.Thread(target=_worker, args=(j,), daemon=True, name=f"glassbox-lesson-{task_id}")
             _JOBS[key] = j
@@ -136,13 +136,15 @@ def snaps(run: TrainRun) -> tuple[list[int], list[np.ndarray]]:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _facts(key: tuple, _run: TrainRun) -> tuple[TF.LossDrop, TF.Strongest, dict, dict, TF.Forming]:
+def _facts(key: tuple, _run: TrainRun) -> tuple[lesson_training.LossDrop, lesson_training.Strongest, dict, dict,
+                                                lesson_training.Forming]:
     steps, patterns = snaps(_run)
     probe = _run.probe
-    drop = TF.fastest_drop(_run.steps, _run.loss, _run.settings.steps)
-    best = TF.strongest(patterns[-1], probe.ids, probe.answer)
-    hist = TF.history(patterns, probe.ids, probe.answer)
-    return drop, best, hist, TF.chance(probe.ids, probe.answer), TF.forms_at(steps, hist[best.pattern])
+    drop = lesson_training.fastest_drop(_run.steps, _run.loss, _run.settings.steps)
+    best = lesson_training.strongest(patterns[-1], probe.ids, probe.answer)
+    hist = lesson_training.history(patterns, probe.ids, probe.answer)
+    return (drop, best, hist, lesson_training.chance(probe.ids, probe.answer),
+            lesson_training.forms_at(steps, hist[best.pattern]))
 
 
 def facts_of(p: Mapping[str, Any], run: TrainRun):
@@ -177,7 +179,7 @@ def _curves(run: TrainRun, marker: int | None = None):
 @kind("train_task", params=RUN, facts={"task": "text", "probe": "text", "n_symbols": "int", "vocab": "int",
                                        "n_answer": "int"})
 def train_task(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
-    task, cfg, _ = TF.RECIPES[p["task"]].build(p["seed"], run_key(p)[2])
+    task, cfg, _ = lesson_training.RECIPES[p["task"]].build(p["seed"], run_key(p)[2])
     probe = task.probe()
     fig = _heat(task.ideal_for(probe), list(probe.tokens), t("lt_ideal_title", task=_label(task.name)))
     facts = {"task": _label(task.name), "probe": probe.text, "n_symbols": len(task.symbols),
@@ -192,7 +194,8 @@ def train_task(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 def train_run(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p, training_step=True)
     vocab = run.task.tokenizer.vocab_size
-    facts = {"steps": run.step, "seconds": run.seconds, "first_loss": run.loss[0], "ln_vocab": TF.ln_vocab(vocab),
+    facts = {"steps": run.step, "seconds": run.seconds, "first_loss": run.loss[0],
+             "ln_vocab": lesson_training.ln_vocab(vocab),
              "vocab": vocab, "last_loss": run.loss[-1], "accuracy": run.final_accuracy,
              "snapshots": len(run.snapshots)}
     return Shown(_curves(run), facts, page="training", caption=_caption(p, run))
@@ -200,7 +203,7 @@ def train_run(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 @kind("train_loss_drop", params=RUN, facts={"step": "int", "steps": "int", "loss_before": "num", "loss_after": "num",
                                             "rate": "num"},
-      question="choice", options=tuple(f"lt_{x}" for x in TF.PHASES))
+      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PHASES))
 def train_loss_drop(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     drop = facts_of(p, run)[0]
@@ -216,12 +219,13 @@ def train_attention(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, hist, chance, _ = facts_of(p, run)
     steps, patterns = snaps(run)
-    i = TF.at_index(len(steps), p["at"])
+    i = lesson_training.at_index(len(steps), p["at"])
     snap = run.snapshots[i]
     head = t("lk_head_name", layer=best.layer, head=best.head)
     fig = _heat(patterns[i][best.layer, best.head], list(run.probe.tokens),
                 t("lt_head_at", head=head, step=steps[i]))
-    score = TF.pattern_scores(patterns[i], run.probe.ids, run.probe.answer)[best.pattern][best.layer, best.head]
+    score = lesson_training.pattern_scores(patterns[i], run.probe.ids,
+                                           run.probe.answer)[best.pattern][best.layer, best.head]
     facts = {"step": steps[i], "head": head, "pattern": t(f"lk_opt_lt_{best.pattern}"), "score": float(score),
              "chance": chance[best.pattern], "loss": snap.loss if np.isfinite(snap.loss) else run.loss[0],
              "accuracy": snap.accuracy}
@@ -230,7 +234,7 @@ def train_attention(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 @kind("train_pattern", params=RUN, facts={"head": "text", "pattern": "text", "score": "num", "chance": "num",
                                           "runner_up": "text", "runner_score": "num"},
-      question="choice", options=tuple(f"lt_{x}" for x in TF.PATTERNS))
+      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PATTERNS))
 def train_pattern(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, _, chance, _ = facts_of(p, run)
@@ -265,17 +269,17 @@ def train_scrub(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 @kind("train_detector", params=RUN, facts={"pattern": "text", "start": "num", "end": "num", "chance": "num",
                                            "form_step": "int", "drop_step": "int"},
-      question="choice", options=tuple(f"lt_{x}" for x in TF.TIMING))
+      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.TIMING))
 def train_detector(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     drop, best, hist, chance, forming = facts_of(p, run)
     steps, _ = snaps(run)
-    names = {k: t(f"lk_opt_lt_{k}") for k in TF.PATTERNS}
-    fig = vz.detector_curves(steps, {names[k]: hist[k] for k in TF.PATTERNS}, run.steps, run.loss,
-                             chance={names[k]: chance[k] for k in TF.PATTERNS}, marker_step=forming.step,
+    names = {k: t(f"lk_opt_lt_{k}") for k in lesson_training.PATTERNS}
+    fig = vz.detector_curves(steps, {names[k]: hist[k] for k in lesson_training.PATTERNS}, run.steps, run.loss,
+                             chance={names[k]: chance[k] for k in lesson_training.PATTERNS}, marker_step=forming.step,
                              terms={"loss": t("tr_loss"), "step": t("tr_step")})
     fig = add_title(fig, t("lt_detector_title"), margin_t=70)
-    answer = TF.timing(forming.step, drop.step, 2 * run.settings.snapshot_every)
+    answer = lesson_training.timing(forming.step, drop.step, 2 * run.settings.snapshot_every)
     facts = {"pattern": names[best.pattern], "start": forming.start, "end": forming.end,
              "chance": chance[best.pattern], "form_step": forming.step, "drop_step": drop.step}
     return Shown(fig, facts, answer=f"lt_{answer}", page="training", caption=_caption(p, run))
@@ -287,8 +291,8 @@ def train_all_heads(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, _, chance, _ = facts_of(p, run)
     steps, patterns = snaps(run)
-    i = TF.at_index(len(steps), p["at"])
-    scores = TF.pattern_scores(patterns[i], run.probe.ids, run.probe.answer)
+    i = lesson_training.at_index(len(steps), p["at"])
+    scores = lesson_training.pattern_scores(patterns[i], run.probe.ids, run.probe.answer)
     top = np.nanmax(np.stack([np.nan_to_num(v - chance[k], nan=-1.0) for k, v in scores.items()]), axis=0)
     fig = vz.model_view(patterns[i], tile_px=128, terms={"tile": t("term_tile")})
     vz.mark_tile(fig, best.layer, best.head)

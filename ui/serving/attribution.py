@@ -19,9 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from lab import attribution as ATT
-from lab import detectors as D
-from lab import patching as PT
+from lab import attribution, detectors, patching
 from lab.memory import working_bytes
 from models.tokenizer import Encoding
 from models.trace import Stack, as_numpy, record_names
@@ -54,7 +52,7 @@ def attribution_data(key: RunKey, budget: int | None = None) -> AttributionData:
 @st.cache_resource(max_entries=4, show_spinner=False)
 def _attribution_data(key: RunKey, budget: int) -> AttributionData:
     model, _ = load_model(key.model_key, key.device)
-    rec = record(key, ATT.record_kinds(model), budget)
+    rec = record(key, attribution.record_kinds(model), budget)
     enc = rec.source
     n_before = enc.n_tokens_before_truncation if enc.truncated else len(enc)
     seq = rec.target if rec.target is not None else rec.source
@@ -66,7 +64,7 @@ def _attribution_data(key: RunKey, budget: int) -> AttributionData:
 def top_predictions(key: RunKey, position: int, k: int = 5) -> list[tuple[int, float]]:
     """The model's k most probable next tokens at `position`: (id, probability)."""
     rec = attribution_data(key).recorded
-    logits = ATT.output_logits(rec.model, rec.trace, position).astype(np.float64)
+    logits = attribution.output_logits(rec.model, rec.trace, position).astype(np.float64)
     probs = np.exp(logits - logits.max())
     probs /= probs.sum()
     top = np.argsort(-probs, kind="stable")[:k]
@@ -75,16 +73,16 @@ def top_predictions(key: RunKey, position: int, k: int = 5) -> list[tuple[int, f
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def logit_attribution(key: RunKey, position: int, token: int,
-                      other: int | None) -> ATT.Attribution:
+                      other: int | None) -> attribution.Attribution:
     rec = attribution_data(key).recorded
-    return ATT.direct_logit_attribution(rec.model, rec.trace, position, token, other)
+    return attribution.direct_logit_attribution(rec.model, rec.trace, position, token, other)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def head_write(key: RunKey, layer: int, head: int, position: int,
-               cross: bool) -> ATT.HeadWrite:
+               cross: bool) -> attribution.HeadWrite:
     rec = attribution_data(key).recorded
-    return ATT.head_write(rec.model, rec.trace, layer, head, position, cross=cross)
+    return attribution.head_write(rec.model, rec.trace, layer, head, position, cross=cross)
 
 
 # ---- head detectors ------------------------------------------------------------------------------------
@@ -94,7 +92,7 @@ class DetectorData:
 
     tokens: list[str]
     text: str | None                  # the sequence as text (the repeated sequence), to open it elsewhere
-    scores: dict[str, D.DetectorScores]   # stack -> scores
+    scores: dict[str, detectors.DetectorScores]   # stack -> scores
     half: int | None                  # tokens per copy (the repeated sequence)
 
 
@@ -103,7 +101,7 @@ def detector_half(key: str, device: str) -> int:
     model, tok = load_model(key, device)
     task = task_of(key)
     if task:
-        return D.for_task(get_task(task), model.cfg.max_len).half
+        return detectors.for_task(get_task(task), model.cfg.max_len).half
     return 20
 
 
@@ -113,7 +111,7 @@ def detector_scores(key: str, device: str, half: int, seed: int, offsets: tuple[
     model, tok = load_model(key, device)
     task = task_of(key)
     symbols = get_task(task).symbols if task else None
-    seq = D.repeated_sequence(tok, half, seed, symbols, model.cfg.max_len)
+    seq = detectors.repeated_sequence(tok, half, seed, symbols, model.cfg.max_len)
     stacks = [s for s in Stack.attention_maps(model.cfg.arch) if s is not Stack.CROSS]
 
     def attempt(m, n):
@@ -124,7 +122,8 @@ def detector_scores(key: str, device: str, half: int, seed: int, offsets: tuple[
     maps = run(key, device, attempt, len(seq.ids))
     body = seq.ids[seq.start:seq.start + 2 * seq.half]
     return DetectorData(seq.tokens, tok.decode(body),
-                        {s: D.detect(p, seq.ids, np.broadcast_to(m, p.shape[-2:]), offsets) for s, (p, m) in maps.items()},
+                        {s: detectors.detect(p, seq.ids, np.broadcast_to(m, p.shape[-2:]), offsets)
+                         for s, (p, m) in maps.items()},
                         seq.half)
 
 
@@ -132,7 +131,7 @@ def detector_scores(key: str, device: str, half: int, seed: int, offsets: tuple[
 def detector_scores_on_text(key: RunKey, offsets: tuple[int, ...]) -> DetectorData:
     """Scores on the text's own attention maps (equal tokens are what duplicate and induction seek)."""
     data = attention_data(key)
-    scores = {s: D.detect(p, data.tokens_of(s)[0], data.masks[s], offsets) for s, p in data.patterns.items()
+    scores = {s: detectors.detect(p, data.tokens_of(s)[0], data.masks[s], offsets) for s, p in data.patterns.items()
               if s != Stack.CROSS.value}
     return DetectorData(list(data.tokens), None, scores, None)
 
@@ -167,12 +166,13 @@ def patch_pair(key: str, device: str, text_a: str, text_b: str, k: int = 5) -> P
 
 
 MAX_BATCH = 64                        # patched runs per batched pass, at most
-_SWEEPS: "OrderedDict[tuple, tuple[PT.Sweep, float]]" = OrderedDict()
+_SWEEPS: "OrderedDict[tuple, tuple[patching.Sweep, float]]" = OrderedDict()
 _SWEEPS_LOCK = threading.Lock()
 SWEEPS_KEPT = 16
 
 
-def cached_sweep(key: str, device: str, text_a: str, text_b: str, site: str, metric: PT.Metric) -> tuple[PT.Sweep, float] | None:
+def cached_sweep(key: str, device: str, text_a: str, text_b: str, site: str, metric: patching.Metric
+                 ) -> tuple[patching.Sweep, float] | None:
     """A sweep already computed for this pair, with the seconds it took (else None)."""
     with _SWEEPS_LOCK:
         found = _SWEEPS.get((key, device, text_a, text_b, site, metric))
@@ -181,8 +181,8 @@ def cached_sweep(key: str, device: str, text_a: str, text_b: str, site: str, met
         return found
 
 
-def patching_sweep(key: str, device: str, text_a: str, text_b: str, site: str, metric: PT.Metric,
-                   progress: PT.Progress | None = None) -> tuple[PT.Sweep, float]:
+def patching_sweep(key: str, device: str, text_a: str, text_b: str, site: str, metric: patching.Metric,
+                   progress: patching.Progress | None = None) -> tuple[patching.Sweep, float]:
     """Patch `site` from A into B everywhere (lab.patching.sweep), every batched pass
     through the run gate; the batch fits the memory budget. Kept per pair (16 sweeps,
     process-wide). Returns (sweep, seconds it took)."""
@@ -191,11 +191,11 @@ def patching_sweep(key: str, device: str, text_a: str, text_b: str, site: str, m
         return found
     model, tok = load_model(key, device)
     a, b = encode(tok, model, text_a), encode(tok, model, text_b)
-    PT.check_pair(model, a.ids, b.ids)
+    patching.check_pair(model, a.ids, b.ids)
     batch = max(1, min(MAX_BATCH, trace_budget_bytes() // max(1, working_bytes(model.cfg, len(a.ids)))))
     t0 = time.perf_counter()
-    result = PT.sweep(model, a.ids, b.ids, site, metric, batch=batch, progress=progress,
-                      gate=lambda m, fn, n: run_held(m, fn, n))
+    result = patching.sweep(model, a.ids, b.ids, site, metric, batch=batch, progress=progress,
+                            gate=lambda m, fn, n: run_held(m, fn, n))
     found = (result, time.perf_counter() - t0)
     with _SWEEPS_LOCK:
         _SWEEPS[(key, device, text_a, text_b, site, metric)] = found

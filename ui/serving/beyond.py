@@ -18,15 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from lab import beyond as B
-from lab import kv_families as KF
-from lab import long_memory as LM
-from lab import mixer as MX
-from lab import recurrent as R
-from lab import ternary as TN
+import lab.ternary
+import viz_core.ternary
+from lab import beyond, kv_families, long_memory, mixer, recurrent
 from lab.beyond import QKV
 from models.config import TransformerConfig
-from viz_core import beyond_more as vb
 
 from .gate import load_model, run
 from .walkthrough import encodings
@@ -39,69 +35,71 @@ LENGTHS = 2 ** np.arange(4, 21, 2)          # the size charts: n = 16 .. 1M
 @st.cache_data(max_entries=16, show_spinner=False)
 def random_qkv(n: int, d: int, seed: int) -> QKV:
     """Seeded standard-normal q, k, v (lab.beyond.random_qkv)."""
-    return B.random_qkv(n, d, seed)
+    return beyond.random_qkv(n, d, seed)
 
 
 # ---- long memory ----------------------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def xl(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, layers: int, seed: int) -> LM.XL:
-    return LM.transformer_xl(q, k, v, segment, layers, seed)
+def xl(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, layers: int, seed: int) -> long_memory.XL:
+    return long_memory.transformer_xl(q, k, v, segment, layers, seed)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def infini(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, beta: float) -> LM.Infini:
-    return LM.infini_attention(q, k, v, segment, beta)
+def infini(q: np.ndarray, k: np.ndarray, v: np.ndarray, segment: int, beta: float) -> long_memory.Infini:
+    return long_memory.infini_attention(q, k, v, segment, beta)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def dilated(q: np.ndarray, k: np.ndarray, v: np.ndarray, text: str) -> tuple[LM.Dilated, float, np.ndarray, np.ndarray]:
-    pairs = LM.parse_pairs(text)
-    d = LM.dilated_attention(q, k, v, pairs, causal=True)
-    err = float(np.abs(d.out - LM.dilated_mix_by_parts(q, k, v, pairs, causal=True)).max())
-    mix, dense = LM.keys_per_query(LENGTHS, pairs, causal=True)
+def dilated(q: np.ndarray, k: np.ndarray, v: np.ndarray, text: str
+            ) -> tuple[long_memory.Dilated, float, np.ndarray, np.ndarray]:
+    pairs = long_memory.parse_pairs(text)
+    d = long_memory.dilated_attention(q, k, v, pairs, causal=True)
+    err = float(np.abs(d.out - long_memory.dilated_mix_by_parts(q, k, v, pairs, causal=True)).max())
+    mix, dense = long_memory.keys_per_query(LENGTHS, pairs, causal=True)
     return d, err, mix, dense
 
 
 # ---- the recurrent family -------------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def retention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma: float, chunk: int) -> R.RetentionForms:
-    return R.retention_forms(q, k, v, gamma, chunk)
+def retention(q: np.ndarray, k: np.ndarray, v: np.ndarray, gamma: float, chunk: int) -> recurrent.RetentionForms:
+    return recurrent.retention_forms(q, k, v, gamma, chunk)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def gated(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: float, seed: int) -> R.GatedRetention:
-    return R.gated_retention(q, k, v, bias, seed)
+def gated(q: np.ndarray, k: np.ndarray, v: np.ndarray, bias: float, seed: int) -> recurrent.GatedRetention:
+    return recurrent.gated_retention(q, k, v, bias, seed)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def rwkv(k: np.ndarray, v: np.ndarray, bonus: float, channel: int) -> R.RWKV:
-    return R.rwkv(k, v, bonus, channel)
+def rwkv(k: np.ndarray, v: np.ndarray, bonus: float, channel: int) -> recurrent.RWKV:
+    return recurrent.rwkv(k, v, bonus, channel)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int, seed: int) -> R.SSM:
-    return R.ssm(q, k, v, n_state, channel, seed)
+def ssm(q: np.ndarray, k: np.ndarray, v: np.ndarray, n_state: int, channel: int, seed: int) -> recurrent.SSM:
+    return recurrent.ssm(q, k, v, n_state, channel, seed)
 
 
 # ---- memory per generated token -------------------------------------------------------------------
 @st.cache_data(max_entries=32, show_spinner=False)
 def curves(cfg_json: str, lo: int, hi: int, bytes_per_value: int, groups: int, window: int
-           ) -> list[KF.FamilyMemory]:
+           ) -> list[kv_families.FamilyMemory]:
     cfg = TransformerConfig.from_dict(json.loads(cfg_json))
-    return KF.memory_table(cfg, KF.context_grid(lo, hi), KF.Settings(bytes_per_value, groups, window))
+    return kv_families.memory_table(cfg, kv_families.context_grid(lo, hi),
+                                    kv_families.Settings(bytes_per_value, groups, window))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def at_context(cfg_json: str, n: int, bytes_per_value: int, groups: int, window: int) -> list[KF.FamilyMemory]:
+def at_context(cfg_json: str, n: int, bytes_per_value: int, groups: int, window: int) -> list[kv_families.FamilyMemory]:
     cfg = TransformerConfig.from_dict(json.loads(cfg_json))
-    return KF.memory_table(cfg, [n], KF.Settings(bytes_per_value, groups, window))
+    return kv_families.memory_table(cfg, [n], kv_families.Settings(bytes_per_value, groups, window))
 
 
 # ---- MLP-Mixer beside attention -------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
 def compared(q: np.ndarray, k: np.ndarray, v: np.ndarray, mixing: str, shuffled: bool, seed: int
-             ) -> MX.MixerVsAttention:
-    return MX.compare(q, k, v, mixing, shuffled, seed)
+             ) -> mixer.MixerVsAttention:
+    return mixer.compare(q, k, v, mixing, shuffled, seed)
 
 
 # ---- ternary weights ------------------------------------------------------------------------------
@@ -121,23 +119,24 @@ class Summary:
 def matrix_view(key: str, device: str, stack: str, layer: int, matrix: str, terms_json: str, title: str):
     """(figure, Summary) of one matrix: the weights are read, not run."""
     model, _ = load_model(key, device)
-    w = TN.weights(model, stack, layer, matrix)
-    q = TN.absmean(w)
-    fig = vb.ternary_figure(w, q.gamma, q.shares, terms=json.loads(terms_json), title=title)
-    return fig, Summary(*w.shape, q.gamma, q.shares, TN.relative_error(q.dequantised, w),
-                        TN.relative_error(TN.sign_binary(w), w))
+    w = lab.ternary.weights(model, stack, layer, matrix)
+    q = lab.ternary.absmean(w)
+    fig = viz_core.ternary.ternary_figure(w, q.gamma, q.shares, terms=json.loads(terms_json), title=title)
+    return fig, Summary(*w.shape, q.gamma, q.shares, lab.ternary.relative_error(q.dequantised, w),
+                        lab.ternary.relative_error(lab.ternary.sign_binary(w), w))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def errors(key: RunKey, stack: str, layer: int, matrix: str
-           ) -> tuple[TN.MatrixError, int]:
+           ) -> tuple[lab.ternary.MatrixError, int]:
     """The model run with and without the ternary matrix on the text (through the gate)."""
     model, src, tgt = encodings(key)
     ids, tgt_ids = src.ids, (tgt.ids if tgt is not None else None)
     n = len(ids) + (len(tgt_ids) if tgt_ids is not None else 0)
-    return run(key.model_key, key.device, lambda m, _n: TN.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
+    return run(key.model_key, key.device,
+               lambda m, _n: lab.ternary.matrix_error(m, ids, stack, layer, matrix, tgt_ids), n), n
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def sizes(key: str, device: str) -> TN.ModelBytes:
-    return TN.model_bytes(load_model(key, device)[0])
+def sizes(key: str, device: str) -> lab.ternary.ModelBytes:
+    return lab.ternary.model_bytes(load_model(key, device)[0])

@@ -13,10 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import streamlit as st
 
-from lab import attention as LA
-from lab import ffn as F
-from lab import model_map as MM
-from lab import residual as R
+from lab import attention, ffn, model_map, residual
 from models.trace import Stack, as_numpy, record_names
 
 from .gate import MAX_CHARS, Recorded, RunInfo, load_model, record, trace_budget_bytes, unk_fraction
@@ -80,13 +77,13 @@ def head_metrics(key: RunKey, stack: str) -> dict[str, np.ndarray]:
     """Per-head metrics [L, H] of one stack (seconds at 512 tokens, so cached)."""
     data = attention_data(key)
     _, k_tokens = data.tokens_of(stack)
-    return LA.layerwise_head_metrics(data.patterns[stack], k_tokens, data.masks[stack])
+    return attention.layerwise_head_metrics(data.patterns[stack], k_tokens, data.masks[stack])
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def rollout(key: RunKey, stack: str) -> np.ndarray:
     """Attention rollout [L, q, q] of a self-attention stack."""
-    return LA.rollout(attention_data(key).patterns[stack], head_fusion="mean",
+    return attention.rollout(attention_data(key).patterns[stack], head_fusion="mean",
                       add_residual=True)
 
 
@@ -104,7 +101,7 @@ def config_json(key: str, device: str) -> str:
 
 # ---- FFN and residual stream -------------------------------------------------------------------
 # what these pages read (not the attention maps: [L, H, n, n] twice would dominate memory)
-INTERNALS = (*R.KINDS, *F.KINDS)
+INTERNALS = (*residual.KINDS, *ffn.KINDS)
 
 
 @dataclass
@@ -120,8 +117,8 @@ class InternalsData:
     stream: np.ndarray                # [n, pos, d] the stream after every step
     decomp_error: float               # max |embed + sum of contributions - final| (pre-LN), else nan
     additive: bool
-    norms: R.NormStats
-    lens: R.Lens | None               # None when the model has no unembedding
+    norms: residual.NormStats
+    lens: residual.Lens | None               # None when the model has no unembedding
     lens_tokens: list[list[list[str]]] | None   # [n, pos, k] strings of lens.top_ids
     run: RunInfo | None = None        # memory: budget cut, out-of-memory fallback, trace bytes
 
@@ -140,22 +137,22 @@ def _internals(key: RunKey, budget: int) -> InternalsData:
     rec = record(key, record_names(model.cfg, INTERNALS, stacks), budget)
     model, tok, trace = rec.model, rec.tokenizer, rec.trace
     seq = rec.target if rec.target is not None else rec.source
-    pre, post = F.activations(trace, stack)
-    dec = R.decomposition(model, trace, stack)
+    pre, post = ffn.activations(trace, stack)
+    dec = residual.decomposition(model, trace, stack)
     err = float(np.abs(dec.components.sum(0, dtype=np.float64) - dec.final).max()) if dec.additive else float("nan")
     lens = lens_tokens = None
-    if R.has_unembedding(model):
-        lens = R.logit_lens(model, trace, stack, k=5)
+    if residual.has_unembedding(model):
+        lens = residual.logit_lens(model, trace, stack, k=5)
         lens_tokens = [[[tok.id_to_token(int(i)) for i in cell] for cell in row] for row in lens.top_ids]
     n_before, truncated = _n_before(rec, key.text)
-    norms = R.norm_stats(model, trace, stack)
+    norms = residual.norm_stats(model, trace, stack)
     norms.inputs = norms.outputs = np.zeros((0,), np.float32)      # [n, pos, d] each: not kept in the cache
     if lens is not None:
         lens.final_probs = np.zeros((0,), np.float32)              # [pos, vocab]: not kept in the cache
     return InternalsData(
         tokens=list(seq.tokens), truncated=truncated, n_tokens_before=n_before,
         unk_fraction=unk_fraction(tok, rec.source.ids), pre=pre, post=post, labels=dec.labels,
-        contrib=R.contribution_stats(dec), stream=dec.stream, decomp_error=err, additive=dec.additive,
+        contrib=residual.contribution_stats(dec), stream=dec.stream, decomp_error=err, additive=dec.additive,
         norms=norms, lens=lens, lens_tokens=lens_tokens, run=rec.info,
     )
 
@@ -164,7 +161,7 @@ def _internals(key: RunKey, budget: int) -> InternalsData:
 def neuron_projection(key: str, device: str, layer: int, neuron: int, k: int = 10) -> dict:
     """The tokens neuron `neuron` of `layer` promotes and suppresses (Geva et al.)."""
     model, tok = load_model(key, device)
-    proj = F.project_to_vocab(model, F.neuron_value(model, layer, neuron), k)
+    proj = ffn.project_to_vocab(model, ffn.neuron_value(model, layer, neuron), k)
     return {"via": proj.via,
             "top": [tok.id_to_token(int(i)) for i in proj.top_ids], "top_scores": proj.top_scores,
             "bottom": [tok.id_to_token(int(i)) for i in proj.bottom_ids], "bottom_scores": proj.bottom_scores}
@@ -173,8 +170,8 @@ def neuron_projection(key: str, device: str, layer: int, neuron: int, k: int = 1
 @st.cache_data(max_entries=8, show_spinner=False)
 def parameters(key: str, device: str) -> dict:
     model, _ = load_model(key, device)
-    return {"parts": F.parameter_breakdown(model), "total": model.n_params,
-            "ffn_layer": F.ffn_params_per_layer(model)}
+    return {"parts": ffn.parameter_breakdown(model), "total": model.n_params,
+            "ffn_layer": ffn.ffn_params_per_layer(model)}
 
 
 # ---- the model map (overview page) -------------------------------------------------------------
@@ -183,8 +180,8 @@ class MapView:
     """The model map of one (model, text): the structure for the tokens that ran and what
     the pass measured along it (lab/model_map.py)."""
 
-    structure: MM.ModelMap
-    data: MM.MapData
+    structure: model_map.ModelMap
+    data: model_map.MapData
     top_tokens: list[str] | None      # the head's most probable next token per position (output stack)
     run: RunInfo | None = None
 
@@ -198,9 +195,9 @@ def map_view(key: RunKey, budget: int | None = None) -> MapView:
 @st.cache_data(max_entries=8, show_spinner=False)
 def _map_view(key: RunKey, budget: int) -> MapView:
     model, _ = load_model(key.model_key, key.device)
-    rec = record(key, record_names(model.cfg, MM.KINDS), budget)
-    structure = MM.model_map(rec.model.cfg, len(rec.source.ids), len(rec.target.ids) if rec.target else None)
-    data = MM.map_data(rec.model, rec.trace, structure)
+    rec = record(key, record_names(model.cfg, model_map.KINDS), budget)
+    structure = model_map.model_map(rec.model.cfg, len(rec.source.ids), len(rec.target.ids) if rec.target else None)
+    data = model_map.map_data(rec.model, rec.trace, structure)
     out = data.stacks[Stack.output(rec.model.cfg.arch).value]
     top = None if out.top_ids is None else [rec.tokenizer.id_to_token(int(i)) for i in out.top_ids]
     return MapView(structure, data, top, rec.info)

@@ -6,7 +6,7 @@
   or a model this session trained (`trained.py`);
 - budget: the memory a recorded pass needs is estimated from the config and the token
   count before it runs (`lab.memory`); a text over the budget is cut (`fit_budget`);
-- guard: big passes queue across all models (`guard.py`), so thirty students never
+- guard: big passes queue across all models (`server/guard.py`), so thirty students never
   start thirty long passes at once;
 - lock: a model is shared between browser sessions and recording registers hooks on
   it, so each pass holds that model's lock: two sessions never record into each
@@ -35,8 +35,8 @@ from models.tokenizer import Encoding, Tokenizer
 from models.trace import Trace
 from models.transformer import Transformer
 from models.weights import zoo
+from server import guard
 
-from . import guard
 from .run_key import RunKey
 
 tune_serving()   # allocator + torch thread counts, once per process (see models/runtime.py)

@@ -10,9 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 import viz_core as vz
-from lab import generation as G
-from lab import repetition as RP
-from lab import teacher_forcing as TF
+from lab import generate, repetition, teacher_forcing
 
 from .gate import encode, load_model, run, run_held
 from .run_key import RunKey
@@ -24,24 +22,26 @@ MAX_TOKENS = 64          # teacher forcing: tokens of the sequence read
 def compare_settings(key: str, device: str, prompt: tuple, source: tuple | None, n_new: int, n: int) -> list[dict]:
     """The same prompt under greedy and a few sampling settings (seed 0): repetition rate."""
     model, tok = load_model(key, device)
-    rows = RP.compare_repetition(model, prompt, n_new, n, source=source, eos=G.eos_id(tok), gate=run_held)
+    rows = repetition.compare_repetition(model, prompt, n_new, n, source=source, eos=generate.eos_id(tok),
+                                         gate=run_held)
     return [{"setting": r.setting, "rate": f"{r.rate:.0%}", "text": vz.visible_label(tok.decode(r.new_ids), 200)}
             for r in rows]
 
 
 # ---- training vs generation ----------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def forcing(key: RunKey) -> tuple[TF.TeacherForcing, list[str]] | None:
+def forcing(key: RunKey) -> tuple[teacher_forcing.TeacherForcing, list[str]] | None:
     """(both passes over the decoder sequence, its tokens), None for fewer than two tokens;
     an encoder-decoder's decoder reads the target text (or the source again)."""
     model, tok = load_model(key.model_key, key.device)
     source = None
     if model.cfg.arch == "encoder-decoder":
         source = encode(tok, model, key.text).ids[:MAX_TOKENS]
-        ids, tokens = G.encode_prompt(tok, key.target or key.text)
+        ids, tokens = generate.encode_prompt(tok, key.target or key.text)
     else:
-        ids, tokens = G.encode_prompt(tok, key.text)
+        ids, tokens = generate.encode_prompt(tok, key.text)
     ids, tokens = ids[: min(MAX_TOKENS, model.cfg.max_len)], tokens[: min(MAX_TOKENS, model.cfg.max_len)]
     if len(ids) < 2:
         return None
-    return run(key.model_key, key.device, lambda m, _n: TF.teacher_forcing(m, ids, source), len(ids)), list(tokens)
+    return (run(key.model_key, key.device, lambda m, _n: teacher_forcing.teacher_forcing(m, ids, source), len(ids)),
+            list(tokens))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab import lessons as LL
+import lab.lessons
 
 from ..lessons import specs
 
 
 @st.cache_data(max_entries=1, show_spinner=False, ttl=60)
-def shipped() -> tuple[dict[str, LL.Lesson], list[LL.LessonError]]:
+def shipped() -> tuple[dict[str, lab.lessons.Lesson], list[lab.lessons.LessonError]]:
     """The lesson files of lessons/ (read again at most once a minute, so a file a teacher
     drops in the folder appears without a restart)."""
-    return LL.shipped(specs())
+    return lab.lessons.shipped(specs())

@@ -6,7 +6,7 @@ loaded model lives here, once per `Key`: the folder's resolved path (a hub id re
 snapshot folder, named by repository and commit), the size and modification time of its
 config.json and weight files (a folder rewritten in place is loaded again, never served
 stale), the dtype and the device. A session holds a `Handle` (a small weakly referenced
-object kept in its session state, in its `trained.Holder`, like `sessions.py`'s tickets): as
+object kept in its session state, in its `trained.Holder`, like `server/sessions.py`'s tickets): as
 long as one handle of a copy lives, the copy is *held*; a closed session drops its handles
 with its state, and a model removed from a session's picker drops its handle with it.
 

@@ -2,7 +2,7 @@
 cached by plain values (the composer's parts as a JSON string):
 
 - `lab_tokens`: the tokens the lab works on (cut at MAX_TOKENS);
-- `masked_run`: the model with the composed mask and with its own (lab/masking.py);
+- `masked_run`: the model with the composed mask and with its own (lab/masks.py);
 - `padded_batch`: two texts as one padded batch;
 - `cost_curves`: the cells each mask computes, by length.
 """
@@ -12,7 +12,7 @@ import json
 
 import streamlit as st
 
-from lab import masking as MK
+import lab.masks
 
 from .gate import encode, load_model, run, run_padded
 from .run_key import RunKey
@@ -29,9 +29,9 @@ def lab_tokens(key: RunKey, stack: str) -> tuple[list[str], int]:
 
 
 @st.cache_data(max_entries=12, show_spinner=False)
-def masked_run(key: RunKey, stack: str, parts_json: str) -> MK.MaskedRun:
+def masked_run(key: RunKey, stack: str, parts_json: str) -> lab.masks.MaskedRun:
     """The model run twice on the (cut) text: with the composed mask (empty rows keep
-    themselves) and with its own mask (lab.masking.masked_run, through the run gate)."""
+    themselves) and with its own mask (lab.masks.masked_run, through the run gate)."""
     model, tok = load_model(key.model_key, key.device)
     ids = encode(tok, model, key.text).ids[:MAX_TOKENS]
     tgt_ids = None
@@ -39,18 +39,19 @@ def masked_run(key: RunKey, stack: str, parts_json: str) -> MK.MaskedRun:
         tgt_ids = encode(tok, model, key.target or key.text).ids[:MAX_TOKENS]
     parts = json.loads(parts_json)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return run(key.model_key, key.device, lambda m, _n: MK.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
+    return run(key.model_key, key.device,
+               lambda m, _n: lab.masks.masked_run(m, ids, parts, tgt_ids=tgt_ids, stack=stack),
                len(tgt_ids if stack == "decoder" else ids))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> MK.PaddedRun:
+def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> lab.masks.PaddedRun:
     """Two texts as one padded batch through the model (single-stack models)."""
     return run_padded(key, device, (text, text2), MAX_TOKENS,
-                      lambda m, ids, tokens, pad, pad_tok: MK.padded_run(m, ids, tokens, pad, pad_tok, layer))
+                      lambda m, ids, tokens, pad, pad_tok: lab.masks.padded_run(m, ids, tokens, pad, pad_tok, layer))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def cost_curves(parts_json: str) -> dict[str, list[int]]:
-    """lab.masking.cost_curves, cached by the parts as a string."""
-    return MK.cost_curves(json.loads(parts_json), MK.COST_LENGTHS)
+    """lab.masks.cost_curves, cached by the parts as a string."""
+    return lab.masks.cost_curves(json.loads(parts_json), lab.masks.COST_LENGTHS)

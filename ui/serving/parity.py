@@ -16,13 +16,13 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from models.weights import parity as P
+from models.weights import parity
 
 from . import trained
 
 MAX_RESULTS = 256
 MAX_REFERENCES = 4
-_results: "OrderedDict[tuple[str, str, str], P.Parity]" = OrderedDict()
+_results: "OrderedDict[tuple[str, str, str], parity.Parity]" = OrderedDict()
 _references: "OrderedDict[tuple[Any, ...], Any]" = OrderedDict()   # (folder fingerprint, class, dtype) -> model
 _guard = threading.Lock()
 
@@ -47,12 +47,12 @@ def source_of(key: str) -> str | None:
     return None
 
 
-def cached(key: str, text: str, target: str = "") -> P.Parity | None:
+def cached(key: str, text: str, target: str = "") -> parity.Parity | None:
     with _guard:
         return _results.get((key, text, target))
 
 
-def remember(key: str, text: str, target: str, result: P.Parity) -> None:
+def remember(key: str, text: str, target: str, result: parity.Parity) -> None:
     with _guard:
         _results[(key, text, target)] = result
         _results.move_to_end((key, text, target))
@@ -65,12 +65,12 @@ def _reference_for(source: str, model: Any) -> Any:
     is among the last MAX_REFERENCES compared (a folder rewritten since is built again)."""
     from .loaded import fingerprint
 
-    key = (fingerprint(source), P.reference_class(model), str(P.dtype_of(model)))
+    key = (fingerprint(source), parity.reference_class(model), str(parity.dtype_of(model)))
     with _guard:
         if key in _references:
             _references.move_to_end(key)
             return _references[key]
-    ref = P.build_reference(source, model)
+    ref = parity.build_reference(source, model)
     with _guard:
         _references[key] = ref
         while len(_references) > MAX_REFERENCES:
@@ -78,18 +78,18 @@ def _reference_for(source: str, model: Any) -> Any:
     return ref
 
 
-def compare(key: str, source: str, model: Any, tok: Any, text: str, target: str = "") -> P.Parity:
+def compare(key: str, source: str, model: Any, tok: Any, text: str, target: str = "") -> parity.Parity:
     """The badge of `model` (loaded from `source`) on `text`, computed now and remembered."""
     try:
         ref = _reference_for(source, model)
     except Exception:  # noqa: BLE001 - compare() builds it again and turns the error into its reason
         ref = None
-    result = P.compare(Path(source), model, tok, text, target, reference=ref)
+    result = parity.compare(Path(source), model, tok, text, target, reference=ref)
     remember(key, text, target, result)
     return result
 
 
-def check(key: str, text: str, target: str, device: str) -> P.Parity | None:
+def check(key: str, text: str, target: str, device: str) -> parity.Parity | None:
     """The badge of the model `key` on `text` (cached), None for a model not from a folder."""
     hit = cached(key, text, target)
     if hit is not None:

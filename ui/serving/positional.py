@@ -4,7 +4,7 @@ every model runs on the CPU (`DEVICE`), through the gate:
 - the scheme tables: `vector_table`, `table_figure`, `similarity`, `trained_rows`,
   `relative_table` (lab/positional.py);
 - the toy checkpoints trained once per scheme: `scheme_checkpoints`, `model_of`,
-  `probe_attention`, `permutation`, `shift`, `extrapolation`;
+  `probe_attention`, `permutation`, `shift`, `extrapolation` (lab/checkpoints.py);
 - the knobbed model (`knobbed`, lab/pe_knobs.py): `Knobs` is a frozen dataclass, so the
   cached functions take it as it is (Streamlit hashes it by value); `STOCK` is the trained setting;
 - the query–key geometry: `model_entries`, `text_of`, `geometry` (lab/qk_geometry.py) and
@@ -18,11 +18,12 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-import viz_core.positional as vp
-from lab import length_curve
-from lab import pe_knobs as K
-from lab import positional as E
-from lab import qk_geometry as G
+import lab.checkpoints
+import lab.length_curve
+import lab.pe_knobs
+import lab.positional
+import lab.qk_geometry
+import viz_core.positional
 from models.config import POSITIONALS
 from models.training import tasks
 from models.training.tasks import get_task
@@ -37,13 +38,13 @@ FACTORS = (1.0, 1.5, 2.0, 4.0, 8.0)        # 1x..4x as in the ALiBi paper, 8x to
 
 
 # ---- the positional knobs ------------------------------------------------------------------------
-STOCK = K.Knobs()       # the trained setting: every model's own positional config, T = 1
+STOCK = lab.pe_knobs.Knobs()       # the trained setting: every model's own positional config, T = 1
 
 
-def knobbed(key: str, knobs: K.Knobs, original_len: int | None = None) -> Transformer:
+def knobbed(key: str, knobs: lab.pe_knobs.Knobs, original_len: int | None = None) -> Transformer:
     """A shipped checkpoint with the knobs applied (sharing the trained tensors)."""
     model, _ = load_model(key, DEVICE)
-    return K.apply(model, knobs, original_len)
+    return lab.pe_knobs.apply(model, knobs, original_len)
 
 
 # ---- the scheme tables ---------------------------------------------------------------------------
@@ -55,34 +56,34 @@ def trained_rows(key: str) -> int | None:
     if found is None or found.kind != "toy" or found.task is None:
         return None
     task = get_task(found.task)
-    return E.positions_used(task, int(found.card.get("train_len") or task.train_len))
+    return lab.checkpoints.positions_used(task, int(found.card.get("train_len") or task.train_len))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def relative_table(key: str, stack: str) -> E.RelativeTable:
+def relative_table(key: str, stack: str) -> lab.positional.RelativeTable:
     """A model's T5 bias table of one stack (lab.positional.relative_table)."""
     model, _ = load_model(key, DEVICE)
-    return E.relative_table(model, stack)
+    return lab.positional.relative_table(model, stack)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def vector_table(scheme: str, n: int, d: int, base: float, key: str = "") -> E.VectorTable:
+def vector_table(scheme: str, n: int, d: int, base: float, key: str = "") -> lab.positional.VectorTable:
     """lab.positional.vector_table; a learned table is the model `key`'s own."""
     model = load_model(key, DEVICE)[0] if scheme == "learned" else None
-    return E.vector_table(scheme, n, d, base, model)
+    return lab.positional.vector_table(scheme, n, d, base, model)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def table_figure(scheme: str, n: int, d: int, base: float, key: str, title: str, lang_words: tuple):
     vt = vector_table(scheme, n, d, base, key)
-    return vp.pe_table(vt.table, wavelengths=vt.wavelengths,
+    return viz_core.positional.pe_table(vt.table, wavelengths=vt.wavelengths,
                        table_end=vt.rows if vt.rows is not None and vt.rows < n else None,
                        title=title, terms=dict(lang_words))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def similarity(scheme: str, n: int, d: int, base: float, key: str, kind: str) -> np.ndarray:
-    return E.similarity(vector_table(scheme, n, d, base, key).table, kind)
+    return lab.positional.similarity(vector_table(scheme, n, d, base, key).table, kind)
 
 
 # ---- the toy checkpoints trained once per scheme -------------------------------------------------
@@ -104,41 +105,41 @@ def model_of(key: str):
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def probe_attention(key: str, task_name: str, length: int, knobs: K.Knobs = STOCK
+def probe_attention(key: str, task_name: str, length: int, knobs: lab.pe_knobs.Knobs = STOCK
                     ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(patterns [L, H, q, k], mask [q, k], tokens) of the task's probe at this length,
     with the positional knobs applied."""
     task = get_task(task_name)
     model = knobbed(key, knobs, task.train_len)
     ex = task.probe(length)
-    pattern, mask = run_held(model, lambda m: E.attention_maps(m, ex.ids), len(ex.ids))
+    pattern, mask = run_held(model, lambda m: lab.checkpoints.attention_maps(m, ex.ids), len(ex.ids))
     return pattern, mask, list(ex.tokens)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def permutation(key: str, task_name: str, seed: int) -> E.PermutationResult:
+def permutation(key: str, task_name: str, seed: int) -> lab.checkpoints.PermutationResult:
     model = model_of(key)
     ex = get_task(task_name).probe()
-    perm = E.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
-    return run_held(model, lambda m: E.permutation_test(m, ex.ids, perm), len(ex.ids))
+    perm = lab.positional.shuffle(len(ex.ids), seed, keep=(0, len(ex.ids) - 1))      # <bos> and the last token stay
+    return run_held(model, lambda m: lab.checkpoints.permutation_test(m, ex.ids, perm), len(ex.ids))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def shift(key: str, task_name: str, k: int, filler: str) -> E.ShiftResult:
+def shift(key: str, task_name: str, k: int, filler: str) -> lab.checkpoints.ShiftResult:
     model = model_of(key)
     task = get_task(task_name)
     ex = task.probe()
     filler_id = task.tokenizer.encode(filler).ids[-1]
-    return run_held(model, lambda m: E.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
+    return run_held(model, lambda m: lab.checkpoints.shift_test(m, ex.ids, k, filler_id), len(ex.ids) + k)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: K.Knobs = STOCK) -> list[dict]:
+def extrapolation(key: str, task_name: str, n: int, tokens: bool, knobs: lab.pe_knobs.Knobs = STOCK) -> list[dict]:
     """Accuracy per length factor; the per-token accuracy (a second pass over the same
     examples) only when asked for. Cached per knob setting."""
     task = get_task(task_name)
     model = knobbed(key, knobs, task.train_len)
-    return run_held(model, lambda m: E.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
+    return run_held(model, lambda m: lab.checkpoints.extrapolation(task, m, FACTORS, n=n, tokens=tokens),
                     int(task.train_len * max(FACTORS)))
 
 
@@ -180,10 +181,10 @@ def text_of(key: str, text: str, probes: int) -> tuple[tuple[tuple[int, ...], tu
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def geometry(key: str, texts: tuple[tuple[int, ...], ...], layer: int, head: int, normalised: bool,
-             top_k: int) -> G.Geometry:
+             top_k: int) -> lab.qk_geometry.Geometry:
     """lab.qk_geometry.qk_geometry of a catalogue model (texts[0] the main one)."""
     model, _ = load_model(key, DEVICE)
-    return run_held(model, lambda m: G.qk_geometry(m, texts[0], layer, head, probes=texts[1:],
+    return run_held(model, lambda m: lab.qk_geometry.qk_geometry(m, texts[0], layer, head, probes=texts[1:],
                                                    normalised=normalised, top_k=top_k),
                     sum(len(x) for x in texts))
 
@@ -221,24 +222,25 @@ def lm_set() -> dict[str, dict]:
 def heldout(key: str, lang: str) -> list[int]:
     """The held-out verse of one language, in the set's (shared) character vocabulary."""
     _, tok = load_model(key, DEVICE)
-    return length_curve.heldout_ids(tok, lang)
+    return lab.length_curve.heldout_ids(tok, lang)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def curve(key: str, lang: str, knobs: K.Knobs, n_train: int) -> list[tuple[float, int, float | None]]:
+def curve(key: str, lang: str, knobs: lab.pe_knobs.Knobs, n_train: int) -> list[tuple[float, int, float | None]]:
     """Bits per character at each length factor for one model under the knobs (cached per
     model, language and knob setting)."""
     model = knobbed(key, knobs, n_train)
     ids = heldout(key, lang)
-    return run_held(model, lambda m: length_curve.curve(m, ids, n_train, LENGTH_FACTORS, budget=LENGTH_BUDGET),
+    return run_held(model, lambda m: lab.length_curve.curve(m, ids, n_train, LENGTH_FACTORS, budget=LENGTH_BUDGET),
                     int(n_train * max(LENGTH_FACTORS)))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def profile(key: str, lang: str, knobs: K.Knobs, n_train: int, factor: float) -> tuple[np.ndarray, np.ndarray]:
+def profile(key: str, lang: str, knobs: lab.pe_knobs.Knobs, n_train: int, factor: float) -> tuple[np.ndarray,
+                                                                                                  np.ndarray]:
     """(distances, mean weight over layers and heads) at factor × the training length."""
     model = knobbed(key, knobs, n_train)
     length = int(n_train * factor)
     ids = heldout(key, lang)
-    d, w = run_held(model, lambda m: length_curve.distance_profile(m, ids, length, n_windows=4), length)
+    d, w = run_held(model, lambda m: lab.length_curve.distance_profile(m, ids, length, n_windows=4), length)
     return d, w.mean(axis=(0, 1))

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lab import input_layer as IL
-from lab import norms as NM
-from lab import residual as R
+import lab.input_layer
+import lab.norms
+import lab.residual
 from models.trace import Stack, record_names
 from models.weights import zoo
 
@@ -33,18 +33,18 @@ def _post_twin(key: str, device: str):
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def stream_growth(key: str, device: str, text: str, post_twin: bool) -> tuple[R.StreamGrowth, list[str]]:
+def stream_growth(key: str, device: str, text: str, post_twin: bool) -> tuple[lab.residual.StreamGrowth, list[str]]:
     """(the stream's growth through one model on the text, its tokens)."""
     model, tok = _post_twin(key, device) if post_twin else load_model(key, device)
     enc = encode(tok, model, text)
     if not enc.ids:
         raise ValueError("The text is empty.")
-    return run_held(model, lambda m: R.stream_growth(m, enc.ids), len(enc.ids)), list(enc.tokens)
+    return run_held(model, lambda m: lab.residual.stream_growth(m, enc.ids), len(enc.ids)), list(enc.tokens)
 
 
 # ---- the input layer ---------------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def input_layer(key: RunKey, stack: str) -> tuple[IL.InputLayer, list[str]]:
+def input_layer(key: RunKey, stack: str) -> tuple[lab.input_layer.InputLayer, list[str]]:
     """The input layer of one stack and its tokens (an encoder-decoder's decoder reads the target)."""
     model, tok = load_model(key.model_key, key.device)
     src = encode(tok, model, key.text)
@@ -53,15 +53,16 @@ def input_layer(key: RunKey, stack: str) -> tuple[IL.InputLayer, list[str]]:
     enc = src
     if model.cfg.arch == "encoder-decoder" and stack == "decoder":
         enc = encode(tok, model, key.target or key.text)
-    return (run(key.model_key, key.device, lambda m, _n: IL.input_layer(m, enc.ids, stack, src.ids), len(enc.ids)),
+    return (run(key.model_key, key.device, lambda m, _n: lab.input_layer.input_layer(m, enc.ids, stack, src.ids),
+                len(enc.ids)),
             list(enc.tokens))
 
 
 # ---- LayerNorm vs BatchNorm --------------------------------------------------------------------
 @st.cache_data(max_entries=8, show_spinner=False)
-def batch(key: str, device: str, text: str, text2: str, layer: int) -> NM.BatchNorms:
+def batch(key: str, device: str, text: str, text2: str, layer: int) -> lab.norms.BatchNorms:
     return run_padded(key, device, (text, text2), MAX_TOKENS,
-                      lambda m, ids, tokens, pad, pad_tok: NM.batch_norms(m, ids, tokens, pad, pad_tok, layer))
+                      lambda m, ids, tokens, pad, pad_tok: lab.norms.batch_norms(m, ids, tokens, pad, pad_tok, layer))
 
 
 def _recorded(key: RunKey):
@@ -69,21 +70,21 @@ def _recorded(key: RunKey):
     model, _ = load_model(key.model_key, key.device)
     stack = Stack.output(model.cfg.arch)
     stacks = [stack, Stack.CROSS] if stack is Stack.DECODER else [stack]      # the decoder's ln_cross too
-    return record(key, record_names(model.cfg, R.KINDS, stacks))
+    return record(key, record_names(model.cfg, lab.residual.KINDS, stacks))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def scatters(key: RunKey) -> list[NM.NormScatter]:
+def scatters(key: RunKey) -> list[lab.norms.NormScatter]:
     """Input vs output of every norm of the output stack on the sidebar's text, each on a
     subsample of RANK_POINTS points: enough to rank the norms by how much they bend, and
     the cost stays small however many layers there are (the chosen norm: `scatter`)."""
     rec = _recorded(key)
-    return [NM.norm_scatter(rec.model, rec.trace, site.module, max_points=RANK_POINTS)
-            for site in R.norm_inputs(rec.model, rec.trace)]
+    return [lab.norms.norm_scatter(rec.model, rec.trace, site.module, max_points=RANK_POINTS)
+            for site in lab.residual.norm_inputs(rec.model, rec.trace)]
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def scatter(key: RunKey, module: str) -> NM.NormScatter:
+def scatter(key: RunKey, module: str) -> lab.norms.NormScatter:
     """One norm's input vs output with all its points (lab.norms caps them at 20,000)."""
     rec = _recorded(key)
-    return NM.norm_scatter(rec.model, rec.trace, module)
+    return lab.norms.norm_scatter(rec.model, rec.trace, module)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from lab import flash as FL
-from lab import scaling as SC
-from lab import walkthrough as W
+import lab.flash
+import lab.scaling
+import lab.walkthrough
 from lab.walkthrough import HeadWalk
 
 from .gate import encode, load_model, run
@@ -61,30 +61,33 @@ def walk(key: RunKey, stack: str, layer: int, head: int, query: int
     model, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
     # out of memory on a GPU: the CPU copy of the model (the gate's fallback)
-    return run(key.model_key, key.device, lambda m, _n: W.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
+    return run(key.model_key, key.device,
+               lambda m, _n: lab.walkthrough.record_and_walk(m, ids, layer, head, query, stack, tgt_ids),
                len(ids))
 
 
 # ---- section 6: the √d_k scaling ---------------------------------------------------------------
 @st.cache_data(max_entries=2, show_spinner=False)
-def random_curve() -> SC.VarianceCurve:
-    return SC.random_variance()
+def random_curve() -> lab.scaling.VarianceCurve:
+    return lab.scaling.random_variance()
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def study(key: RunKey, stack: str, layer: int, head: int, query: int
-          ) -> SC.ScalingStudy:
+          ) -> lab.scaling.ScalingStudy:
     """The walk, the head's numbers, the unscaled model and the linearity check (one gated attempt)."""
     _, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return run(key.model_key, key.device, lambda m, _n: SC.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
+    return run(key.model_key, key.device,
+               lambda m, _n: lab.scaling.scaling_study(m, ids, layer, head, query, stack, tgt_ids),
                len(ids))
 
 
 # ---- section 7: FlashAttention -------------------------------------------------------------------
 @st.cache_data(max_entries=16, show_spinner=False)
-def flash(key: RunKey, stack: str, layer: int, head: int, tile: int) -> FL.FlashRun:
+def flash(key: RunKey, stack: str, layer: int, head: int, tile: int) -> lab.flash.FlashRun:
     _, src, tgt = encodings(key)
     ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
-    return run(key.model_key, key.device, lambda m, _n: FL.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
+    return run(key.model_key, key.device,
+               lambda m, _n: lab.flash.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
                len(ids))

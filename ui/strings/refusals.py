@@ -39,7 +39,7 @@ STRINGS = {
     "refused_sessions": {
         "en": "This server is serving {n} sessions, its limit. Please try again in a few minutes.",
         "zh": "本服务器已有 {n} 个会话在使用，达到上限。请几分钟后再试。"},
-    # ---- class mode (ui/serving/classroom.py) -----------------------------------------------------
+    # ---- class mode (server/classroom.py) ----------------------------------------------------------
     "refused_class_not_found": {
         "en": "There is no class {code} on this server: the code may be mistyped, or the class has ended (a class "
               "lasts {hours} hours). Check the code on the teacher's screen.",

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import attention as LA
+from lab import attention
 from lab.memory import format_formula
 from models.trace import Stack
 from viz_core import colors
@@ -35,8 +35,7 @@ from ..serving import AttentionData, config_json, trace_npz
 from ..serving.attention import instant_payload, model_view_figure
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from ..widgets import attention_canvas, compare
+from ..widgets import attention_canvas, compare, figure_export
 
 VIEWS = ("heads", "lines", "metrics", "rollout", "compare", "instant")
 COMBINE = ("one", "mean", "max")
@@ -97,7 +96,7 @@ def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
 def shown_matrix(data: AttentionData, c: Controls) -> np.ndarray:
     """The [q, k] map the head view shows: one head, or the mean/max over heads."""
     layer = data.patterns[c.stack][c.layer]                           # [H, q, k]
-    return layer[c.head] if c.combine == "one" else LA.aggregate_heads(layer, c.combine)
+    return layer[c.head] if c.combine == "one" else attention.aggregate_heads(layer, c.combine)
 
 
 def _with_mask(p: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -148,7 +147,7 @@ def heads_view(data: AttentionData, c: Controls, sel: Selection) -> None:
                             text_scale(), t("term_tile"))
     if c.combine == "one":
         vz.mark_tile(fig, c.layer, c.head)
-    fx.chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
+    figure_export.chart(fig, key="model_view", on_select=_on_tile, selection_mode="points", width="stretch")
     st.caption(t("model_view_caption"))
     head_panel(data, c, sel)
 
@@ -173,7 +172,7 @@ def head_panel(data: AttentionData, c: Controls, sel: Selection) -> None:
         # cells need not be square: the map fills the column instead of floating in it
         fig = vz.head_heatmap(shown, q_tok, k_tok, title=_title(c), selected=cell, terms=terms(), square=False)
         vz.fit_height(fig, HEATMAP_HEIGHT)     # taller for many tokens, or on a projector
-        fx.chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
+        figure_export.chart(fig, key="head_map", on_select=_on_cell, selection_mode="points", width="stretch")
     with right:
         if cell is None:
             st.info(t("click_cell"))
@@ -186,8 +185,8 @@ def detail_panel(row: np.ndarray, q: int, q_token: str, k_tok: list[str]) -> Non
     with st.container(border=True, key="detail_panel"):
         st.markdown(f"**{t('detail_title', pos=q, tok=md_escape(vz.visible_label(q_token)))}**")
         k = min(TOP_K, int(np.isfinite(row).sum()))
-        fx.chart(vz.query_bars(row, k_tok, top_k=k, title=t("detail_topk", k=k), terms=terms()),
-                 key="detail_bars", width="stretch")
+        figure_export.chart(vz.query_bars(row, k_tok, top_k=k, title=t("detail_topk", k=k), terms=terms()),
+                            key="detail_bars", width="stretch")
         order = [i for i in np.argsort(-np.nan_to_num(row, nan=-1.0), kind="stable")[:k]]
         st.dataframe(pd.DataFrame({t("col_rank"): range(1, k + 1), t("col_key"): [vz.visible_label(k_tok[i]) for i in order],
                                    t("col_pos"): order, t("col_weight"): [float(row[i]) for i in order]}),
@@ -250,7 +249,7 @@ def lines_view(data: AttentionData, c: Controls) -> None:
     fig = vz.line_view(patterns, q_tok, k_tokens=k_tok, head_ids=heads, query=None if query < 0 else query,
                        title=t("head_title", layer=c.layer, what=", ".join(f"H{h}" for h in heads)),
                        terms=terms())
-    fx.chart(fig, key="line_view", width="stretch")
+    figure_export.chart(fig, key="line_view", width="stretch")
     st.caption(t("ex_lines"))
 
 
@@ -289,9 +288,9 @@ def metrics_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     metric_id = choice(st.selectbox, t("metric"), METRICS, param="metric", default="entropy", labels=names)
     metric = names[metric_id]
     fig = vz.head_metrics_chart(metrics, metric, selected=(c.layer, c.head), terms=terms())
-    fx.chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
-             width="stretch")
-    rows = LA.metrics_table(raw)
+    figure_export.chart(fig, key="metrics_chart", on_select=_on_metric_cell, selection_mode="points",
+                        width="stretch")
+    rows = attention.metrics_table(raw)
     st.session_state["_metrics_rows"] = rows
     table = pd.DataFrame(rows).rename(columns={m: names[m] for m in METRICS})
     table = table.rename(columns={"layer": t("layer"), "head": t("head")})
@@ -313,7 +312,7 @@ def rollout_view(data: AttentionData, c: Controls, sel: Selection) -> None:
     title = t("label_value", label=t("view_rollout"), value=f"{t('layer')} 0…{upto}")
     fig = vz.head_heatmap(roll[upto], q_tok, q_tok, title=title, clickable=False, terms=terms(), square=False)
     vz.fit_height(fig, HEATMAP_HEIGHT)     # taller for many tokens, or on a projector
-    fx.chart(fig, key="rollout_map", width="stretch")
+    figure_export.chart(fig, key="rollout_map", width="stretch")
     st.markdown(t("ex_rollout"))
     st.latex(FORMULAS["rollout"])
 

@@ -26,10 +26,10 @@ from ..markup import md_code, md_escape
 from ..model_names import site_label
 from ..page import require_data, require_model, require_text, task_example_button
 from ..refusals import say
-from ..serving import attribution as SA
+from ..serving import attribution
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
 from . import attribution_detectors, attribution_patching
 
@@ -85,7 +85,7 @@ def no_lm_head_note(model) -> bool:
 def dla_view(sel: Selection, model, tok) -> None:
     if not no_lm_head_note(model):
         return
-    data = require_data(sel, SA.attribution_data)
+    data = require_data(sel, attribution.attribution_data)
     c1, c2, c3 = st.columns([3, 2, 2])
     with c1:
         position = position_choice(data.tokens)
@@ -95,13 +95,13 @@ def dla_view(sel: Selection, model, tok) -> None:
         other = typed_token(tok, t("at_other"), "tok_b", "at_other_help")
     if REFUSED in (token, other):
         return
-    top = SA.top_predictions(RunKey.of(sel), position)
+    top = attribution.top_predictions(RunKey.of(sel), position)
     st.caption(t("at_top", pos=position, tok=md_escape(vz.visible_label(data.tokens[position])),
                  top=", ".join(f"{md_code(token_label(tok, i))} {p:.1%}" for i, p in top)))
     target = Target(position, top[0][0] if token is None else token, other)
     try:
-        att = SA.logit_attribution(RunKey.of(sel), target.position, target.token,
-                                   target.other)
+        att = attribution.logit_attribution(RunKey.of(sel), target.position, target.token,
+                                            target.other)
     except Refused as e:
         st.info(say(e), icon=":material/info:")
         return
@@ -121,8 +121,9 @@ def dla_view(sel: Selection, model, tok) -> None:
         heads_chart(att.cross_heads, "dla_cross", t("at_cross_title"))
     st.caption(t("at_heads_click"))
     labels, values = parts(att)
-    fx.chart(vz.token_bars(values, labels, numbered=False, value_name=t("at_share"), red_positive=True,
-                           title=t("at_parts_title")), key="dla_parts", width="stretch")   # red raises, as above
+    fig = vz.token_bars(values, labels, numbered=False, value_name=t("at_share"), red_positive=True,
+                        title=t("at_parts_title"))
+    figure_export.chart(fig, key="dla_parts", width="stretch")   # red raises, as above
     largest(att)
 
 
@@ -146,7 +147,7 @@ def _on_head(chart: str) -> None:
 def heads_chart(z: np.ndarray, key: str, title: str) -> None:
     name = t("at_share")
     fig = vz.head_metrics_chart({name: z}, name, cmap=DIVERGING, zmid=0.0, title=title, terms=terms())
-    fx.chart(fig, key=key, on_select=lambda: _on_head(key), selection_mode="points", width="stretch")
+    figure_export.chart(fig, key=key, on_select=lambda: _on_head(key), selection_mode="points", width="stretch")
 
 
 def parts(att) -> tuple[list[str], np.ndarray]:
@@ -181,7 +182,7 @@ def largest(att) -> None:
 
 # ---- what a head writes --------------------------------------------------------------------------------
 def head_view(sel: Selection, model) -> None:
-    data = require_data(sel, SA.attribution_data)
+    data = require_data(sel, attribution.attribution_data)
     cfg = model.cfg
     c1, c2, c3, c4 = st.columns([3, 2, 2, 2])
     with c1:
@@ -196,7 +197,7 @@ def head_view(sel: Selection, model) -> None:
             cross = choice(st.radio, t("stack"), ["decoder", "cross"], param="hstack", default="decoder",
                            labels={s: t(f"stack_{s}") for s in ("decoder", "cross")}) == "cross"
     try:
-        hw = SA.head_write(RunKey.of(sel), layer, head, position, cross)
+        hw = attribution.head_write(RunKey.of(sel), layer, head, position, cross)
     except Refused as e:
         st.info(say(e), icon=":material/info:")
         return
@@ -209,10 +210,10 @@ def head_view(sel: Selection, model) -> None:
     for col, proj, title, chart in ((left, hw.promoted, t("at_writes_title"), "head_writes"),
                                     (right, hw.ov, t("at_ov_title", kpos=hw.key), "head_ov")):
         with col:
-            fx.chart(vz.vocab_bars([token_label(tok, i) for i in proj.top_ids], proj.top_scores,
-                                   [token_label(tok, i) for i in proj.bottom_ids], proj.bottom_scores,
-                                   title=title, terms={"score": t("at_score")}),
-                     key=chart, width="stretch")
+            figure_export.chart(vz.vocab_bars([token_label(tok, i) for i in proj.top_ids], proj.top_scores,
+                                              [token_label(tok, i) for i in proj.bottom_ids], proj.bottom_scores,
+                                              title=title, terms={"score": t("at_score")}),
+                                key=chart, width="stretch")
     st.caption(t("at_via_unembedding") if has_unembedding(model) else t("at_via_embedding"))
 
 

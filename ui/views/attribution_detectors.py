@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import detectors as D
+from lab import detectors
 from models.trace import Stack
 
 from ..figure_words import head_terms
@@ -19,11 +19,10 @@ from ..i18n import t
 from ..links import bound, choice, stack_choice
 from ..markup import md_code, md_escape
 from ..page import explain, run_or_stop
-from ..serving import attention_data
-from ..serving import attribution as SA
+from ..serving import attention_data, attribution
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 SOURCES = ("repeat", "text")
 ATTENTION_PAGE = "app_pages/attention.py"
@@ -31,7 +30,7 @@ _PICKED = "_detector_head"           # (layer, head) chosen on the heatmap or in
 
 
 def names() -> dict[str, str]:
-    return {d: t(f"at_det_{d}") for d in D.DETECTORS}
+    return {d: t(f"at_det_{d}") for d in detectors.DETECTORS}
 
 
 def render_view(sel: Selection, model) -> None:
@@ -46,7 +45,7 @@ def render_view(sel: Selection, model) -> None:
     half = seed = None
     if source == "repeat":
         with c3:
-            default = SA.detector_half(sel.model_key, sel.device)
+            default = attribution.detector_half(sel.model_key, sel.device)
             half = int(st.number_input(t("at_det_half"), 2, 256, default, key=f"dhalf_{sel.model_key}",
                                        help=t("at_det_half_help")))
             seed = int(st.number_input(t("at_det_seed"), 0, 10_000, 0, key="dseed"))
@@ -60,16 +59,16 @@ def render_view(sel: Selection, model) -> None:
         st.caption(t("at_det_sequence", n=len(data.tokens), half=data.half,
                      seq=md_code(" ".join(vz.visible_label(x) for x in data.tokens)[:400])))
     labels = names()
-    detector = choice(st.radio, t("at_det_colour"), D.DETECTORS, param="detector", default="induction",
+    detector = choice(st.radio, t("at_det_colour"), detectors.DETECTORS, param="detector", default="induction",
                       horizontal=True, labels=labels)
     picked = st.session_state.get(_PICKED)
     n_l, n_h = scores.scores[detector].shape
     if picked is None or not (picked[0] < n_l and picked[1] < n_h):
         picked = scores.best(detector)[:2]
-    metrics = {labels[d]: scores.scores[d] for d in D.DETECTORS}
+    metrics = {labels[d]: scores.scores[d] for d in detectors.DETECTORS}
     fig = vz.head_metrics_chart(metrics, labels[detector], selected=picked, title=labels[detector],
                                 terms=head_terms())
-    fx.chart(fig, key="det_map", on_select=_on_cell, selection_mode="points", width="stretch")
+    figure_export.chart(fig, key="det_map", on_select=_on_cell, selection_mode="points", width="stretch")
     st.caption(chance_caption(scores, labels))
     rows = scores.table()
     st.session_state["_det_rows"] = rows
@@ -83,18 +82,19 @@ def load(sel: Selection, source: str, half: int | None, seed: int | None, offset
     """The scores, or None after a sentence (offsets that do not parse, a sequence too long)."""
     try:
         if source == "repeat":
-            offsets = D.parse_offsets(offsets_text or "1", 2 * half)
-            return SA.detector_scores(sel.model_key, sel.device, half, seed, offsets)
+            offsets = detectors.parse_offsets(offsets_text or "1", 2 * half)
+            return attribution.detector_scores(sel.model_key, sel.device, half, seed, offsets)
         tokens = run_or_stop(attention_data, sel).tokens
-        offsets = D.parse_offsets(offsets_text or "1", len(tokens))
-        return SA.detector_scores_on_text(RunKey.of(sel), offsets)
+        offsets = detectors.parse_offsets(offsets_text or "1", len(tokens))
+        return attribution.detector_scores_on_text(RunKey.of(sel), offsets)
     except ValueError as e:
         st.warning(explain(e), icon=":material/block:")
         return None
 
 
-def chance_caption(scores: D.DetectorScores, labels: dict[str, str]) -> str:
-    parts = [f"{labels[d]} {scores.chance[d]:.2f}" if scores.queries[d] else f"{labels[d]} –" for d in D.DETECTORS]
+def chance_caption(scores: detectors.DetectorScores, labels: dict[str, str]) -> str:
+    parts = [f"{labels[d]} {scores.chance[d]:.2f}" if scores.queries[d] else f"{labels[d]} –"
+             for d in detectors.DETECTORS]
     return t("at_det_chance", chance=md_escape(" · ".join(parts)),
              offsets=md_escape(", ".join(str(o) for o in scores.offsets)))
 
@@ -119,7 +119,7 @@ def _open(layer: int, head: int, text: str | None) -> None:
         st.session_state["text"] = text
 
 
-def open_head(picked: tuple[int, int], data: SA.DetectorData) -> None:
+def open_head(picked: tuple[int, int], data: attribution.DetectorData) -> None:
     """A button that opens the chosen head in the attention explorer (on the repeated
     sequence when the scores came from it), its layer and head in the link."""
     layer, head = picked

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 import viz_core as vz
-from lab import patching as PT
+from lab import patching
 from models.errors import Refused
 from viz_core.colors import DIVERGING
 
@@ -19,13 +19,12 @@ from ..links import choice
 from ..markup import md_code, md_escape
 from ..page import explain
 from ..refusals import say
-from ..serving import attribution as SA
+from ..serving import attribution
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from ..widgets import compare
+from ..widgets import compare, figure_export
 from ..widgets.tokens import REFUSED, position_choice, token_label, typed_token
 
-SITES = PT.SITES
+SITES = patching.SITES
 # a sweep larger than this (multiply-adds, lab.patching.sweep_size: ~10 s on a 2-core CPU) waits for a click
 AUTO_WORK = 2e11
 
@@ -37,10 +36,10 @@ def render_view(sel: Selection, model, tok) -> None:
     text_b = compare.text_b(sel)
     if text_b is None:
         return
-    pair = SA.patch_pair(sel.model_key, sel.device, sel.text, text_b)
+    pair = attribution.patch_pair(sel.model_key, sel.device, sel.text, text_b)
     if compare.aligned(pair.a.tokens, pair.b.tokens) is None:
         return
-    metrics = PT.metrics_for(model)
+    metrics = patching.metrics_for(model)
     c1, c2, c3 = st.columns([3, 3, 3])
     with c1:
         site = choice(st.radio, t("at_site"), SITES, param="psite", default="resid",
@@ -54,8 +53,8 @@ def render_view(sel: Selection, model, tok) -> None:
     if metric is None:
         return
     progress = None
-    if SA.cached_sweep(sel.model_key, sel.device, sel.text, text_b, site, metric) is None:
-        runs, work = PT.sweep_size(model, site, len(pair.a.ids))
+    if attribution.cached_sweep(sel.model_key, sel.device, sel.text, text_b, site, metric) is None:
+        runs, work = patching.sweep_size(model, site, len(pair.a.ids))
         if work > AUTO_WORK and not st.button(t("at_sweep_start", runs=runs, n=len(pair.a.ids)), key="sweep_start",
                                                icon=":material/play_arrow:"):
             st.info(t("at_sweep_big", runs=runs, n=len(pair.a.ids), gmacs=f"{work / 1e9:,.0f}"),
@@ -66,7 +65,7 @@ def render_view(sel: Selection, model, tok) -> None:
         def progress(done: int, total: int) -> None:
             bar.progress(done / total, text=t("at_sweep_progress", done=done, total=total))
     try:
-        sweep, seconds = SA.patching_sweep(sel.model_key, sel.device, sel.text, text_b, site, metric, progress)
+        sweep, seconds = attribution.patching_sweep(sel.model_key, sel.device, sel.text, text_b, site, metric, progress)
     except Refused as e:
         st.warning(say(e), icon=":material/block:")
         return
@@ -79,16 +78,16 @@ def render_view(sel: Selection, model, tok) -> None:
     show_sweep(sweep, seconds, pair, site, kind)
 
 
-def metric_of(kind: str, position: int, pair: SA.PatchPair, tok) -> PT.Metric | None:
+def metric_of(kind: str, position: int, pair: attribution.PatchPair, tok) -> patching.Metric | None:
     """The metric the controls describe; its tokens default to A's and B's top predictions."""
     if kind == "hidden":
-        return PT.Metric("hidden", position)
+        return patching.Metric("hidden", position)
     a_top, b_top = int(pair.top_a[position, 0]), int(pair.top_b[position, 0])
     b_alt = b_top if b_top != a_top else int(pair.top_b[position, 1])
     st.caption(t("at_pair_tops", pos=position, a=md_code(token_label(tok, a_top)),
                  b=md_code(token_label(tok, b_top))))
     if kind == "kl":
-        return PT.Metric("kl", position)
+        return patching.Metric("kl", position)
     c1, c2 = st.columns(2)
     with c1:
         token = typed_token(tok, t("at_metric_token"), "ptok", "at_metric_token_help")
@@ -100,15 +99,15 @@ def metric_of(kind: str, position: int, pair: SA.PatchPair, tok) -> PT.Metric | 
         return None
     token = a_top if token is None else token
     if kind == "prob":
-        return PT.Metric("prob", position, token)
+        return patching.Metric("prob", position, token)
     other = b_alt if other is None else other
     if other == token:
         st.info(t("at_same_tokens"), icon=":material/info:")
         return None
-    return PT.Metric("logit_diff", position, token, other)
+    return patching.Metric("logit_diff", position, token, other)
 
 
-def show_sweep(sweep: PT.Sweep, seconds: float, pair: SA.PatchPair, site: str, kind: str) -> None:
+def show_sweep(sweep: patching.Sweep, seconds: float, pair: attribution.PatchPair, site: str, kind: str) -> None:
     m = st.columns(3)
     m[0].metric(t("at_metric_a"), f"{sweep.clean:.4g}")
     m[1].metric(t("at_metric_b"), f"{sweep.corrupted:.4g}")
@@ -121,7 +120,7 @@ def show_sweep(sweep: PT.Sweep, seconds: float, pair: SA.PatchPair, site: str, k
     cols = [f"H{h}" for h in range(recovered.shape[1])] if heads else list(pair.b.tokens)
     fig = vz.value_heatmap(recovered.astype("float32"), rows, cols, title=t(f"at_sweep_title_{site}"),
                            value_name=t("at_recovered"), cmap=DIVERGING, zmin=-1.0, zmax=1.0, col_tokens=not heads)
-    fx.chart(fig, key="patch_map", width="stretch")
+    figure_export.chart(fig, key="patch_map", width="stretch")
     st.caption(t("at_sweep_caption", metric=t(f"at_metric_{kind}"), runs=sweep.runs, passes=sweep.passes,
                  s=f"{seconds:.2f}"))
     if site == "resid":

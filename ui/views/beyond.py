@@ -4,10 +4,10 @@ The page picks one source of queries, keys and values — a head of the selected
 on the current text (the walk-through's cached `walk`, ui/serving/walkthrough.py) or
 seeded random vectors (lab/beyond.py) — and hands it to the open section:
 
-- long memory (`beyond_long`): Transformer-XL recurrence, Infini-attention, LongNet;
+- long memory (`beyond_long_memory`): Transformer-XL recurrence, Infini-attention, LongNet;
 - the recurrent family (`beyond_recurrent`): retention's three forms, gated retention,
   RWKV, a selective state-space step;
-- memory per generated token (`beyond_cost`): bytes per token and in total, per family;
+- memory per generated token (`beyond_kv_families`): bytes per token and in total, per family;
 - MLP-Mixer beside attention (`beyond_mixer`);
 - ternary weights (`beyond_ternary`): BitNet b1.58's absmean quantisation.
 
@@ -28,7 +28,7 @@ from ..serving.beyond import random_qkv
 from ..serving.walkthrough import token_lists, walk
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from . import beyond_cost, beyond_long, beyond_mixer, beyond_recurrent, beyond_ternary
+from . import beyond_kv_families, beyond_long_memory, beyond_mixer, beyond_recurrent, beyond_ternary
 
 SECTIONS = ("long", "recurrent", "memory", "mixer", "ternary")
 SOURCES = ("model", "random")
@@ -45,14 +45,14 @@ def render(sel: Selection) -> None:
     show_notices()
     if section == "memory":         # the byte chart reads the model's shape, not q, k, v
         model, _ = require_model(sel)
-        beyond_cost.render(sel, model.cfg)
+        beyond_kv_families.render(sel, model.cfg)
         return
     if section == "ternary":        # quantises the model's own weights
         beyond_ternary.render(sel)
         return
     src = source(sel)
     if section == "long":
-        beyond_long.render(sel, src)
+        beyond_long_memory.render(sel, src)
     elif section == "recurrent":
         beyond_recurrent.render(sel, src)
     else:

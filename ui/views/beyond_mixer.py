@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import mixer as MX
+from lab import mixer
 from lab.beyond import QKV
 from viz_core.labels import position_label
 
@@ -17,7 +17,7 @@ from ..i18n import FORMULAS, t
 from ..links import bound, choice, show_notices
 from ..serving.beyond import compared
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 
 def terms() -> dict[str, str]:
@@ -34,8 +34,8 @@ def render(sel: Selection, src: QKV) -> None:
         return
     c1, c2, c3 = st.columns([4, 2, 2])
     with c1:
-        mixing = choice(st.radio, t("bxm_mix_kind"), MX.MIXINGS, param="bxm_mix", default="fit", horizontal=True,
-                        labels={m: t(f"bxm_mix_{m}") for m in MX.MIXINGS})
+        mixing = choice(st.radio, t("bxm_mix_kind"), mixer.MIXINGS, param="bxm_mix", default="fit", horizontal=True,
+                        labels={m: t(f"bxm_mix_{m}") for m in mixer.MIXINGS})
     with c2:
         shuffled = bound(st.toggle, t("bxm_shuffle"), key="bxm_shuffle", url_default="False")
     with c3:
@@ -46,8 +46,8 @@ def render(sel: Selection, src: QKV) -> None:
     shown = [position_label(p, src.tokens[p]) for p in r.perm]          # original position · token
     left, right = st.columns(2)
     with left:
-        fx.chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,
-                                 terms=terms(), square=False), key="bxm_mix_attention", width="stretch")
+        figure_export.chart(vz.head_heatmap(r.attention, shown, shown, title=t("bxm_mix_attn_title"), clickable=False,
+                                            terms=terms(), square=False), key="bxm_mix_attention", width="stretch")
         st.caption(t("bxm_mix_attn_note"))
     with right:
         if mixing == "fit":
@@ -56,7 +56,7 @@ def render(sel: Selection, src: QKV) -> None:
         else:
             fig = vz.matrix_heatmap(r.token_mixing, row_labels=shown, col_labels=shown, title=t("bxm_mix_tok_title"),
                                     row_name=t("term_query"), col_name=t("term_key"), colorbar_title=t("wt_term_value"))
-        fx.chart(fig, key="bxm_mix_tokens", width="stretch")
+        figure_export.chart(fig, key="bxm_mix_tokens", width="stretch")
     if not shuffled:
         st.info(t("bxm_mix_unshuffled"), icon=":material/shuffle:")
     else:
@@ -64,11 +64,11 @@ def render(sel: Selection, src: QKV) -> None:
     numbers(r)
     if src.softmax is not None:
         with st.expander(t("bxm_mix_model_weights")):
-            fx.chart(vz.head_heatmap(src.softmax, src.tokens, src.tokens, clickable=False, terms=terms()),
-                     key="bxm_mix_model", width="stretch")
+            figure_export.chart(vz.head_heatmap(src.softmax, src.tokens, src.tokens, clickable=False, terms=terms()),
+                                key="bxm_mix_model", width="stretch")
 
 
-def numbers(r: MX.MixerVsAttention) -> None:
+def numbers(r: mixer.MixerVsAttention) -> None:
     st.markdown(f"**{t('bxm_mix_numbers')}**")
     rows = [(t("bxm_mix_attn_moved"), r.attn_moved), (t("bxm_mix_attn_changed"), r.attn_changed),
             (t("bxm_mix_attn_out"), r.attn_out_moved), (t("bxm_mix_mixer_out"), r.mixer_out_moved),

@@ -7,14 +7,14 @@ import numpy as np
 import streamlit as st
 
 import viz_core as vz
-from lab import recurrent as R
+from lab import recurrent
 from viz_core.residual import lines_chart
 
 from ..i18n import FORMULAS, t
 from ..links import bound, choice, index_slider
 from ..serving.beyond import gated, retention, rwkv, ssm
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 FORMS = ("retention", "gated", "rwkv", "ssm")
@@ -40,7 +40,7 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
         st.markdown(f"**{t('bxr_state_norm')}**")
         fig = lines_chart({t("bxr_series_state"): (labels(src), norms)}, y_name=t("bxr_norm_axis"))
         fig.update_layout(showlegend=False)
-        fx.chart(fig, key=f"bxr_{key}_norms", width="stretch")
+        figure_export.chart(fig, key=f"bxr_{key}_norms", width="stretch")
     with right:
         title = t("bxr_rwkv_state") if kind == "rwkv" else t("bxr_state_final")
         st.markdown(f"**{title}**")
@@ -48,11 +48,12 @@ def state_panel(src, norms: np.ndarray, final: np.ndarray, kind: str, key: str, 
         fig = vz.matrix_heatmap(final, row_labels=r, col_labels=[str(j) for j in range(final.shape[1])],
                                 row_name=" ", col_name=t("bxr_dim"), colorbar_title=t("bxr_value"))
         fig.update_layout(height=360)
-        fx.chart(fig, key=f"bxr_{key}_state", width="stretch")
+        figure_export.chart(fig, key=f"bxr_{key}_state", width="stretch")
     n, d, dv = src.n, src.d, src.v.shape[1]
     shape = {"rwkv": f"3 × {dv}", "ssm": f"{dv} × {n_state}"}.get(kind, f"{d} × {dv}")
-    numbers = R.state_numbers(kind, n, d, dv, n_state)
-    st.markdown(t("bxr_state_size", shape=shape, numbers=numbers, kv=R.state_numbers("kv", n, d, dv), step=d + dv, n=n)
+    numbers = recurrent.state_numbers(kind, n, d, dv, n_state)
+    st.markdown(t("bxr_state_size", shape=shape, numbers=numbers, kv=recurrent.state_numbers("kv", n, d, dv),
+                  step=d + dv, n=n)
                 + " " + t("bxr_break_even", n=-(-numbers // (d + dv))))
 
 
@@ -100,7 +101,7 @@ def gated_view(src) -> None:
     st.markdown(f"**{t('bxr_gammas')}**")
     fig = lines_chart({t("bxr_series_gamma"): (labels(src), g.gammas)}, y_name=t("bxr_gamma_axis"))
     fig.update_layout(height=260, showlegend=False, yaxis_range=[0, 1.02])
-    fx.chart(fig, key="bxr_gates", width="stretch")
+    figure_export.chart(fig, key="bxr_gates", width="stretch")
     beside_softmax(src, g.weights, t("bxr_implied_ret"), "bxr_gated")
     state_panel(src, g.state_norms, g.final_state, "gated", "gated")
     st.latex(FORMULAS["bxr_gated"])
@@ -141,6 +142,6 @@ def ssm_view(src) -> None:
     st.markdown(f"**{t('bxr_ssm_delta', ch=s.channel)}**")
     fig = lines_chart({"Δ": (labels(src), s.delta[:, s.channel])}, y_name=t("bxr_delta_axis"))
     fig.update_layout(height=260, showlegend=False)
-    fx.chart(fig, key="bxr_delta", width="stretch")
+    figure_export.chart(fig, key="bxr_delta", width="stretch")
     state_panel(src, s.state_norms, s.final_state, "ssm", "ssm", n_state=int(n_state))
     st.latex(FORMULAS["bxr_ssm"])

@@ -1,7 +1,8 @@
 """Beyond softmax, section 'ternary': one weight matrix of the selected model quantised
 the BitNet b1.58 way (absmean, lab/ternary.py): the histogram before / after, the share
 of each code, the error of the model with that matrix replaced on the current text (one
-run through the gate, cached in ui/serving/beyond.py), and the bytes per weight and of the whole model."""
+run through the gate, cached in ui/serving/beyond.py), and the bytes per weight and of the whole model
+(figure: viz_core/ternary.py; strings: ui/strings/beyond_ternary.py)."""
 from __future__ import annotations
 
 import json
@@ -9,9 +10,9 @@ import json
 import pandas as pd
 import streamlit as st
 
-from lab import ternary as TN
+import lab.ternary
+import viz_core.ternary
 from models.trace import Stack
-from viz_core import beyond_more as vb
 
 from ..figure_words import words
 from ..i18n import FORMULAS, t
@@ -20,7 +21,7 @@ from ..page import explain, require_model, require_text
 from ..serving.beyond import Summary, errors, matrix_view, sizes
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 
 def render(sel: Selection) -> None:
@@ -30,7 +31,7 @@ def render(sel: Selection) -> None:
     model, _ = require_model(sel)
     require_text(sel)
     cfg = model.cfg
-    mats = TN.matrices_of(model)
+    mats = lab.ternary.matrices_of(model)
     c1, c2, c3 = st.columns([2, 3, 3])
     with c1:
         stack = stack_choice(Stack.blocks_of(cfg.arch), t("bxm_t_stack"), "bxm_stack")
@@ -40,11 +41,11 @@ def render(sel: Selection) -> None:
         matrix = choice(st.selectbox, t("bxm_t_matrix"), mats, param="bxm_matrix", default="W_Q",
                         labels={m: t(f"bxm_mat_{m}") for m in mats})
     show_notices()                  # link values these controls could not use
-    terms = words("bxm_term_", vb.TERNARY_TERMS)
-    rows, cols = TN.linear(model, stack, layer, matrix).weight.shape
+    terms = words("bxm_term_", viz_core.ternary.TERNARY_TERMS)
+    rows, cols = lab.ternary.linear(model, stack, layer, matrix).weight.shape
     title = t("bxm_t_hist_title", matrix=t(f"bxm_mat_{matrix}"), layer=layer, rows=rows, cols=cols)
     fig, s = matrix_view(sel.model_key, sel.device, stack, layer, matrix, json.dumps(terms, sort_keys=True), title)
-    fx.chart(fig, key="bxm_ternary_hist", width="stretch")
+    figure_export.chart(fig, key="bxm_ternary_hist", width="stretch")
     st.markdown(t("bxm_t_summary", gamma=s.gamma, neg=s.shares[0], zero=s.shares[1], pos=s.shares[2],
                   werr=s.weight_error, serr=s.sign_error))
     run_errors(sel, stack, layer, matrix)
@@ -69,10 +70,10 @@ def run_errors(sel: Selection, stack: str, layer: int, matrix: str) -> None:
 def bits_table(sel: Selection, s: Summary) -> None:
     st.subheader(t("bxm_t_bits_title"))
     mb = sizes(sel.model_key, sel.device)
-    per = TN.matrix_bytes(s.rows * s.cols)
+    per = lab.ternary.matrix_bytes(s.rows * s.cols)
     whole = {"fp32": mb.fp32, "fp16": mb.fp16, "ternary": mb.ternary_ideal, "packed": mb.ternary_packed}
-    rows = [{t("bxm_t_col_format"): t(f"bxm_t_fmt_{f}"), t("bxm_t_col_bits"): TN.BITS[f],
-             t("bxm_t_col_matrix"): per[f], t("bxm_t_col_model"): whole[f]} for f in TN.BITS]
+    rows = [{t("bxm_t_col_format"): t(f"bxm_t_fmt_{f}"), t("bxm_t_col_bits"): lab.ternary.BITS[f],
+             t("bxm_t_col_matrix"): per[f], t("bxm_t_col_model"): whole[f]} for f in lab.ternary.BITS]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                  column_config={t("bxm_t_col_bits"): st.column_config.NumberColumn(format="%.3f"),
                                 t("bxm_t_col_matrix"): st.column_config.NumberColumn(format="localized"),

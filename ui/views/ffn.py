@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import ffn as F
+from lab import ffn
 from viz_core.labels import plain_labels
 
 from .. import serving
@@ -24,8 +24,7 @@ from ..serving import InternalsData, neuron_projection, parameters
 from ..serving.ffn import mixing
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from ..widgets import compare
+from ..widgets import compare, figure_export
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
 
@@ -108,7 +107,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
         fig = vz.activation_heatmap(acts[:, neurons], data.tokens, neurons,
                                     selected=st.session_state.get("neuron"), terms=ffn_terms(),
                                     title=t("ffn_map_title", layer=layer, n=len(neurons)))
-        fx.chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
+        figure_export.chart(fig, key="ffn_map", on_select=_on_cell, selection_mode="points", width="stretch")
         st.caption(t("ffn_map_caption"))
         with st.expander(t("ffn_topk_table", k=TOP_K)):
             top = np.argsort(-acts, axis=1, kind="stable")[:, :TOP_K]                 # [pos, k] strongest first
@@ -122,7 +121,7 @@ def activations_view(data: InternalsData, sel: Selection, cfg, layer: int) -> No
                                 col_labels=[f"n{i}" for i in sorted_ids], title=t("ffn_all_title", layer=layer),
                                 row_name=t("term_token"), col_name=t("term_neuron"),
                                 colorbar_title=t("term_activation"), max_ticks=20)
-        fx.chart(fig, key="ffn_all", width="stretch")
+        figure_export.chart(fig, key="ffn_all", width="stretch")
         st.caption(t("ffn_all_caption", n=cfg.d_ff))
     neuron_detail(data, sel, cfg, layer, acts if which == "post" else data.post[layer])
 
@@ -138,13 +137,13 @@ def neuron_detail(data: InternalsData, sel: Selection, cfg, layer: int, post: np
             st.caption(t("ffn_neuron_help"))
         left, right = st.columns(2)
         with left:
-            fx.chart(vz.token_bars(post[:, n], data.tokens, title=t("ffn_neuron_acts"),
-                                   value_name=t("term_activation")), key="neuron_acts", width="stretch")
+            figure_export.chart(vz.token_bars(post[:, n], data.tokens, title=t("ffn_neuron_acts"),
+                                              value_name=t("term_activation")), key="neuron_acts", width="stretch")
         with right:
             proj = neuron_projection(sel.model_key, sel.device, layer, n)
-            fx.chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
-                                   title=t("ffn_promotes"), terms=ffn_terms()),
-                     key="neuron_vocab", width="stretch")
+            figure_export.chart(vz.vocab_bars(proj["top"], proj["top_scores"], proj["bottom"], proj["bottom_scores"],
+                                              title=t("ffn_promotes"), terms=ffn_terms()),
+                                key="neuron_vocab", width="stretch")
             st.caption(t(f"ffn_via_{proj['via']}"))
         st.latex(formula("ffn_kv"))
 
@@ -158,14 +157,14 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
     name = t(curve if curve in STRINGS else f"act_{cfg.activation}")
     left, right = st.columns([3, 2])
     with left:
-        fx.chart(vz.activation_function_figure(pre, x, F.activation_curve(cfg.activation, x), name=name,
-                                               terms=ffn_terms()), key="ffn_function", width="stretch")
+        figure_export.chart(vz.activation_function_figure(pre, x, ffn.activation_curve(cfg.activation, x), name=name,
+                                                          terms=ffn_terms()), key="ffn_function", width="stretch")
         st.caption(t("ffn_function_caption", layer=layer, n=pre.size))
-    exact = F.is_exactly_sparse(cfg.activation)
+    exact = ffn.is_exactly_sparse(cfg.activation)
     frac = vz.ffn_sparsity(data.post, exact=exact, tol=TOL)
     with right:
-        fx.chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=ffn_terms()),
-                 key="ffn_sparsity", width="stretch")
+        figure_export.chart(vz.sparsity_chart(frac, title=t("ffn_sparsity_title"), terms=ffn_terms()),
+                            key="ffn_sparsity", width="stretch")
         st.caption(t("ffn_sparsity_exact") if exact else t("ffn_sparsity_near", tol=TOL))
     st.markdown(t("ffn_ex_activation"))
     st.latex(FORMULAS.get(f"ffn_{cfg.activation}", FORMULAS["ffn"]))
@@ -175,7 +174,7 @@ def function_view(data: InternalsData, sel: Selection, cfg, layer: int) -> None:
 def activation_notes(sel: Selection, cfg, layer: int) -> None:
     """The two notes beside the activation: its parameters, and which axis the FFN mixes."""
     model, _ = serving.load_model(sel.model_key, sel.device)
-    p = F.activation_parameters(model)
+    p = ffn.activation_parameters(model)
     shown = t("ffn_mis_params_gated", gate=p.gate) if p.gate else \
         t("ffn_mis_params_none", act={"relu": "ReLU", "gelu": "GELU", "gelu_tanh": "GELU (tanh)", "silu": "SiLU"}[p.activation],
           gate=p.gate_if_swiglu)
@@ -197,7 +196,7 @@ def size_view(sel: Selection, cfg) -> None:
     labels = {k: t(f"ffn_part_{k}") for k in parts}
     left, right = st.columns([2, 3])
     with left:
-        fx.chart(vz.share_chart(parts, labels, title=t("ffn_share_title")), key="ffn_share", width="stretch")
+        figure_export.chart(vz.share_chart(parts, labels, title=t("ffn_share_title")), key="ffn_share", width="stretch")
     with right:
         st.metric(t("ffn_share_metric"), f"{parts['ffn'] / total:.1%}")
         blocks = parts["ffn"] + parts["attention"]

@@ -2,7 +2,7 @@
 the views of its steps (candidates, attention row, beam tree, repetition, KV cache,
 cross-attention).
 
-The generation itself is lab/generation.py; every number shown comes from its Steps
+The generation itself is lab/generate.py; every number shown comes from its Steps
 (the real distributions, the real K/V tensors' sizes, the recorded attention rows) or
 from lab/kv.py (cache sizes, paged blocks). Every forward pass runs inside the run gate
 (`serving.run_held`). A run lives in session state (`_gen`) keyed by its settings, so
@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import lab.generate
 import viz_core as vz
-import viz_core.generation as vg
-from lab import generation as G
-from lab import repetition as RP
-from lab import kv as KV
+import viz_core.generate
+from lab import kv, repetition
 from models.trace import Stack, act_name
 from models.weights import zoo
 
@@ -33,10 +32,10 @@ from ..page import explain, require_model
 from ..serving import MAX_CHARS, run_held
 from ..serving.generate import compare_settings
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from . import generate_training
+from ..widgets import figure_export
+from . import generate_teacher_forcing
 
-STRATEGIES = G.STRATEGIES
+STRATEGIES = lab.generate.STRATEGIES
 MAX_NEW = 64
 PLAY_SECONDS = 0.9
 
@@ -46,12 +45,12 @@ class Run:
     """One generation as the page keeps it."""
 
     sig: tuple
-    settings: G.Settings
+    settings: lab.generate.Settings
     prompt_ids: list[int]
     prompt_tokens: list[str]
     source_tokens: list[str] | None
-    steps: list[G.Step] = field(default_factory=list)
-    result: G.Result | None = None        # beam search
+    steps: list[lab.generate.Step] = field(default_factory=list)
+    result: lab.generate.Result | None = None        # beam search
     done: bool = False
     stopped: bool = False
 
@@ -72,7 +71,7 @@ def render(sel: Selection) -> None:
         encoder_only(sel)
         return
     language_prompt_buttons(sel)
-    example = G.task_prompt(serving.task_of(sel.model_key), cfg.arch)
+    example = lab.generate.task_prompt(serving.task_of(sel.model_key), cfg.arch)
     if example is not None and example != sel.text:
         st.button(t("gen_use_example", text=md_escape(example)), on_click=_set, args=("text", example),
                   key="gen_example")
@@ -88,7 +87,7 @@ def render(sel: Selection) -> None:
     if run is not None:
         views(model, tok, sel, run)
     with st.container(key="tf_section"):            # teacher forcing vs the KV cache, on the same text
-        generate_training.section(sel, cfg.arch)
+        generate_teacher_forcing.section(sel, cfg.arch)
     explanations()
 
 
@@ -108,7 +107,7 @@ def language_prompt_buttons(sel: Selection) -> None:
     """A language model's example prompts: the UI language's first (primary), one click
     for the other language's."""
     entry = serving.entry(sel.model_key)
-    pairs = G.language_prompts(entry.card, lang()) if entry is not None and entry.kind == "lm" else []
+    pairs = lab.generate.language_prompts(entry.card, lang()) if entry is not None and entry.kind == "lm" else []
     pairs = [(code, prompt) for code, prompt in pairs if code in ("zh", "en")]      # the languages named here
     if not pairs:
         return
@@ -122,7 +121,7 @@ def language_prompt_buttons(sel: Selection) -> None:
 def _switch_model(entry: zoo.Entry) -> None:
     """Switch the sidebar's model; to a language model with prompts, its UI-language prompt too."""
     st.session_state["model"] = entry.key
-    pairs = G.language_prompts(entry.card, lang()) if entry.kind == "lm" else []
+    pairs = lab.generate.language_prompts(entry.card, lang()) if entry.kind == "lm" else []
     if pairs:
         st.session_state["text"] = pairs[0][1]
 
@@ -132,7 +131,8 @@ def encoder_only(sel: Selection) -> None:
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
     entry = decoder_choice()
     if entry is not None:
-        st.button(t("gen_switch_decoder", model=md_escape(model_names.label(entry))), on_click=_switch_model, args=(entry,),
+        st.button(t("gen_switch_decoder", model=md_escape(model_names.label(entry))), on_click=_switch_model,
+                  args=(entry,),
                   key="gen_switch", type="primary")
 
 
@@ -142,7 +142,7 @@ def _set(key: str, value) -> None:
 
 
 # ---- settings -------------------------------------------------------------------------------
-def settings_controls(vocab: int, arch: str) -> G.Settings:
+def settings_controls(vocab: int, arch: str) -> lab.generate.Settings:
     """The decoding settings (bounded widgets; the values go in the URL)."""
     strategy = choice(st.radio, t("gen_strategy"), STRATEGIES, param="strategy", default="greedy",
                       horizontal=True, labels={s: t(f"gen_strategy_{s}") for s in STRATEGIES})
@@ -163,7 +163,8 @@ def settings_controls(vocab: int, arch: str) -> G.Settings:
                       help=t("gen_length_penalty_help"))
     cache_slot = c[4] if strategy != "sample" else st.container()
     use_cache = cache_slot.toggle(t("gen_use_cache"), True, key="gen_cache", help=t("gen_use_cache_help"))
-    settings = G.Settings(strategy, int(n), float(temperature), int(top_k), float(top_p), int(seed), int(width),
+    settings = lab.generate.Settings(strategy, int(n), float(temperature), int(top_k), float(top_p), int(seed),
+                                     int(width),
                           float(alpha), bool(use_cache))
     if strategy == "sample" and settings.is_greedy:
         st.caption(t("gen_t0_greedy"))
@@ -173,10 +174,10 @@ def settings_controls(vocab: int, arch: str) -> G.Settings:
 
 
 # ---- the run ---------------------------------------------------------------------------------
-def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | None:
+def run_generation(model, tok, sel: Selection, settings: lab.generate.Settings) -> Run | None:
     """The generation for these settings: from session state when it exists (done or
     stopped), else generated now, token by token, with a progress bar and a stop button."""
-    p = G.prepare_prompt(tok, model.cfg, sel.text[:MAX_CHARS], settings.max_new_tokens)
+    p = lab.generate.prepare_prompt(tok, model.cfg, sel.text[:MAX_CHARS], settings.max_new_tokens)
     prompt, src = p.ids, p.source_ids
     if p.cut:
         st.info(t("gen_truncated", cut=p.cut, kept=len(src or prompt), max_len=model.cfg.max_len),
@@ -192,11 +193,12 @@ def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | No
         return run
     run = Run(sig, settings, prompt, p.tokens, p.source_tokens)
     st.session_state["_gen"] = run
-    eos = G.eos_id(tok)
+    eos = lab.generate.eos_id(tok)
     try:
         if settings.strategy == "beam":
             with st.spinner(t("gen_running_beam")):
-                run.result = run_held(model, lambda m: G.beam_search(m, prompt, settings, source=src, eos=eos),
+                run.result = run_held(model,
+                                      lambda m: lab.generate.beam_search(m, prompt, settings, source=src, eos=eos),
                                       len(prompt) + settings.max_new_tokens)
         else:
             _stream(model, run, settings, src, eos)
@@ -208,7 +210,7 @@ def run_generation(model, tok, sel: Selection, settings: G.Settings) -> Run | No
     return run
 
 
-def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
+def _stream(model, run: Run, settings: lab.generate.Settings, src, eos) -> None:
     """Generate token by token; the stop button's click reruns the page, which ends this
     loop at the next progress update and keeps `run.steps` (see run_generation)."""
     slot = st.empty()
@@ -218,12 +220,12 @@ def _stream(model, run: Run, settings: G.Settings, src, eos) -> None:
                         icon=":material/stop:")
         bar = bar_col.progress(0.0, text=t("gen_progress", i=0, n=settings.max_new_tokens))
     names = [act_name("pattern", None, s) for s in Stack.attention_maps(model.cfg.arch) if s is not Stack.ENCODER]
-    steps = G.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=names)
+    steps = lab.generate.iter_generate(model, run.prompt_ids, settings, source=src, eos=eos, names=names)
     while True:                                             # one step at a time: other sessions interleave
         step = run_held(model, lambda _m: next(steps, None), len(run.prompt_ids) + len(run.steps) + 1)
         if step is None:
             break
-        run.steps.append(G.last_rows(step))
+        run.steps.append(lab.generate.last_rows(step))
         bar.progress(len(run.steps) / settings.max_new_tokens,
                      text=t("gen_progress", i=len(run.steps), n=settings.max_new_tokens))
     slot.empty()
@@ -266,13 +268,14 @@ def views(model, tok, sel: Selection, run: Run) -> None:
         st.warning(t("gen_stopped", n=n_new), icon=":material/stop_circle:")
     text = tok.decode(run.new_ids) if n_new else ""
     st.markdown(f"**{t('gen_output')}** {md_escape(text) if text.strip() else t('gen_nothing')}")
-    if run.result is not None and run.result.stopped_by_eos or run.steps and run.steps[-1].token_id == G.eos_id(tok):
+    if (run.result is not None and run.result.stopped_by_eos
+            or run.steps and run.steps[-1].token_id == lab.generate.eos_id(tok)):
         st.caption(t("gen_eos"))
     st.button(t("gen_again"), on_click=_set, args=("_gen", None), key="gen_again", icon=":material/refresh:")
     if n_new == 0:
         return
     if run.settings.strategy == "beam":
-        tabs(model, tok, sel, run, None, run.prompt_tokens + G.token_texts(tok, run.new_ids))
+        tabs(model, tok, sel, run, None, run.prompt_tokens + lab.generate.token_texts(tok, run.new_ids))
         return
     st.session_state["_gen_n_steps"] = n_new
     if st.session_state.get("_gen_shown") != id(run) or st.session_state.get("gen_step", n_new) > n_new:
@@ -303,14 +306,14 @@ def _step_fragment(model, tok, sel: Selection, run: Run) -> None:
     with c4:
         step_no = st.slider(t("gen_step"), 1, max(n_new, 2), key="gen_step", disabled=n_new < 2)
     s = run.steps[min(step_no, n_new) - 1]
-    tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
+    tokens = run.prompt_tokens + lab.generate.token_texts(tok, run.new_ids)
     n_prompt = len(run.prompt_ids)
-    marks = RP.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
+    marks = repetition.repeated_ngrams(run.prompt_ids + run.new_ids, 3, start=n_prompt)
     st.markdown(output_markdown(tokens[: s.position + 1], n_prompt, marks, s.position))
     tabs(model, tok, sel, run, s, tokens)
 
 
-def tabs(model, tok, sel: Selection, run: Run, s: G.Step | None, tokens: list[str]) -> None:
+def tabs(model, tok, sel: Selection, run: Run, s: lab.generate.Step | None, tokens: list[str]) -> None:
     """The views of one step `s` (beam search, which keeps no steps: of the whole run)."""
     cfg = model.cfg
     names = ["step" if s is not None else "beam", "repetition", "cache"]
@@ -330,34 +333,35 @@ def tabs(model, tok, sel: Selection, run: Run, s: G.Step | None, tokens: list[st
             cross_view(cfg, run, s, tokens)
 
 
-def _why(s: G.Step, settings: G.Settings) -> str:
+def _why(s: lab.generate.Step, settings: lab.generate.Settings) -> str:
     if settings.is_greedy:
         return t("gen_why_greedy")
     rank = s.candidates.index(s.token_id) + 1 if s.token_id in s.candidates else None
     return t("gen_why_sampled", p=s.chosen_prob, rank=rank if rank else f"> {len(s.candidates)}", kept=s.n_kept)
 
 
-def step_view(model, tok, run: Run, s: G.Step, tokens: list[str]) -> None:
+def step_view(model, tok, run: Run, s: lab.generate.Step, tokens: list[str]) -> None:
     cfg = model.cfg
     left, right = st.columns([1, 1], gap="medium")
     chosen = s.candidates.index(s.token_id) if s.token_id in s.candidates else None
-    cand = G.token_texts(tok, s.candidates)
+    cand = lab.generate.token_texts(tok, s.candidates)
     with left:
         st.markdown(f"**{t('gen_candidates', i=s.index + 1, pos=s.position)}**")
-        fig = vg.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
-                                terms=words("gen_term_", vg.BAR_TERMS))
-        fx.chart(fig, key="gen_bars", width="stretch")
-        st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(G.token_text(tok, s.token_id), 30))) + " "
+        fig = viz_core.generate.candidate_bars(cand, s.model_probs, s.probs, s.kept, s.final_probs, chosen,
+                                terms=words("gen_term_", viz_core.generate.BAR_TERMS))
+        figure_export.chart(fig, key="gen_bars", width="stretch")
+        st.markdown(t("gen_chosen", tok=md_escape(vz.visible_label(lab.generate.token_text(tok, s.token_id), 30))) + " "
                     + _why(s, run.settings))
     with right:
         layer = st.slider(t("layer"), 0, cfg.n_layers - 1, cfg.n_layers - 1, key="gen_layer") if cfg.n_layers > 1 else 0
-        row = G.attention_row(s, layer, Stack.output(cfg.arch))                               # [head, context]
+        row = lab.generate.attention_row(s, layer,
+                                         Stack.output(cfg.arch))                               # [head, context]
         ctx = tokens[: s.position]
         fig = vz.head_heatmap(row, [f"H{h}" for h in range(row.shape[0])], ctx, clickable=False, square=False,
                               title=t("gen_attn_title", tok=vz.visible_label(tokens[s.position - 1], 20), layer=layer),
                               terms={"query": t("term_head"), "key": t("term_key"), "weight": t("term_weight")})
         vz.fit_height(fig, int(np.clip(200 + 26 * row.shape[0], 320, 560)))
-        fx.chart(fig, key="gen_attn_row", width="stretch")
+        figure_export.chart(fig, key="gen_attn_row", width="stretch")
         st.caption(t("gen_attn_caption"))
 
 
@@ -365,10 +369,10 @@ def repetition_view(tok, sel: Selection, run: Run) -> None:
     n_prompt = len(run.prompt_ids)
     ids = run.prompt_ids + run.new_ids
     n = st.slider(t("gen_ngram"), 1, 6, 3, key="gen_ngram")
-    marks = RP.repeated_ngrams(ids, n, start=n_prompt)
-    tokens = run.prompt_tokens + G.token_texts(tok, run.new_ids)
+    marks = repetition.repeated_ngrams(ids, n, start=n_prompt)
+    tokens = run.prompt_tokens + lab.generate.token_texts(tok, run.new_ids)
     st.markdown(output_markdown(tokens, n_prompt, marks, None))
-    st.markdown(t("gen_repeat_rate", n=n, rate=RP.repetition_rate(ids, n, start=n_prompt)))
+    st.markdown(t("gen_repeat_rate", n=n, rate=repetition.repetition_rate(ids, n, start=n_prompt)))
     st.markdown(t("gen_repeat_explain"))
     if st.toggle(t("gen_compare"), key="gen_compare_on"):
         rows = compare_settings(sel.model_key, sel.device, tuple(run.prompt_ids),
@@ -384,15 +388,15 @@ def beam_view(tok, run: Run) -> None:
     nodes = res.beam
     if len(nodes) > 400:
         st.info(t("gen_beam_big", n=len(nodes)))
-    fig = vg.beam_tree([n.step for n in nodes], [n.parent for n in nodes],
-                       G.token_texts(tok, [n.token_id for n in nodes]),
+    fig = viz_core.generate.beam_tree([n.step for n in nodes], [n.parent for n in nodes],
+                       lab.generate.token_texts(tok, [n.token_id for n in nodes]),
                        [n.score for n in nodes], [n.kept for n in nodes], [n.finished for n in nodes], res.best_path,
-                       prompt_label=t("gen_prompt"), terms=words("gen_term_", vg.BEAM_TERMS))
-    fx.chart(fig, key="gen_beam_tree", width="stretch")
+                       prompt_label=t("gen_prompt"), terms=words("gen_term_", viz_core.generate.BEAM_TERMS))
+    figure_export.chart(fig, key="gen_beam_tree", width="stretch")
     best = nodes[res.best_path[-1]]
     length = len(res.best_path)
     st.markdown(t("gen_beam_best", score=best.score, n=length, alpha=run.settings.length_penalty,
-                  norm=G.normalised_score(best.score, length, run.settings.length_penalty)))
+                  norm=lab.generate.normalised_score(best.score, length, run.settings.length_penalty)))
     st.markdown(t("gen_beam_explain", width=run.settings.beam_width))
     st.latex(formula("gen_beam"))
 
@@ -402,7 +406,7 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     s = run.steps[index] if run.steps else None          # beam search keeps no steps
     rows = (s.cache_rows if s else 0) or len(run.prompt_ids) + index   # positions whose K/V exist after it
     width = run.settings.beam_width if run.settings.strategy == "beam" else 1
-    cache = KV.cache_at_step(cfg, rows, width, s.cache_bytes if s else None)
+    cache = kv.cache_at_step(cfg, rows, width, s.cache_bytes if s else None)
     if not run.settings.use_cache:
         st.info(t("gen_cache_off"))
     st.markdown(t("gen_cache_explain", n=rows, kv=cfg.kv_heads, heads=cfg.n_heads, kind=cfg.attention_kind,
@@ -410,9 +414,9 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
     st.latex(formula("gen_cache_bytes"))
     tokens = all_tokens[:rows]
     before = 0 if index == 0 else rows - 1
-    fig = vg.kv_cache_grid(cfg.n_layers, rows, before, tokens,
-                           terms=words("gen_term_", vg.CACHE_TERMS))
-    fx.chart(fig, key="gen_cache_grid", width="stretch")
+    fig = viz_core.generate.kv_cache_grid(cfg.n_layers, rows, before, tokens,
+                           terms=words("gen_term_", viz_core.generate.CACHE_TERMS))
+    figure_export.chart(fig, key="gen_cache_grid", width="stretch")
     st.caption(t("gen_cache_grid_caption"))
     shape = f"[{', '.join(map(str, cache.shape))}]"
     table = pd.DataFrame({t("layer"): list(range(cfg.n_layers)), "K": [shape] * cfg.n_layers,
@@ -423,27 +427,27 @@ def cache_view(cfg, run: Run, index: int, all_tokens: list[str]) -> None:
         st.caption(t("gen_cache_beam", width=width))
     if run.source_tokens is not None:
         n_src = len(run.source_tokens)
-        st.caption(t("gen_cache_cross", n=n_src, kib=KV.kv_cache_bytes(cfg, n_src).total / 1024))
+        st.caption(t("gen_cache_cross", n=n_src, kib=kv.kv_cache_bytes(cfg, n_src).total / 1024))
     # MHA / GQA / MQA for this model's shape
-    positions, curves = KV.kv_cache_curves(cfg, max(cfg.max_len, rows))
-    name = {d: t("gen_kv_label", kind=KV.attention_kind(cfg.n_heads, d), n=d) for d in curves}
+    positions, curves = kv.kv_cache_curves(cfg, max(cfg.max_len, rows))
+    name = {d: t("gen_kv_label", kind=kv.attention_kind(cfg.n_heads, d), n=d) for d in curves}
     series = {name[d]: b for d, b in curves.items()}
-    fx.chart(vg.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=rows,
+    figure_export.chart(viz_core.generate.kv_memory_chart(positions, series, current=name.get(cfg.kv_heads), at=rows,
                                 terms={"tokens": t("gen_term_tokens"), "bytes": t("gen_term_bytes")}),
              key="gen_cache_memory", width="stretch")
     st.markdown(t("gen_cache_compare", n=rows, this=cache.total / 1024, mha=cache.mha / 1024, mqa=cache.mqa / 1024,
                   kind=cfg.attention_kind))
     st.markdown(f"**{t('gen_paged_title')}**")
     block = st.select_slider(t("gen_block_size"), [2, 4, 8, 16, 32], 4, key="gen_block")
-    paged = KV.paged_layout(rows, block)
-    fx.chart(vg.paged_view(tokens, block, paged.physical, terms={"block": t("gen_term_block"),
+    paged = kv.paged_layout(rows, block)
+    figure_export.chart(viz_core.generate.paged_view(tokens, block, paged.physical, terms={"block": t("gen_term_block"),
                                                                   "slot": t("gen_term_slot")}),
              key="gen_paged", width="stretch")
     st.markdown(t("gen_paged_explain", blocks=paged.blocks, block=block, empty=paged.empty, max_len=cfg.max_len,
                   waste=cfg.max_len - rows))
 
 
-def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
+def cross_view(cfg, run: Run, s: lab.generate.Step, tokens: list[str]) -> None:
     """Encoder-decoder: each generated token's cross-attention over the source, growing
     row by row up to the current step."""
     c1, c2 = st.columns(2)
@@ -451,7 +455,8 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
              if cfg.n_layers > 1 else 0)
     head = c2.selectbox(t("head"), ["mean"] + [str(h) for h in range(cfg.n_heads)], key="gen_cross_head",
                         format_func=lambda o: t("combine_mean") if o == "mean" else f"H{o}")
-    rows = np.stack([G.attention_row(st_, layer, Stack.CROSS) for st_ in run.steps[: s.index + 1]])  # [step, head, src]
+    rows = np.stack([lab.generate.attention_row(st_, layer,
+                                                Stack.CROSS) for st_ in run.steps[: s.index + 1]])  # [step, head, src]
     m = rows.mean(axis=1) if head == "mean" else rows[:, int(head)]
     q_labels = [f"{vz.visible_label(tokens[st_.position - 1], 12)} → {vz.visible_label(tokens[st_.position], 12)}"
                 for st_ in run.steps[: s.index + 1]]
@@ -459,7 +464,7 @@ def cross_view(cfg, run: Run, s: G.Step, tokens: list[str]) -> None:
                           title=t("gen_cross_title", layer=layer, n=s.index + 1),
                           terms={"query": t("gen_term_step"), "key": t("gen_term_source"), "weight": t("term_weight")})
     vz.fit_height(fig, int(np.clip(160 + 26 * m.shape[0], 260, 700)))
-    fx.chart(fig, key="gen_cross", width="stretch")
+    figure_export.chart(fig, key="gen_cross", width="stretch")
     st.caption(t("gen_cross_caption"))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from lab import lessons as LL
+import lab.lessons
 from models.errors import Refused
 from viz_core.labels import plain_label
 
@@ -29,8 +29,8 @@ from ..page import explain, require_model, require_text, use_text
 from ..refusals import say
 from ..serving.lessons import shipped
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from . import lesson_class
+from ..widgets import figure_export
+from . import lessons_class
 
 UPLOADED = "_ls_uploaded"            # session: id -> Lesson uploaded by this reader
 TALLY = "_ls_tally"                  # session: (lesson, step) -> [right, guesses]
@@ -42,7 +42,7 @@ STARTED = "_ls_started"              # session: (lesson id, language) whose text
 
 @dataclass(frozen=True)
 class Place:
-    lesson: LL.Lesson
+    lesson: lab.lessons.Lesson
     index: int                       # 0-based step
 
 
@@ -59,9 +59,9 @@ def render(sel: Selection) -> None:
     if not lessons:
         st.error(t("ls_none"))
         return
-    lesson_class.join_from_link()
-    cls = lesson_class.info()
-    student = cls is not None and not lesson_class.role().teacher
+    lessons_class.join_from_link()
+    cls = lessons_class.info()
+    student = cls is not None and not lessons_class.role().teacher
     if student and st.session_state.get("_sidebar_pending"):
         st.rerun()                                   # the sidebar takes the class's model and sentence first
     place = choose(lessons, cls)
@@ -72,7 +72,7 @@ def render(sel: Selection) -> None:
     if not presenting() and cls is None:
         library(lessons, errors)
     if cls is not None or not presenting():           # a class's code and QR stay on the projector
-        lesson_class.panel(place.lesson.id, place.index, sel, place.lesson.id in shipped()[0])
+        lessons_class.panel(place.lesson.id, place.index, sel, place.lesson.id in shipped()[0])
     model, tok = require_model(sel)
     if not fits(place.lesson, sel, model.cfg):
         return
@@ -82,7 +82,7 @@ def render(sel: Selection) -> None:
 
 
 # ---- which lesson, which step ------------------------------------------------------------------
-def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
+def choose(lessons: dict[str, lab.lessons.Lesson], cls=None) -> Place | None:
     """The lesson and step: a class's (a student follows the teacher; a teacher's class keeps
     its lesson), else the list's and the link's."""
     ids = list(lessons)
@@ -91,10 +91,10 @@ def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
         lesson = lessons.get(cls.lesson)
         if lesson is None:
             st.warning(t("cl_unknown_lesson", lesson=md_escape(cls.lesson)))
-            lesson_class.leave()
+            lessons_class.leave()
             return None
         st.markdown(f"**{md_escape(lesson.title[code])}**")
-        if not lesson_class.role().teacher or STEP not in st.session_state or st.session_state[STEP][0] != lesson.id:
+        if not lessons_class.role().teacher or STEP not in st.session_state or st.session_state[STEP][0] != lesson.id:
             st.session_state[STEP] = (lesson.id, min(cls.step, len(lesson.steps) - 1))
         return Place(lesson, st.session_state[STEP][1])
     if presenting():                                 # on the projector: the step and Next/Back only
@@ -124,13 +124,13 @@ def choose(lessons: dict[str, LL.Lesson], cls=None) -> Place | None:
     return Place(lesson, index)
 
 
-def start_text(lesson: LL.Lesson, code: str) -> str:
+def start_text(lesson: lab.lessons.Lesson, code: str) -> str:
     """The text `lesson` starts on in language `code`: its own (a poem), else the app's
     example sentence in that language (`examples.EXAMPLE_TEXTS`)."""
     return lesson.text[code] if lesson.text else EXAMPLE_TEXTS[code]
 
 
-def start_on_lesson_text(lesson: LL.Lesson, lessons: dict[str, LL.Lesson], sel: Selection) -> None:
+def start_on_lesson_text(lesson: lab.lessons.Lesson, lessons: dict[str, lab.lessons.Lesson], sel: Selection) -> None:
     """Put the lesson's text in the reader's language into the sidebar when the sidebar holds
     a text the app chose (an example sentence, or a lesson's text): a lesson opened in Chinese
     reads Chinese, in English English. A text the reader typed, or a link carried, stays.
@@ -150,10 +150,10 @@ def start_on_lesson_text(lesson: LL.Lesson, lessons: dict[str, LL.Lesson], sel: 
 
 def go(lid: str, index: int) -> None:
     st.session_state[STEP] = (lid, index)
-    lesson_class.moved(index)                        # a teacher's class follows
+    lessons_class.moved(index)                        # a teacher's class follows
 
 
-def library(lessons: dict[str, LL.Lesson], errors: list[LL.LessonError]) -> None:
+def library(lessons: dict[str, lab.lessons.Lesson], errors: list[lab.lessons.LessonError]) -> None:
     """The list of lessons, and a teacher's own lesson file."""
     code = lang()
     with st.expander(t("ls_library", n=len(lessons))):
@@ -178,13 +178,13 @@ def take_upload(taken: list[str]) -> None:
         return
     data = up.getvalue()                 # in memory already (Streamlit holds the upload); parse checks its size first
     try:
-        lesson = LL.parse(data, specs(), up.name)
+        lesson = lab.lessons.parse(data, specs(), up.name)
     except Refused as e:
         st.session_state[UPLOAD_SAID] = ("bad", t("ls_upload_bad", file=md_escape(up.name), error=say(e)))
         return
     mine = st.session_state.setdefault(UPLOADED, {})
     if lesson.id in taken and lesson.id not in mine:
-        lesson = LL.Lesson(f"my-{lesson.id}"[:40], lesson.title, lesson.summary, lesson.model, lesson.archs,
+        lesson = lab.lessons.Lesson(f"my-{lesson.id}"[:40], lesson.title, lesson.summary, lesson.model, lesson.archs,
                            lesson.steps, lesson.source, lesson.text)
     mine[lesson.id] = lesson
     st.session_state[UPLOAD_SAID] = ("ok", t("ls_upload_ok", title=md_escape(lesson.title[lang()]),
@@ -196,7 +196,7 @@ def _switch(key: str) -> None:
     st.session_state["model"] = key
 
 
-def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
+def fits(lesson: lab.lessons.Lesson, sel: Selection, cfg) -> bool:
     """Whether the lesson can run on the reader's model; otherwise say why and offer the
     model it was written for. A different but fitting model only gets a note."""
     from .. import model_names, serving
@@ -210,8 +210,8 @@ def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
                       key="ls_switch", type="primary")
         return False
     try:
-        LL.check_model(lesson, specs(), cfg.n_layers, cfg.n_heads, cfg.arch)
-    except LL.LessonError as e:
+        lab.lessons.check_model(lesson, specs(), cfg.n_layers, cfg.n_heads, cfg.arch)
+    except lab.lessons.LessonError as e:
         st.error(t("ls_model_mismatch", model=md_escape(sel.model_label), error=say(e)))
         if suited is not None and suited.key != sel.model_key:
             st.button(t("ls_switch", model=md_escape(label)), on_click=_switch, args=(lesson.model,),
@@ -229,17 +229,17 @@ def fits(lesson: LL.Lesson, sel: Selection, cfg) -> bool:
 
 
 # ---- one step ----------------------------------------------------------------------------------
-def resolved(step: LL.Step, cfg) -> dict[str, Any]:
+def resolved(step: lab.lessons.Step, cfg) -> dict[str, Any]:
     """The step's parameters with layers and heads counted from the end made positive."""
     out = dict(step.params)
     for p in KINDS[step.kind].spec.params:
         n = {"layer": cfg.n_layers, "head": cfg.n_heads}.get(p.type)
         if n is not None:
-            out[p.name] = LL.resolve_index(out[p.name], n, p, p.name)
+            out[p.name] = lab.lessons.resolve_index(out[p.name], n, p, p.name)
     return out
 
 
-def compute(step: LL.Step, sel: Selection, model, tok) -> Shown:
+def compute(step: lab.lessons.Step, sel: Selection, model, tok) -> Shown:
     return KINDS[step.kind].run(StepContext(sel, model, tok), resolved(step, model.cfg))
 
 
@@ -251,8 +251,8 @@ def step_view(place: Place, sel: Selection, model, tok, cls=None) -> None:
         st.progress((i + 1) / n, text=t("ls_progress", i=i + 1, n=n, lesson=md_escape(lesson.title[code])))
     with st.container(key="ls_step"):
         step_body(place, sel, model, tok, cls)
-    if cls is not None and not lesson_class.role().teacher:
-        lesson_class.follow_teacher(cls.code)        # a student moves with the teacher, not with buttons
+    if cls is not None and not lessons_class.role().teacher:
+        lessons_class.follow_teacher(cls.code)        # a student moves with the teacher, not with buttons
     else:
         nav(lesson, i)
 
@@ -276,10 +276,10 @@ def step_body(place: Place, sel: Selection, model, tok, cls=None) -> None:
     if step.ask:
         revealed = question(place, step, shown, sel, cls)
     if revealed:
-        fx.chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
+        figure_export.chart(shown.figure, key=f"ls_fig_{lesson.id}_{i}", width="stretch")
         text = step.notice[code] if step.notice else default_notice(step.kind)
         if text:
-            st.info(lesson_markdown(LL.fill(text, display(shown.facts))), icon=":material/visibility:")
+            st.info(lesson_markdown(lab.lessons.fill(text, display(shown.facts))), icon=":material/visibility:")
         if shown.caption:
             st.caption(shown.caption)
         if shown.page and not presenting():
@@ -299,7 +299,7 @@ def explorer_link(shown: Shown) -> None:
                  query_params={**keep, **shown.params})
 
 
-def nav(lesson: LL.Lesson, i: int) -> None:
+def nav(lesson: lab.lessons.Lesson, i: int) -> None:
     n = len(lesson.steps)
     back, mid, fwd = st.columns([1, 4, 1])
     back.button(t("ls_back"), key="ls_back", on_click=go, args=(lesson.id, i - 1), disabled=i == 0,
@@ -310,14 +310,14 @@ def nav(lesson: LL.Lesson, i: int) -> None:
 
 
 # ---- predict, then reveal ---------------------------------------------------------------------
-def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None) -> bool:
+def question(place: Place, step: lab.lessons.Step, shown: Shown, sel: Selection, cls=None) -> bool:
     """Ask the step's question; True once the answer is revealed (by this reader, or in a
     class by the teacher)."""
     lesson, i = place.lesson, place.index
     code = lang()
     spec = KINDS[step.kind].spec
     seen = (lesson.id, i, sel.model_key, sel.text, sel.target)
-    teacher = cls is not None and lesson_class.role().teacher
+    teacher = cls is not None and lessons_class.role().teacher
     student = cls is not None and not teacher
     if student:
         revealed = cls.revealed and cls.step == i
@@ -333,12 +333,12 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None
     gkey = f"ls_guess_{lesson.id}_{i}"
     guess = st.pills(t("ls_your_guess"), options, format_func=fmt, key=gkey, disabled=revealed)
     if student and not revealed:
-        lesson_class.answer_box(cls.code, i, guess, fmt)
+        lessons_class.answer_box(cls.code, i, guess, fmt)
         st.caption(t("cl_wait_reveal"))
         return False
     if not revealed:
         if teacher:
-            lesson_class.live_tally(cls.code, i, fmt, options)
+            lessons_class.live_tally(cls.code, i, fmt, options)
         st.button(t("ls_reveal") if guess is not None else t("ls_reveal_no_guess"), key=f"ls_reveal_{lesson.id}_{i}",
                   on_click=reveal, args=(seen, (lesson.id, i), guess, shown.answer, teacher), type="primary",
                   icon=":material/visibility:")
@@ -355,7 +355,7 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None
     else:
         st.warning(t("ls_wrong", guess=md_escape(fmt(guess)), answer=md_escape(right_label)), icon=":material/info:")
     if teacher:
-        lesson_class.live_tally(cls.code, i, fmt, options)
+        lessons_class.live_tally(cls.code, i, fmt, options)
     if not student:
         tally_line((lesson.id, i))
         st.button(t("ls_again"), key=f"ls_again_{lesson.id}_{i}", on_click=hide, args=(seen, gkey, i, teacher))
@@ -365,7 +365,7 @@ def question(place: Place, step: LL.Step, shown: Shown, sel: Selection, cls=None
 def reveal(seen: tuple, where: tuple, guess: Any, answer: Any, teacher: bool = False) -> None:
     st.session_state.setdefault(REVEALED, set()).add(seen)
     if teacher:
-        lesson_class.revealed_by_teacher(where[1])
+        lessons_class.revealed_by_teacher(where[1])
     if guess is not None:
         right, total = st.session_state.setdefault(TALLY, {}).get(where, (0, 0))
         st.session_state[TALLY][where] = (right + (guess == answer), total + 1)
@@ -375,7 +375,7 @@ def hide(seen: tuple, gkey: str, step: int = 0, teacher: bool = False) -> None:
     st.session_state.setdefault(REVEALED, set()).discard(seen)
     st.session_state.pop(gkey, None)
     if teacher:
-        lesson_class.moved(step)                     # the class's answers to this step reopen
+        lessons_class.moved(step)                     # the class's answers to this step reopen
 
 
 def tally_line(where: tuple) -> None:

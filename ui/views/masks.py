@@ -2,7 +2,7 @@
 applied mask (the model computing with it) and attention without softmax.
 
 Masks come from models/masks.py (the builders the model uses); the numbers about them
-and the model runs with them from lab/masking.py and lab/variants.py (runs through the
+and the model runs with them from lab/masks.py and lab/variants.py (runs through the
 gate, cached in ui/serving/masks.py); figures from viz_core.masks. Only the open tab runs.
 """
 from __future__ import annotations
@@ -16,12 +16,12 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import masking as MK
-from lab import variants as V
+import lab.masks
+import models.masks
+import viz_core.masks
+from lab import variants
 from lab.positional import shuffle
-from models import masks as M
 from models.trace import Stack
-from viz_core import masks as vm
 from viz_core.labels import plain_label, plain_labels
 
 from ..figure_words import mask_terms
@@ -31,7 +31,7 @@ from ..page import explain, require_model, require_text
 from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
 
@@ -128,7 +128,7 @@ def composer(tokens: list[str]) -> list[dict]:
     """Pattern choice and bounded parameters; returns the parts for models.masks.compose
     (an XLNet order that is not a permutation is refused with a sentence and left out)."""
     n = len(tokens)
-    kinds = st.multiselect(t("mk_parts"), list(M.PART_KINDS), default=["local"], key="mk_parts",
+    kinds = st.multiselect(t("mk_parts"), list(models.masks.PART_KINDS), default=["local"], key="mk_parts",
                            format_func=lambda k: t(f"mk_kind_{k}"))
     need = {a for k in kinds for a in PART_ARGS.get(k, ())}
     params: dict = {}
@@ -163,10 +163,10 @@ def composer(tokens: list[str]) -> list[dict]:
         with next(cols):
             params["prefix_len"] = _num(t("mk_prefix_len"), 0, n, min(2, n), "mk_prefix_len")
     parts = [{"kind": kind, **{a: params[a] for a in PART_ARGS.get(kind, ())}} for kind in kinds]
-    if set(kinds) & set(MK.XLNET_KINDS):
+    if set(kinds) & set(lab.masks.XLNET_KINDS):
         order = xlnet_order(n)
-        parts = [dict(p, order=order) if p["kind"] in MK.XLNET_KINDS else p for p in parts
-                 if p["kind"] not in MK.XLNET_KINDS or order]
+        parts = [dict(p, order=order) if p["kind"] in lab.masks.XLNET_KINDS else p for p in parts
+                 if p["kind"] not in lab.masks.XLNET_KINDS or order]
     return parts
 
 
@@ -179,7 +179,7 @@ def xlnet_order(n: int) -> list[int] | None:
     with right:
         st.button(t("mk_order_shuffle"), key="mk_shuffle", on_click=_shuffle_order, args=(n,))
     try:
-        return M.parse_order(text, n)
+        return models.masks.parse_order(text, n)
     except ValueError as e:
         st.warning(t("mk_order_bad", error=explain(e)), icon=":material/shuffle:")
         return None
@@ -192,12 +192,13 @@ def parts_key(parts: list[dict]) -> str:
 
 
 def show_mask(mask: np.ndarray, tokens: list[str], title: str, key: str) -> None:
-    fx.chart(vm.mask_figure(mask, tokens, title=title, terms=mask_terms()), key=key, width="stretch")
+    figure_export.chart(viz_core.masks.mask_figure(mask, tokens, title=title, terms=mask_terms()), key=key,
+                        width="stretch")
 
 
 def stats_lines(mask: np.ndarray) -> None:
     """Density and pairs of the mask; a warning for queries with nothing to attend to."""
-    stats = MK.mask_stats(mask)
+    stats = lab.masks.mask_stats(mask)
     st.markdown(t("mk_stats", density=stats.density, pairs=stats.pairs, total=stats.total,
                   lo=int(stats.per_query.min()), hi=int(stats.per_query.max())))
     if stats.empty:
@@ -205,7 +206,7 @@ def stats_lines(mask: np.ndarray) -> None:
 
 
 # ---- the model with the mask ---------------------------------------------------------------------
-def trained_note(run: MK.MaskedRun) -> None:
+def trained_note(run: lab.masks.MaskedRun) -> None:
     changed = run.n_changed
     if changed == 0:
         st.success(t("mk_same_as_trained"), icon=":material/check:")
@@ -218,7 +219,7 @@ def trained_note(run: MK.MaskedRun) -> None:
         st.warning(t("mk_sees_future", n=run.n_future), icon=":material/fast_forward:")
 
 
-def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_label: str, c: Controls) -> None:
+def compose_view(run: lab.masks.MaskedRun, tokens: list[str], parts: list[dict], model_label: str, c: Controls) -> None:
     """The composed mask, its numbers, and the model computing with it."""
     if not parts:
         st.caption(t("mk_none"))
@@ -227,7 +228,8 @@ def compose_view(run: MK.MaskedRun, tokens: list[str], parts: list[dict], model_
         show_mask(run.composed, tokens, t("mk_composed"), "mk_composed")
     with right:
         stats_lines(run.composed)
-        fx.chart(vm.per_query_bars(run.composed.sum(-1), tokens, terms=mask_terms()), key="mk_per_query",
+        figure_export.chart(viz_core.masks.per_query_bars(run.composed.sum(-1), tokens, terms=mask_terms()),
+                            key="mk_per_query",
                  width="stretch")
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
@@ -247,7 +249,7 @@ def weights_map(pattern: np.ndarray, mask: np.ndarray, q_tok: list[str], k_tok: 
     return vz.head_heatmap(shown, q_tok, k_tok, clickable=False, terms=weight_terms(), **kw)
 
 
-def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) -> None:
+def applied_view(run: lab.masks.MaskedRun, tokens: list[str], layer: int, head: int) -> None:
     """scores -> masked scores (−∞) -> softmax -> how the output moved."""
     scores = run.scores[layer, head]
     mask = run.recorded_mask
@@ -255,17 +257,18 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
     c1, c2 = st.columns(2)
     with c1:
         st.markdown(f"**{t('mk_step_scores')}**")
-        fx.chart(vz.matrix_heatmap(scores, row_labels=tokens, col_labels=tokens, row_name=t("term_query"),
+        figure_export.chart(vz.matrix_heatmap(scores, row_labels=tokens, col_labels=tokens, row_name=t("term_query"),
                                    col_name=t("term_key"), colorbar_title=t("fa_term_score")),
                  key="mk_scores", width="stretch")
     with c2:
         st.markdown(f"**{t('mk_step_masked')}**")
-        fx.chart(vm.masked_scores_figure(scores, mask, tokens, terms=mask_terms()), key="mk_masked",
+        figure_export.chart(viz_core.masks.masked_scores_figure(scores, mask, tokens, terms=mask_terms()),
+                            key="mk_masked",
                  width="stretch")
     c3, c4 = st.columns(2)
     with c3:
         st.markdown(f"**{t('mk_step_softmax')}**")
-        fx.chart(weights_map(pattern, mask, tokens, tokens, square=False), key="mk_softmax", width="stretch")
+        figure_export.chart(weights_map(pattern, mask, tokens, tokens, square=False), key="mk_softmax", width="stretch")
         dev = run.row_deviation(layer, head)
         st.caption(t("mk_rows_ok", dev=dev) if dev is not None else "")
     with c4:
@@ -276,7 +279,7 @@ def applied_view(run: MK.MaskedRun, tokens: list[str], layer: int, head: int) ->
                               terms={"query": t("mk_term_layers"), "key": t("mk_term_position"),
                                      "weight": t("mk_term_change")})
         vz.fit_height(fig, int(np.clip(160 + 30 * change.shape[0], 300, 560)))
-        fx.chart(fig, key="mk_change", width="stretch")
+        figure_export.chart(fig, key="mk_change", width="stretch")
         st.caption(t("mk_output_caption"))
     st.latex(formula("mk_masked_softmax"))
 
@@ -287,9 +290,10 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     toks = tokens[:n]
     st.caption(t("mk_gallery_caption", n=n))
     cols = st.columns(3)
-    for i, (kind, m) in enumerate(MK.gallery(parts, n).items()):
+    for i, (kind, m) in enumerate(lab.masks.gallery(parts, n).items()):
         with cols[i % 3]:
-            fx.chart(vm.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=mask_terms(), height=330),
+            figure_export.chart(viz_core.masks.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=mask_terms(),
+                                                           height=330),
                      key=f"mk_gallery_{kind}", width="stretch")
     st.markdown(t("mk_ex_kinds"))
 
@@ -314,10 +318,10 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
         with col:
             n_real = data.lengths[i]
             st.markdown(f"**{t('mk_row', i=i + 1, n=n_real, pad=data.n - n_real)}**")
-            fx.chart(vm.mask_figure(data.mask[i], data.tokens[i],
+            figure_export.chart(viz_core.masks.mask_figure(data.mask[i], data.tokens[i],
                                     title=t("mk_row_mask", i=i + 1, layer=c.layer), terms=mask_terms()),
                      key=f"mk_pad_mask_{i}", width="stretch")
-            fx.chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
+            figure_export.chart(weights_map(data.pattern[i, c.head], data.mask[i], data.tokens[i], data.tokens[i],
                                  title=t("mk_row_pattern", i=i + 1, layer=c.layer, head=c.head)),
                      key=f"mk_pad_pattern_{i}", width="stretch")
             if n_real < data.n:
@@ -330,8 +334,9 @@ def cost_view(parts: list[dict]) -> None:
     raw = cost_curves(parts_key(parts))
     names = {"full": t("mk_cost_full"), "composed": t("mk_cost_composed")}
     curves = {names.get(k) or t(f"mk_kind_{k}"): v for k, v in raw.items()}
-    fx.chart(vm.cost_chart(MK.COST_LENGTHS, curves, terms=mask_terms()), key="mk_cost", width="stretch")
-    table = pd.DataFrame({t("mk_cost_table_n"): MK.COST_LENGTHS, **curves})
+    figure_export.chart(viz_core.masks.cost_chart(lab.masks.COST_LENGTHS, curves, terms=mask_terms()), key="mk_cost",
+                        width="stretch")
+    table = pd.DataFrame({t("mk_cost_table_n"): lab.masks.COST_LENGTHS, **curves})
     st.dataframe(table, hide_index=True, width="stretch", key="mk_cost_table")
 
 
@@ -340,23 +345,24 @@ def reach_view(mask: np.ndarray, tokens: list[str], n_layers: int, window: int) 
     st.markdown(t("mk_reach_intro"))
     # up to the model's own depth (a 24-layer model: 24), at least 12
     layers = _num(t("mk_reach_layers"), 1, max(12, n_layers), max(2, n_layers), "mk_reach_layers")
-    reach = MK.reach(mask, layers)
+    reach = lab.masks.reach(mask, layers)
     c1, c2 = st.columns([3, 2])
     with c1:
         show_mask(reach.maps[-1], tokens, t("mk_reach_map", l=layers), "mk_reach_map")
     with c2:
-        fx.chart(vm.coverage_chart(reach.maps, terms=mask_terms()), key="mk_coverage", width="stretch")
+        figure_export.chart(viz_core.masks.coverage_chart(reach.maps, terms=mask_terms()), key="mk_coverage",
+                            width="stretch")
         need = reach.layers_needed
         st.success(t("mk_reach_closure", l=need)) if need <= layers else st.info(t("mk_reach_more", l=need))
         st.latex(FORMULAS["mk_reach"])
     st.markdown(f"**{t('mk_reach_compare', n=len(tokens))}**")
     rows = [{t("mk_reach_col_pattern"): reach_label(r), t("mk_reach_col_pairs"): r.pairs,
              t("mk_reach_col_layers"): r.layers, t("mk_reach_col_all"): t("mk_yes") if r.reaches_all else t("mk_no")}
-            for r in MK.reach_comparison(len(tokens), window, mask)]
+            for r in lab.masks.reach_comparison(len(tokens), window, mask)]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="mk_reach_table")
 
 
-def reach_label(row: MK.ReachRow) -> str:
+def reach_label(row: lab.masks.ReachRow) -> str:
     """A compared pattern's name with its window or stride."""
     if row.pattern == "composed":
         return t("mk_cost_composed")
@@ -369,7 +375,7 @@ def _tall(fig):
     return fig
 
 
-def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: int) -> None:
+def variants_view(run: lab.masks.MaskedRun, tokens: list[str], c: Controls, n_heads: int) -> None:
     st.markdown(t("mk_variants_intro"))
     # softmax: the model's own weights and head output (with its position bias, if any)
     q, k, v, soft_w, soft_out = run.own_head(c.layer, c.head)
@@ -377,23 +383,23 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
     with c1:
         causal = st.toggle(t("mk_linear_causal"), value=bool(run.decoder), key="mk_linear_causal")
     with c2:
-        default_gamma = float(V.retention_gammas(n_heads)[c.head])
+        default_gamma = float(variants.retention_gammas(n_heads)[c.head])
         gamma = st.slider(t("mk_gamma"), 0.5, 1.0, round(default_gamma, 3), step=0.001, key="mk_gamma",
                           format="%.3f")
-    cmp = V.compare_with_softmax(q, k, v, soft_out, causal=causal, gamma=gamma)
+    cmp = variants.compare_with_softmax(q, k, v, soft_out, causal=causal, gamma=gamma)
     top = st.columns(2)
     with top[0]:
         st.markdown(f"**{t('mk_v_softmax')}**")
-        fx.chart(_tall(weights_map(soft_w, run.own_mask, tokens, tokens, square=False)), key="mk_v_soft",
+        figure_export.chart(_tall(weights_map(soft_w, run.own_mask, tokens, tokens, square=False)), key="mk_v_soft",
                  width="stretch")
     with top[1]:
         st.markdown(f"**{t('mk_v_linear')}**")
-        fx.chart(_tall(vz.head_heatmap(cmp.linear, tokens, tokens, clickable=False, terms=weight_terms(),
+        figure_export.chart(_tall(vz.head_heatmap(cmp.linear, tokens, tokens, clickable=False, terms=weight_terms(),
                                        square=False)), key="mk_v_lin", width="stretch")
     bottom = st.columns(2)
     with bottom[0]:
         st.markdown(f"**{t('mk_v_retention')}**")
-        fx.chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
+        figure_export.chart(_tall(vz.matrix_heatmap(cmp.retention, row_labels=tokens, col_labels=tokens,
                                          row_name=t("term_query"), col_name=t("term_key"),
                                          colorbar_title=t("wt_term_value"))),
                  key="mk_v_ret", width="stretch")
@@ -408,7 +414,7 @@ def variants_view(run: MK.MaskedRun, tokens: list[str], c: Controls, n_heads: in
     st.latex(FORMULAS["mk_retention"])
 
 
-def run_or_explain(sel: Selection, stack: str, parts_json: str) -> MK.MaskedRun:
+def run_or_explain(sel: Selection, stack: str, parts_json: str) -> lab.masks.MaskedRun:
     """The masked run, or a sentence (never a traceback) when the model cannot read the text."""
     try:
         return masked_run(RunKey.of(sel), stack, parts_json)

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import viz_core.positional as vp
-from lab import positional as E
+import lab.positional
+import viz_core.positional
 from models.config import POSITIONALS, STOCK_BASE
 from models.trace import Stack
 from models.weights import zoo
@@ -28,10 +28,8 @@ from ..markup import md_escape
 from ..serving.positional import (lm_set, relative_table, scheme_checkpoints, similarity, table_figure, trained_rows,
                                   vector_table)
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
-from . import positional_checkpoints as cv
-from . import positional_geometry as geo
-from . import positional_length as pl
+from ..widgets import figure_export
+from . import positional_checkpoints, positional_length_curve, positional_qk_geometry
 
 BASE_SECTIONS = ("tables", "shift", "rope", "bias")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
@@ -64,7 +62,7 @@ def render(sel: Selection) -> None:
     st.title(t("pe_title"))
     st.caption(t("pe_intro"))
     # controls and views are one fragment: moving a slider reruns only the lab
-    lab(sel)
+    page_body(sel)
 
 
 # ---- sources of weights ----------------------------------------------------------------------
@@ -92,8 +90,8 @@ def sections() -> tuple[str, ...]:
     """The lab's sections; those about the toy checkpoints only when they are shipped;
     "train short, test long" with the positional LMs; the query–key geometry when a
     trained model is there to read."""
-    return (BASE_SECTIONS + (cv.SECTIONS if scheme_checkpoints() else ()) + (("length",) if lm_set() else ())
-            + (("geometry",) if geo.models() else ()))
+    return (BASE_SECTIONS + (positional_checkpoints.SECTIONS if scheme_checkpoints() else ())
+            + (("length",) if lm_set() else ()) + (("geometry",) if positional_qk_geometry.models() else ()))
 
 
 def section_control() -> str:
@@ -135,7 +133,7 @@ def table_controls() -> TableControls:
 
 # ---- the page body ---------------------------------------------------------------------------------
 @st.fragment
-def lab(sel: Selection) -> None:
+def page_body(sel: Selection) -> None:
     """Section choice and the chosen section (a fragment: controls rerun only this)."""
     section = section_control()
     show_notices()
@@ -148,11 +146,11 @@ def lab(sel: Selection) -> None:
     elif section == "bias":
         bias_section()
     elif section == "geometry":
-        geo.section(sel)
+        positional_qk_geometry.section(sel)
     elif section == "length":
-        pl.section()
+        positional_length_curve.section()
     else:
-        cv.section(section)
+        positional_checkpoints.section(section)
 
 
 def tables_section(c: TableControls) -> None:
@@ -179,7 +177,7 @@ def tables_section(c: TableControls) -> None:
                 st.info(t("pe_no_learned"))
             else:
                 key = c.learned_key if s == "learned" else ""
-                fx.chart(table_figure(s, n, d, base, key, "", lw), key=f"pe_table_{s}", width="stretch")
+                figure_export.chart(table_figure(s, n, d, base, key, "", lw), key=f"pe_table_{s}", width="stretch")
                 if s == "learned":
                     learned_notes(vector_table(s, n, d, base, key), key, n)
                 drawn.append(s)
@@ -193,18 +191,18 @@ def tables_section(c: TableControls) -> None:
     for col, s in zip(cols, c.schemes):
         if s in sims:
             with col:
-                fig = vp.matrix(sims[s], title=scheme_label(s), x_name=t("pe_w_position"),
+                fig = viz_core.positional.matrix(sims[s], title=scheme_label(s), x_name=t("pe_w_position"),
                                 y_name=t("pe_w_position"), value_name=t(f"pe_sim_{c.kind}"))
-                fx.chart(fig, key=f"pe_sim_{s}", width="stretch")
+                figure_export.chart(fig, key=f"pe_sim_{s}", width="stretch")
 
     st.subheader(t("pe_curve_title"))
-    series = {scheme_label(s): (np.arange(n), E.similarity_by_distance(sim)) for s, sim in sims.items()}
-    fx.chart(vp.curves(series, x_name=t("pe_w_distance"), y_name=t(f"pe_sim_{c.kind}")),
+    series = {scheme_label(s): (np.arange(n), lab.positional.similarity_by_distance(sim)) for s, sim in sims.items()}
+    figure_export.chart(viz_core.positional.curves(series, x_name=t("pe_w_distance"), y_name=t(f"pe_sim_{c.kind}")),
              key="pe_curves", width="stretch")
     formulas(c.schemes)
 
 
-def learned_notes(vt: E.VectorTable, key: str, n: int) -> None:
+def learned_notes(vt: lab.positional.VectorTable, key: str, n: int) -> None:
     """Which model the learned table is, how many rows it has and how many were trained."""
     label = sources("learned")[key]
     st.caption(t("pe_table_width", model=md_escape(label), rows=vt.rows, d=vt.table.shape[1]))
@@ -230,20 +228,20 @@ def shift_section() -> None:
         k = bound(st.slider, t("pe_shift_k"), 0, MAX_LEN, 5, key="pe_k", url_default="5")
     with c2:
         pos = bound(st.slider, t("pe_shift_pos"), 0, MAX_LEN, 10, key="pe_pos", url_default="10")
-    demo = E.sinusoidal_shift(size.n, size.d, int(k), int(pos), size.base)
+    demo = lab.positional.sinusoidal_shift(size.n, size.d, int(k), int(pos), size.base)
     show = min(size.d, 16)
     left, right = st.columns([2, 3])
     with left:
-        fig = vp.matrix(demo.matrix[:show, :show], title=t("pe_shift_matrix", k=k, n=show),
+        fig = viz_core.positional.matrix(demo.matrix[:show, :show], title=t("pe_shift_matrix", k=k, n=show),
                         x_name=t("pe_w_dimension"), y_name=t("pe_w_dimension"), value_name="M_k")
-        fx.chart(fig, key="pe_shift_m", width="stretch")
+        figure_export.chart(fig, key="pe_shift_m", width="stretch")
     with right:
         omega = demo.omega
-        fig = vp.rotation_arrows(
+        fig = viz_core.positional.rotation_arrows(
             demo.points, panel_titles=[t("pe_shift_pair", i=i, w=omega[i], a=k * omega[i]) for i in demo.pairs],
             arrow_names=[t("pe_arrow_before"), t("pe_arrow_rotated"), t("pe_arrow_target")],
             dashed=[False, False, True], title=t("pe_shift_arrows", pos=pos, pos2=pos + k))
-        fx.chart(fig, key="pe_shift_arrows", width="stretch")
+        figure_export.chart(fig, key="pe_shift_arrows", width="stretch")
     st.success(t("pe_shift_check", n=demo.checked, d=size.d, err=demo.error), icon=":material/check:")
     formulas(["sinusoidal"])
 
@@ -260,20 +258,21 @@ def rope_section() -> None:
         seed = bound(st.number_input, t("pe_rope_seed"), 0, 10_000, 0, 1, key="pe_seed", url_default="0")
     with c2:
         gap = bound(st.slider, t("pe_rope_gap"), 0, 16, 2, key="pe_gap", url_default="2")
-    demo = E.rope_demo(size.n, size.d, int(seed), int(gap), size.base)
+    demo = lab.positional.rope_demo(size.n, size.d, int(seed), int(gap), size.base)
     # q at m (solid) and k at n = m - gap (dashed), for three m: each pair turns rigidly,
     # so the angle between q and k (hence q·k) is the same at every m
     ms = demo.positions
     names = [name for m in ms for name in (t("pe_rope_q_at", m=m), t("pe_rope_k_at", n=m - gap))]
-    fig = vp.rotation_arrows(demo.points, panel_titles=[t("pe_rope_freq", i=i, theta=demo.theta[i])
+    fig = viz_core.positional.rotation_arrows(demo.points, panel_titles=[t("pe_rope_freq", i=i, theta=demo.theta[i])
                                                         for i in demo.freqs],
                              arrow_names=names, dashed=[False, True] * len(ms),
-                             colors=[c for j in range(len(ms)) for c in (vp.PALETTE[j],) * 2],
+                             colors=[c for j in range(len(ms)) for c in (viz_core.positional.PALETTE[j],) * 2],
                              title=t("pe_rope_arrows", gap=gap))
-    fx.chart(fig, key="pe_rope_arrows", width="stretch")
+    figure_export.chart(fig, key="pe_rope_arrows", width="stretch")
     offsets = np.asarray(demo.offsets)
     series = {t("pe_rope_query_at", m=m): (offsets, demo.scores[i]) for i, m in enumerate(demo.queries)}
-    fx.chart(vp.curves(series, title=t("pe_rope_scores"), x_name=t("pe_w_offset"), y_name=t("pe_w_score"),
+    figure_export.chart(viz_core.positional.curves(series, title=t("pe_rope_scores"), x_name=t("pe_w_offset"),
+                                                   y_name=t("pe_w_score"),
                        overlap=True),
              key="pe_rope_scores", width="stretch")
     st.success(t("pe_rope_check", err=demo.error), icon=":material/check:")
@@ -289,16 +288,17 @@ def bias_section() -> None:
         heads = bound(st.slider, t("pe_heads"), 1, 32, 8, key="pe_heads", url_default="8")
     show_notices()
     shown = min(n, GRID_CAP)
-    slopes, bias = E.alibi(int(heads), shown)
+    slopes, bias = lab.positional.alibi(int(heads), shown)
     head_names = [t("pe_w_head", h=h) for h in range(heads)]
     left, right = st.columns([1, 2])
     with left:
         st.markdown(f"**{t('pe_alibi_title')}**")
-        fx.chart(vp.bars(slopes, head_names, log_y=True, y_name=t("pe_w_slope")), key="pe_alibi_slopes",
+        figure_export.chart(viz_core.positional.bars(slopes, head_names, log_y=True, y_name=t("pe_w_slope")),
+                            key="pe_alibi_slopes",
                  width="stretch")
         st.caption(t("pe_alibi_caption"))
     with right:
-        fx.chart(bias_grid(bias, t("pe_alibi_bias", n=shown)), key="pe_alibi_grid", width="stretch")
+        figure_export.chart(bias_grid(bias, t("pe_alibi_bias", n=shown)), key="pe_alibi_grid", width="stretch")
         if shown < n:
             st.caption(t("pe_grid_capped", n=shown, total=n))
     st.divider()
@@ -323,30 +323,32 @@ def relative_view(opts: dict[str, str], n: int, shown: int) -> None:
         else:                            # a single stack is the model itself
             stack = stacks[0]
     rt = relative_table(key, stack)
-    view = E.relative_view(rt, n, shown)
+    view = lab.positional.relative_view(rt, n, shown)
     label = opts[key]
     left, right = st.columns([1, 2])
     with left:
-        fig = vp.matrix(view.buckets, title=t("pe_bucket_title", direction=t("pe_bidirectional" if rt.bidirectional
+        fig = viz_core.positional.matrix(view.buckets,
+                                         title=t("pe_bucket_title", direction=t("pe_bidirectional" if rt.bidirectional
                                                                             else "pe_causal")),
                         center=None, value_name=t("pe_w_bucket"),
                         x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"))
-        fx.chart(fig, key="pe_buckets", width="stretch")
+        figure_export.chart(fig, key="pe_buckets", width="stretch")
         st.caption(t("pe_bucket_caption", maxd=rt.max_distance))
     with right:
-        fx.chart(bias_grid(view.bias, t("pe_rel_bias", model=label, n=shown)), key="pe_rel_grid",
+        figure_export.chart(bias_grid(view.bias, t("pe_rel_bias", model=label, n=shown)), key="pe_rel_grid",
                  width="stretch")
         if is_random(key):
             st.caption(t("pe_random_note", model=md_escape(label)))
     series = {t("pe_w_head", h=h): (view.offsets, view.curves[:, h]) for h in range(view.curves.shape[1])}
-    fx.chart(vp.curves(series, title=t("pe_rel_curve"), x_name=t("pe_w_rel_offset"), y_name=t("pe_w_bias")),
+    figure_export.chart(viz_core.positional.curves(series, title=t("pe_rel_curve"), x_name=t("pe_w_rel_offset"),
+                                                   y_name=t("pe_w_bias")),
              key="pe_rel_curve", width="stretch")
 
 
 # ---- formulas -----------------------------------------------------------------------------------------
 def formulas(schemes) -> None:
     """The formula, a short explanation and worked numbers (computed now) per scheme."""
-    w = E.worked_numbers()
+    w = lab.positional.worked_numbers()
     with st.expander(t("pe_formulas"), expanded=False):
         for s in schemes:
             st.markdown(t(f"pe_ex_{s}"))
@@ -380,14 +382,14 @@ def calculator() -> None:
         st.session_state["pe_ex_dim"] = d - 1                            # a narrower table: its last dimension
     with c3:
         dim = int(st.number_input(t("pe_your_dim"), min_value=0, max_value=d - 1, key="pe_ex_dim", **start))
-    e = E.sinusoidal_entry(pos, dim, d)
+    e = lab.positional.sinusoidal_entry(pos, dim, d)
     st.markdown(t("pe_ex_yours", pos=pos, dim=dim, fn=e.fn, two_i=e.two_i, d=d, angle=e.angle, value=e.value) + " "
                 + t("pe_ex_yours_degrees", fn=e.fn, angle=e.angle, deg=e.degrees))
-    npos, nd, _ = E.NOTES_EXAMPLE
-    rows = E.notes_example()
+    npos, nd, _ = lab.positional.NOTES_EXAMPLE
+    rows = lab.positional.notes_example()
     st.markdown(t("pe_notes_title", pos=npos, d=nd))
     st.dataframe(pd.DataFrame({
-        "PE": [f"PE({npos}, {r_dim})" for r_dim in E.NOTES_EXAMPLE[2]],
+        "PE": [f"PE({npos}, {r_dim})" for r_dim in lab.positional.NOTES_EXAMPLE[2]],
         t("pe_notes_formula"): [f"{r.fn}({npos} / 10000^({r.two_i}/{nd}))" for r in rows],
         t("pe_notes_angle"): [r.angle for r in rows],
         t("pe_notes_rad"): [r.value for r in rows],

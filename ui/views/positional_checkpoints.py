@@ -3,9 +3,10 @@ scheme (`<task>-<scheme>` in models/weights/checkpoints/): attention side by sid
 same probe, permutation equivariance without positions, length extrapolation, shift test.
 Not a page: ui/views/positional.py shows these sections (`SECTIONS`, `section`).
 
-Every number is a real run of the shipped checkpoints (lab/positional.py, through the
-run gate's `serving.run_held`), cached by plain values in ui/serving/positional.py; the
-knobs panel is ui/widgets/positional_knobs.py.
+Every number is a real run of the shipped checkpoints (lab/checkpoints.py, through the
+run gate's `serving.run_held`), cached by plain values in ui/serving/positional.py; figures
+from viz_core/positional.py and viz_core/checkpoints.py; the knobs panel is
+ui/widgets/positional_knobs.py.
 """
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-import viz_core.pe_length as vl
-import viz_core.positional as vp
-from lab import positional as E
+import lab.checkpoints
+import lab.positional
+import viz_core.checkpoints
+import viz_core.positional
 from lab.attention import head_entropy
 from lab.pe_knobs import Knobs
 from models.errors import Refused
@@ -30,7 +32,7 @@ from ..markup import md_escape
 from ..refusals import say
 from ..serving.positional import (FACTORS, STOCK, extrapolation, model_of, permutation, probe_attention,
                                   scheme_checkpoints, shift)
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets import positional_knobs
 from ..widgets.notes import misconception
 
@@ -98,7 +100,7 @@ def attention_section() -> None:
     stock_entropy: dict[str, np.ndarray] = {}
     for s, card in cards.items():
         key = card["key"]
-        if not E.fits(model_of(key).cfg, len(ex.ids)):
+        if not lab.checkpoints.fits(model_of(key).cfg, len(ex.ids)):
             mats.append(np.full((len(ex.ids), len(ex.ids)), np.nan, dtype=np.float32))
             titles.append(t("pe_beyond_short", scheme=scheme_label(s)))
             rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
@@ -109,23 +111,24 @@ def attention_section() -> None:
         if knobs != STOCK:
             stock_entropy[scheme_label(s)] = head_entropy(probe_attention(key, c.task, c.length)[0][
                 c.layer:c.layer + 1], mask=mask) / LN2
-        sc = E.probe_scores(task, ex, pattern, mask, c.layer, c.head)
+        sc = lab.checkpoints.probe_scores(task, ex, pattern, mask, c.layer, c.head)
         mats.append(sc.shown)
         titles.append(scheme_label(s))
         best = t("label_value", label=t("pe_w_head", h=sc.best_head), value=f"{sc.best:.2f}")
         rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_train_acc"): card.get("accuracy"),
                      t("pe_col_ideal"): sc.ideal, t("pe_col_best"): best})
-    fig = vp.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
+    fig = viz_core.positional.matrix_grid(np.stack(mats), panel_titles=titles, center=None, cols=3,
                          value_name=t("pe_w_weight"), tick_labels=list(ex.tokens), panel_height=300,
                          x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                          title=t("pe_attn_title", layer=c.layer))
-    fx.chart(fig, key="pe_attn_grid", width="stretch")
+    figure_export.chart(fig, key="pe_attn_grid", width="stretch")
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="pe_attn_table",
                  column_config={t("pe_col_train_acc"): st.column_config.NumberColumn(format="percent"),
                                 t("pe_col_ideal"): st.column_config.NumberColumn(format="%.3f")})
     st.caption(t("pe_attn_caption"))
     if entropy:
-        fx.chart(vl.entropy_chart(entropy, stock=stock_entropy or None, words=positional_knobs.words(),
+        figure_export.chart(viz_core.checkpoints.entropy_chart(entropy, stock=stock_entropy or None,
+                                                               words=positional_knobs.words(),
                                   title=t("pek_entropy_title", layer=c.layer)), key="pe_entropy", width="stretch")
         st.caption(t("pek_entropy_caption"))
     if "none" in cards:
@@ -155,7 +158,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
               (back, tokens, t("pe_perm_undone"))]
     for i, (col, (m, ticks, title)) in enumerate(zip(cols, panels)):
         with col:
-            fx.chart(vp.matrix(m, title=title, center=None, tick_labels=ticks,
+            figure_export.chart(viz_core.positional.matrix(m, title=title, center=None, tick_labels=ticks,
                                x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"),
                                value_name=t("pe_w_weight"), height=380, zrange=(0.0, top),
                                showscale=i == 2),   # one scale for the three, drawn once
@@ -176,7 +179,7 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
 
 # ---- length extrapolation ---------------------------------------------------------------------------
 def why_not(row: dict) -> str:
-    """Why a length could not be measured (lab.positional.extrapolation's row), in the UI language."""
+    """Why a length could not be measured (lab.checkpoints.extrapolation's row), in the UI language."""
     if row.get("refused"):
         reason, values = row["refused"]
         return say(Refused(reason, row["reason"], **values))
@@ -204,7 +207,9 @@ def extrapolation_section() -> None:
     progress.empty()
     acc = {scheme_label(s): [np.nan if r[metric] is None else r[metric] for r in rs] for s, rs in results.items()}
     y_name = t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens")
-    fx.chart(vp.extrapolation_chart(FACTORS, acc, title=t("pe_extra_title", task=t(f"pe_task_{task_name}"), metric=y_name),
+    figure_export.chart(viz_core.positional.extrapolation_chart(FACTORS, acc,
+                                                                title=t("pe_extra_title",
+                                                                        task=t(f"pe_task_{task_name}"), metric=y_name),
                                     x_name=t("pe_extra_x"), y_name=y_name),
              key="pe_extra_chart", width="stretch")
     lengths = [r["length"] for r in next(iter(results.values()))]
@@ -225,9 +230,9 @@ def extrapolation_section() -> None:
         st.info(t("pe_extra_beyond") + "\n" + "\n".join(notes), icon=":material/straighten:")
     if "learned" in cards:
         cfg = model_of(cards["learned"]["key"]).cfg
-        trained = E.positions_used(task, task.train_len)
+        trained = lab.checkpoints.positions_used(task, task.train_len)
         st.caption(t("pe_extra_learned", trained=trained, rows=cfg.max_len,
-                     need=", ".join(str(E.positions_used(task, L)) for L in lengths)))
+                     need=", ".join(str(lab.checkpoints.positions_used(task, L)) for L in lengths)))
     st.caption(t("pe_extra_caption", n=n))
     st.caption(t("pe_extra_strict"))
     if "sinusoidal" in results:
@@ -241,10 +246,10 @@ def length_note(task, rows: list[dict], metric: str, d: int) -> None:
         return
     first, last = done[0], done[-1]
     misconception("length", t("pe_mis_length_common"), t(
-        "pe_mis_length_shown", train=task.train_len, pos=E.positions_used(task, task.train_len),
+        "pe_mis_length_shown", train=task.train_len, pos=lab.checkpoints.positions_used(task, task.train_len),
         metric=t("pe_extra_exact" if metric == "accuracy" else "pe_extra_tokens"), a1=first[metric],
-        f=last["factor"], n=last["length"], af=last[metric], gap=E.neighbour_gap(10_000, d),
-        gap0=E.neighbour_gap(0, d)))
+        f=last["factor"], n=last["length"], af=last[metric], gap=lab.positional.neighbour_gap(10_000, d),
+        gap0=lab.positional.neighbour_gap(0, d)))
 
 
 # ---- shift test ---------------------------------------------------------------------------------------
@@ -264,7 +269,7 @@ def shift_test_section() -> None:
     for s, card in cards.items():
         cfg = model_of(card["key"]).cfg
         n_layers = cfg.n_layers
-        if not E.fits(cfg, len(ex.ids) + k):
+        if not lab.checkpoints.fits(cfg, len(ex.ids) + k):
             rows.append({t("pe_col_scheme"): scheme_label(s), t("pe_col_score_change"): None,
                          **{t("pe_col_tv", layer=i): None for i in range(n_layers)},
                          t("pe_col_note"): t("pe_beyond_table")})
@@ -278,14 +283,14 @@ def shift_test_section() -> None:
     if not results:
         st.info(t("pe_beyond_table"))
         return
-    fx.chart(vp.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
+    figure_export.chart(viz_core.positional.bars(np.array([results[s].score_change for s in results], dtype=np.float32),
                      [scheme_label(s) for s in results], title=t("pe_shift_bars"), y_name=t("pe_col_score_change"),
                      text_fmt=".1e"),
              key="pe_shift_bars", width="stretch")
-    fig = vp.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
+    fig = viz_core.positional.matrix_grid(np.stack(diffs), panel_titles=titles, center=None, cmap="blues", cols=3,
                          value_name="|Δ|", tick_labels=list(ex.tokens), panel_height=280, title=t("pe_shift_maps"),
                          x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos"))
-    fx.chart(fig, key="pe_shift_grid", width="stretch")
+    figure_export.chart(fig, key="pe_shift_grid", width="stretch")
     df = pd.DataFrame(rows)
     st.dataframe(df, hide_index=True, width="stretch", key="pe_shift_table",
                  column_config={c: st.column_config.NumberColumn(format="%.2e") for c in df.columns[1:-1]})

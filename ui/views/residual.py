@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import norms as NM
+from lab import norms
 from models.weights import zoo
 from viz_core.labels import plain_labels
 
@@ -22,11 +22,11 @@ from ..page import explain, internals_page, task_example
 from ..serving import InternalsData
 from ..serving.residual import stream_growth
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
-from . import residual_input, residual_norms
+from . import residual_input_layer, residual_norms
 
 VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "lens", "compare", "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
@@ -48,7 +48,7 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
     show_notices()
     if view == "input":
         with st.container(key="in_view"):
-            residual_input.view(sel, cfg)
+            residual_input_layer.view(sel, cfg)
     elif view == "stream":
         stream_view(data, cfg)
     elif view == "norms":
@@ -69,7 +69,8 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
 # ---- the stream and its contributions ------------------------------------------------------
 def stream_view(data: InternalsData, cfg) -> None:
     c = data.contrib
-    fx.chart(vz.value_heatmap(c["stream_norm"], site_labels(data.labels), data.tokens, title=t("res_norm_title"),
+    figure_export.chart(vz.value_heatmap(c["stream_norm"], site_labels(data.labels), data.tokens,
+                                         title=t("res_norm_title"),
                               value_name="‖x‖"), key="res_norm", width="stretch")
     st.caption(t("res_norm_caption"))
     options = ["mean", *range(len(data.tokens))]
@@ -77,7 +78,7 @@ def stream_view(data: InternalsData, cfg) -> None:
     pos = st.selectbox(t("res_position"), options, key="res_pos", format_func=labels.__getitem__)
     norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
     cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
-    fx.chart(vz.contribution_chart(site_labels(data.labels), norm, cos, title=t("res_contrib_title"),
+    figure_export.chart(vz.contribution_chart(site_labels(data.labels), norm, cos, title=t("res_contrib_title"),
                                    terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}, kinds=data.labels),
              key="res_contrib", width="stretch")
     st.caption(t("res_contrib_caption"))
@@ -102,7 +103,7 @@ def norms_view(data: InternalsData, cfg) -> None:
     values = np.concatenate([v for _, v in series.values()])
     values = values[np.isfinite(values) & (values > 0)]
     wide = values.size > 0 and values.max() / values.min() > 10        # a log axis only where it helps
-    fx.chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
+    figure_export.chart(vz.lines_chart(series, title=t("res_norms_title"), y_name=t("res_std"), log_y=bool(wide)),
              key="res_norms", width="stretch")
     table = pd.DataFrame({
         t("res_col_norm"): names,
@@ -115,7 +116,7 @@ def norms_view(data: InternalsData, cfg) -> None:
     st.caption(t("res_norms_caption"))
     st.latex(FORMULAS[f"norm_{cfg.norm}"])
     if cfg.norm == "layernorm":
-        biased, unbiased = NM.variance_check(ns, cfg.d_model, cfg.norm_eps)
+        biased, unbiased = norms.variance_check(ns, cfg.d_model, cfg.norm_eps)
         misconception("variance", t("res_mis_var_common"),
                       t("res_mis_var_shown", eps=cfg.norm_eps, biased=biased, unbiased=unbiased))
 
@@ -149,7 +150,7 @@ def prepost_view(sel: Selection) -> None:
         series[t("res_post_unnormed")] = (site_labels(post.steps[1:]), post.unnormed)
     left, right = st.columns([3, 2])
     with left:
-        fx.chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
+        figure_export.chart(vz.lines_chart(series, title=t("res_prepost_title"), y_name=t("res_norm_axis")),
                  key="res_prepost", width="stretch")
     with right:
         # trained twins: from the embedding to the last layer. Random twins start from
@@ -165,7 +166,7 @@ def prepost_view(sel: Selection) -> None:
     for col, res, tokens, key, name in ((cols[0], pre, pre_tokens, "res_pre_map", "res_pre_stream"),
                                         (cols[1], post, post_tokens, "res_post_map", "res_post_stream")):
         with col:
-            fx.chart(vz.value_heatmap(res.per_token, site_labels(res.steps), tokens, title=t(name),
+            figure_export.chart(vz.value_heatmap(res.per_token, site_labels(res.steps), tokens, title=t(name),
                                       value_name="‖x‖", zmin=0.0, zmax=top), key=key, width="stretch")
     st.markdown(t("res_ex_prepost"))
     c1, c2 = st.columns(2)
@@ -173,7 +174,8 @@ def prepost_view(sel: Selection) -> None:
     c2.latex(FORMULAS["res_post"])
     original = zoo.PRESETS["transformer"][2].norm_position
     misconception("postln", t("res_mis_postln_common"),
-                  t("res_mis_postln_shown", where=t(f"norm_{original}"), pre=pre.growth(start), post=post.growth(start)))
+                  t("res_mis_postln_shown", where=t(f"norm_{original}"), pre=pre.growth(start),
+                    post=post.growth(start)))
 
 
 # ---- logit lens -----------------------------------------------------------------------------
@@ -189,7 +191,7 @@ def lens_view(data: InternalsData, cfg) -> None:
     fig = vz.value_heatmap(z, site_labels(lens.labels), data.tokens, title=t("res_lens_title"),
                            value_name=t("term_probability"),
                            zmin=0.0, zmax=1.0, text=text)
-    fx.chart(fig, key="res_lens", width="stretch")
+    figure_export.chart(fig, key="res_lens", width="stretch")
     st.caption(t("res_lens_caption"))
     labels = plain_labels(data.tokens)
     pos = st.selectbox(t("res_position"), list(range(len(data.tokens))), index=len(data.tokens) - 1, key="lens_pos",

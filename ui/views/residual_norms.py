@@ -1,9 +1,9 @@
 """The residual page's "LayerNorm vs BatchNorm" view: the sidebar's text and a second one
-as one padded batch (the batch the masks page builds, lab/masking.pad_rows), the
+as one padded batch (the batch the masks page builds, lab/masks.pad_rows), the
 statistics each norm would use (lab/norms.py: per token vs per feature, and how padding
 moves BatchNorm's), and a real norm's input against its output with DyT's tanh fitted.
 Passes run in the gate (`serving.run_padded`, `serving.record`), cached in
-ui/serving/residual.py; figures: viz_core.syllabus.
+ui/serving/residual.py; figures: viz_core.norms.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from viz_core import syllabus as vy
+from viz_core import norms
 
 from ..figure_words import words
 from ..i18n import t
@@ -21,7 +21,7 @@ from ..page import explain
 from ..serving.residual import batch, scatter, scatters
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets.notes import misconception
 
 AXES = ("layernorm", "rmsnorm", "batchnorm", "dyt")
@@ -64,15 +64,16 @@ def padded_view(sel: Selection, cfg) -> None:
     st.markdown(t("bn_batch", n=b.n, a=b.lengths[0], b=b.lengths[1], d=b.x.shape[2], layer=layer))
     left, right = st.columns(2)
     with left:
-        fx.chart(vy.token_stat_map(b.ln_std, b.valid, b.tokens, value_name="σ", title=t("bn_ln_title")),
+        figure_export.chart(norms.token_stat_map(b.ln_std, b.valid, b.tokens, value_name="σ", title=t("bn_ln_title")),
                  key="bn_ln_map", width="stretch")
         st.caption(t("bn_ln_caption", err=b.ln_change))
     with right:
-        fx.chart(vy.feature_stats(b.bn_mean_real, b.bn_mean_all, terms=terms(), title=t("bn_bn_title")),
+        figure_export.chart(norms.feature_stats(b.bn_mean_real, b.bn_mean_all, terms=terms(), title=t("bn_bn_title")),
                  key="bn_features", width="stretch")
         st.caption(t("bn_bn_caption", shift=b.bn_change))
     if len(b.extra) > 1:
-        fx.chart(vy.padding_sweep(b.extra, b.sweep_bn, b.sweep_ln, terms=terms(), title=t("bn_sweep_title")),
+        figure_export.chart(norms.padding_sweep(b.extra, b.sweep_bn, b.sweep_ln, terms=terms(),
+                                                title=t("bn_sweep_title")),
                  key="bn_sweep", width="stretch")
         st.caption(t("bn_sweep_caption", k=b.extra[-1], bn=b.sweep_bn[-1], ln=max(b.sweep_ln)))
     misconception("addnorm", t("bn_mis_common"), t("bn_mis_shown", bn=b.bn_change, ln=b.ln_change))
@@ -96,7 +97,7 @@ def scatter_view(sel: Selection) -> None:
         st.error(t("run_failed", error=explain(e)))
         return
     slope = float(s.x @ s.y / max(float(s.x @ s.x), 1e-300))
-    fx.chart(vy.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
+    figure_export.chart(norms.tanh_scatter(s.x, s.y, s.token, s.alpha, s.gain, slope, terms=terms(),
                              title=t("bn_scatter_fig", norm=site_label(s.label))), key="bn_scatter", width="stretch")
     st.caption(t("bn_scatter_caption", n=len(s.x), alpha=s.alpha, g=s.gain, r2=s.r2_tanh, r2l=s.r2_line,
                  err=s.formula_error))

@@ -18,7 +18,7 @@ import numpy as np
 import streamlit as st
 
 import viz_core as vz
-from lab import detectors as D
+from lab import detectors
 from models.config import ACTIVATIONS, NORMS, POSITIONALS
 from models.training.tasks import MAX_LM_CHARS, TASKS, Task, char_lm_task, get_task, text_from_upload
 from models.training.trainer import TrainRun, TrainSettings, check_fits, train
@@ -35,7 +35,7 @@ from ..page import explain
 from ..refusals import say
 from ..serving import run_held, trained
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 MAX_PARALLEL = int(limits.value("training_runs"))   # training threads in the whole server
 MAX_TEXT_KB = MAX_LM_CHARS // 1000     # char-LM .txt upload
@@ -255,7 +255,7 @@ def detector_ids(task: Task, cfg) -> list[int] | None:
     if cfg.arch != "decoder":
         return None
     try:
-        return D.for_task(task, cfg.max_len).ids
+        return detectors.for_task(task, cfg.max_len).ids
     except ValueError:
         return None
 
@@ -305,13 +305,13 @@ def live(rec: Record) -> None:
     if st.button(t("tr_stop"), icon=":material/stop:", key="tr_stop"):
         rec.stop.set()
     if run.steps:
-        fx.chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False},
+        figure_export.chart(_curves(run), key="tr_live_curves", config={"displayModeBar": False},
                  download=False)     # redrawn every second: the finished view has the menu
     if run.snapshots:
         snap = run.snapshots[-1]
         stack = run.probe_stack
         st.caption(t("tr_live_attention", step=snap.step))
-        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96,
+        figure_export.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=96,
                                terms={"tile": t("term_tile")}),
                  key="tr_live_heads", config={"displayModeBar": False}, download=False)
 
@@ -338,7 +338,7 @@ def finished(rec: Record) -> None:
     stack = cols[1].radio(t("tr_stack"), stack_opts, horizontal=True, key="tr_stack",
                           format_func=lambda s: t(f"stack_{s}")) if len(stack_opts) > 1 else "self"
     snap = run.snapshots[steps.index(step)]
-    fx.chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
+    figure_export.chart(_curves(run, marker=step), key="tr_curves", config={"displayModeBar": False})
     scores = run.ideal_scores()
     m = st.columns(4)
     m[0].metric(t("tr_step"), f"{snap.step}")
@@ -351,7 +351,7 @@ def finished(rec: Record) -> None:
     left, right = st.columns([1, 1])
     with left:
         st.caption(t("tr_all_heads", step=snap.step))
-        fx.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128,
+        figure_export.chart(vz.model_view(snap.patterns[stack].astype(np.float32), tile_px=128,
                                terms={"tile": t("term_tile")}), key="tr_heads_fig",
                  config={"displayModeBar": False})
     with right:
@@ -363,14 +363,14 @@ def finished(rec: Record) -> None:
         if ideal is not None:
             fig = vz.head_heatmap(ideal, q_tok, k_tok, clickable=False, square=False, terms=weight_terms())
             fig.update_layout(height=420)
-            fx.chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
+            figure_export.chart(fig, key="tr_ideal_fig", config={"displayModeBar": False})
         else:
             st.caption(t("tr_no_ideal"))
     detector_chart(run, step)
     st.subheader(t("tr_play_title"))
     st.caption(t("tr_play_help"))
     frames = [s.patterns[stack].astype(np.float32).mean(axis=1) for s in run.snapshots]   # [layers, q, k] each
-    fx.chart(vz.attention_over_steps(frames, steps, q_tok, k_tok, start=steps.index(step),
+    figure_export.chart(vz.attention_over_steps(frames, steps, q_tok, k_tok, start=steps.index(step),
                                      titles=[t("tr_layer_mean", layer=i) for i in range(frames[0].shape[0])],
                                      terms={"play": t("tr_play"), "pause": t("tr_pause"),
                                             "step": t("tr_step")}),
@@ -386,14 +386,14 @@ def detector_chart(run: TrainRun, step: int) -> None:
     snaps = [s for s in run.snapshots if s.detector_patterns is not None]
     if not snaps or run.detector_ids is None:
         return
-    hist = D.history([s.step for s in snaps], [s.detector_patterns for s in snaps], run.detector_ids)
+    hist = detectors.history([s.step for s in snaps], [s.detector_patterns for s in snaps], run.detector_ids)
     names = {d: t(f"at_det_{d}") for d in DETECTORS_SHOWN}
     n = min(len(run.steps), len(run.loss))
     fig = vz.detector_curves(hist.steps, {names[d]: hist.best(d) for d in DETECTORS_SHOWN}, run.steps[:n],
                              run.loss[:n], chance={names[d]: hist.chance[d] for d in DETECTORS_SHOWN},
                              marker_step=step, terms={"loss": t("tr_loss"), "step": t("tr_step")})
     st.subheader(t("tr_det_title"))
-    fx.chart(fig, key="tr_detectors", config={"displayModeBar": False})
+    figure_export.chart(fig, key="tr_detectors", config={"displayModeBar": False})
     layer, head = hist.head_at_end("induction")
     st.caption(t("tr_det_caption", layer=layer, head=head, score=float(hist.scores["induction"][-1, layer, head])))
 

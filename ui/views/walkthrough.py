@@ -14,11 +14,11 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import kv as KV
-from lab import walkthrough as W
+import lab.walkthrough
+import viz_core.walkthrough
+from lab import kv
 from lab.walkthrough import HeadWalk
 from models.trace import Stack
-from viz_core import masks as vm
 from viz_core.figure import HIGHLIGHT
 from viz_core.labels import plain_label
 
@@ -29,7 +29,7 @@ from ..page import explain, require_model, require_text
 from ..serving.walkthrough import MAX_TOKENS, Controls, token_lists, walk
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets.notes import misconception
 from . import walkthrough_flash, walkthrough_scaling
 
@@ -114,7 +114,7 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
     if w.rope:
         st.caption(t("wt_rope"))
     if cfg.kv_heads != cfg.n_heads:
-        shared = [h for h, g in enumerate(KV.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
+        shared = [h for h, g in enumerate(kv.kv_groups(cfg.n_heads, cfg.kv_heads)) if g == w.kv_head]
         st.caption(t("wt_gqa", head=w.head, kv=w.kv_head, shared=", ".join(map(str, shared))))
     q = w.q_rot if w.rope else w.q_all
     k = w.k_rot if w.rope else w.k_all
@@ -125,8 +125,8 @@ def qkv_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], cfg) -> N
                                     col_labels=[str(i) for i in range(m.shape[1])], title=name,
                                     row_name=t("wt_term_token"), col_name=t("wt_term_dim"),
                                     colorbar_title=t("wt_term_value"), max_ticks=8)
-            fx.chart(fig, key=f"wt_{name}", width="stretch")
-    cos, rel = W.key_value_difference(w)
+            figure_export.chart(fig, key=f"wt_{name}", width="stretch")
+    cos, rel = lab.walkthrough.key_value_difference(w)
     misconception("kv", t("wt_mis_kv_common"), t("wt_mis_kv_shown", cos=cos, rel=rel))
 
 
@@ -159,7 +159,7 @@ def steps_section(w: HeadWalk, q_tokens: list[str], tokens: list[str], cfg) -> N
                                     t("wt_col_model"): st.column_config.NumberColumn(format="%.6f")})
     with right:
         weights = np.where(w.mask, w.weights, np.nan).astype(np.float32)
-        fx.chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
+        figure_export.chart(vz.query_bars(weights, tokens, top_k=min(12, int(w.mask.sum())),
                                title=t("wt_weights_chart", q=q_label),
                                terms={"key": t("term_key"), "weight": t("term_weight")}),
                  key="wt_weights", width="stretch")
@@ -169,7 +169,8 @@ def output_section(w: HeadWalk, cfg) -> None:
     H, dh = w.z_heads.shape
     st.subheader(t("wt_sum"))
     st.markdown(t("wt_sum_text", dh=dh, H=H, hd=H * dh, d=w.out.shape[0]))
-    fx.chart(vm.vector_figure({t("wt_z", head=w.head): w.z}, terms={"dim": t("wt_term_dim"),
+    figure_export.chart(viz_core.walkthrough.vector_figure({t("wt_z", head=w.head): w.z},
+                                                           terms={"dim": t("wt_term_dim"),
                                                                      "value": t("wt_term_value")}),
              key="wt_z", width="stretch")
     fig = vz.matrix_heatmap(w.z_heads.astype(np.float32), row_labels=[f"H{h}" for h in range(H)],
@@ -178,7 +179,7 @@ def output_section(w: HeadWalk, cfg) -> None:
     fig.add_shape(type="rect", xref="x", yref="y", x0=-0.5, x1=dh - 0.5, y0=w.head - 0.5, y1=w.head + 0.5,
                   line=dict(color=HIGHLIGHT, width=2))
     vz.fit_height(fig, int(np.clip(120 + 26 * H, 220, 520)))
-    fx.chart(fig, key="wt_heads", width="stretch")
+    figure_export.chart(fig, key="wt_heads", width="stretch")
     st.latex(FORMULAS["wt_out"])
     hook = w.checked_against.rsplit(".", 1)[-1]          # the last part of the name (the hook point)
     rows = {t("wt_row_head", head=w.head): w.head_out, t("wt_row_ours"): w.out}
@@ -187,7 +188,7 @@ def output_section(w: HeadWalk, cfg) -> None:
     if how:                                  # sandwich / output placement, Granite: what reaches the stream
         rows[t("wt_row_added", how=" ".join(how))] = w.added
     rows[t("wt_row_model", hook=hook)] = w.model_out
-    fx.chart(vm.vector_figure(rows, title=t("wt_out", hook=hook),
+    figure_export.chart(viz_core.walkthrough.vector_figure(rows, title=t("wt_out", hook=hook),
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="wt_out", width="stretch")
     if w.error < w.tolerance:          # 1e-4 in float32; relative to the dtype's precision in bfloat16/float16
@@ -201,11 +202,12 @@ def numbers_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> No
     with st.expander(t("wt_numbers")):
         st.markdown(t("wt_numbers_text"))
         words = {"dim": t("wt_term_dim"), "value": t("wt_term_value")}
-        fx.chart(vm.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x", width="stretch")
+        figure_export.chart(viz_core.walkthrough.vector_figure({"x": w.x[w.query]}, terms=words), key="wt_x",
+                            width="stretch")
         rows = {"x·W_Q + b_Q": w.q_all[w.query]}
         if w.rope:
             rows["RoPE(q)"] = w.q
-        fx.chart(vm.vector_figure(rows, terms=words), key="wt_q", width="stretch")
+        figure_export.chart(viz_core.walkthrough.vector_figure(rows, terms=words), key="wt_q", width="stretch")
         st.download_button(t("wt_download"), walk_json(w, q_tokens, k_tokens),
                            f"glassbox_walk_L{w.layer}_H{w.head}_q{w.query}.json",
                            "application/json", key="wt_download")
@@ -221,13 +223,14 @@ def walk_json(w: HeadWalk, q_tokens: list[str], k_tokens: list[str]) -> str:
 
 
 def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: int) -> None:
-    nv = W.neuron_view(w, key)
+    nv = lab.walkthrough.neuron_view(w, key)
     st.subheader(t("wt_neuron", q=md_escape(plain_label(w.query, q_tokens[w.query])),
                    k=md_escape(plain_label(key, k_tokens[key]))))
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
     if not w.mask[key]:
         st.info(t("wt_neuron_masked"))
-    fx.chart(vm.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"], "v": nv["v"],
+    figure_export.chart(viz_core.walkthrough.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"],
+                                                            "v": nv["v"],
                                "p · v": nv["weighted_v"]},
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="wt_neuron", width="stretch")
@@ -238,7 +241,7 @@ def kv_section(cfg) -> None:
     st.markdown(t("wt_kv_text", kind=cfg.attention_kind, H=cfg.n_heads, G=cfg.kv_heads))
     if cfg.arch == "encoder":
         st.caption(t("wt_kv_encoder"))
-    fx.chart(vm.kv_sharing_figure(KV.kv_groups(cfg.n_heads, cfg.kv_heads),
+    figure_export.chart(viz_core.walkthrough.kv_sharing_figure(kv.kv_groups(cfg.n_heads, cfg.kv_heads),
                                   terms={"query_head": t("wt_term_qh"), "kv_head": t("wt_term_kvh")}),
              key="wt_kv_diagram", width="stretch")
     c1, c2 = st.columns(2)
@@ -249,9 +252,9 @@ def kv_section(cfg) -> None:
         nbytes = int(st.radio(t("wt_kv_bytes"), [2, 4], index=0, horizontal=True, key="wt_kv_bytes",
                               format_func=lambda b: {2: "2 (fp16/bf16)", 4: "4 (fp32)"}[b]))
     rows, bars, this = [], {}, None
-    for g in KV.kv_head_options(cfg.n_heads):
-        kb = KV.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
-        kind = KV.attention_kind(cfg.n_heads, g)
+    for g in kv.kv_head_options(cfg.n_heads):
+        kb = kv.kv_cache_bytes(cfg, context, n_kv_heads=g, bytes_per_value=nbytes)
+        kind = kv.attention_kind(cfg.n_heads, g)
         name = f"{kind} ({g})" + (f" {t('wt_kv_this')}" if g == cfg.kv_heads else "")
         if g == cfg.kv_heads:
             this = name
@@ -263,7 +266,8 @@ def kv_section(cfg) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="wt_kv_table")
         st.caption(t("wt_kv_formula", L=cfg.n_layers, dh=cfg.head_dim))
     with right:
-        fx.chart(vm.kv_cache_chart(bars, selected=this, terms={"bytes": t("wt_term_cache")}),
+        figure_export.chart(viz_core.walkthrough.kv_cache_chart(bars, selected=this,
+                                                                terms={"bytes": t("wt_term_cache")}),
                  key="wt_kv_chart", width="stretch")
 
 

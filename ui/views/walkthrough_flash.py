@@ -1,7 +1,7 @@
 """The walk-through's section 7: FlashAttention stepped through tile by tile on the walked
 head (lab/flash.py: the online softmax over key tiles, checked against the model's own
 z = pattern · V), with the memory it holds and the arithmetic it does. The model runs in the
-gate (`serving.run`, cached in ui/serving/walkthrough.py); figures come from viz_core.scaling.
+gate (`serving.run`, cached in ui/serving/walkthrough.py); figures come from viz_core.flash.
 A fragment: moving the tile sliders reruns this section only.
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from lab import flash as FL
-from viz_core import masks as vm
-from viz_core import scaling as vs
+import lab.flash
+import viz_core.flash
+import viz_core.walkthrough
 from viz_core.labels import plain_label
 
 from ..figure_words import words
@@ -21,7 +21,7 @@ from ..page import explain
 from ..serving.walkthrough import Controls, flash
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 
 TILES = (1, 2, 4, 8, 16, 32, 64)
 BIG = 32_768            # the context length the memory caption compares with
@@ -56,19 +56,20 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     step = run.steps[read - 1]
     left, right = st.columns([3, 2])
     with left:
-        fx.chart(vs.tile_grid(run.scores, tile, tile, read, q_tokens[: run.n], k_tokens[: run.m], query=q,
+        figure_export.chart(viz_core.flash.tile_grid(run.scores, tile, tile, read, q_tokens[: run.n],
+                                                     k_tokens[: run.m], query=q,
                               terms=terms(), title=t("fa_grid_title", head=c.head, b=tile)),
                  key="fa_grid", width="stretch")
     with right:
         labels = [t("fa_term_tile", a=s.k_start, b=s.k_stop - 1) for s in run.steps]
-        fx.chart(vs.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
+        figure_export.chart(viz_core.flash.running_stats(labels, np.array([s.tile_max[q] for s in run.steps]),
                                   np.array([s.m[q] for s in run.steps]), np.array([s.l[q] for s in run.steps]),
                                   current=read - 1, terms=terms(),
                                   title=t("fa_stats_title", q=plain_label(q, q_tokens[q]))),
                  key="fa_stats", width="stretch")
     diff = float(np.abs(step.o[q] - run.out[q]).max())
     st.markdown(t("fa_partial", k=read, T=n_tiles, q=md_escape(plain_label(q, q_tokens[q])), diff=diff))
-    fx.chart(vm.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
+    figure_export.chart(viz_core.walkthrough.vector_figure({"O / l": step.o[q], "softmax(s)·V": run.model_z[q]},
                               terms={"dim": t("wt_term_dim"), "value": t("wt_term_value")}),
              key="fa_partial", width="stretch")
     if run.error < run.tolerance:
@@ -78,12 +79,13 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     cost(run, tile)
 
 
-def cost(run: FL.FlashRun, tile: int) -> None:
+def cost(run: lab.flash.FlashRun, tile: int) -> None:
     mem = run.memory()
-    big = FL.memory(BIG, BIG, tile, tile, run.d_head)
+    big = lab.flash.memory(BIG, BIG, tile, tile, run.d_head)
     left, right = st.columns([2, 3])
     with left:
-        fx.chart(vs.memory_bars({t("fa_mem_matrix"): mem["matrix"], t("fa_mem_stats"): mem["statistics"],
+        figure_export.chart(viz_core.flash.memory_bars({t("fa_mem_matrix"): mem["matrix"],
+                                                        t("fa_mem_stats"): mem["statistics"],
                                  t("fa_mem_tile"): mem["score_tile"], t("fa_mem_tiles"): mem["qkvo_tiles"]},
                                 title=t("fa_memory_title")), key="fa_memory", width="stretch")
     with right:

@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import scaling as SC
-from viz_core import scaling as vs
+import lab.scaling
+import viz_core.scaling
 from viz_core.labels import plain_label
 
 from ..figure_words import words
@@ -24,7 +24,7 @@ from ..page import explain
 from ..serving.walkthrough import Controls, random_curve, study
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import figure_export as fx
+from ..widgets import figure_export
 from ..widgets.notes import misconception
 
 
@@ -45,7 +45,7 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     curve = random_curve()
     left, right = st.columns(2)
     with left:
-        fx.chart(vs.variance_figure(curve.dims, curve.var, curve.stderr, curve.var_scaled,
+        figure_export.chart(viz_core.scaling.variance_figure(curve.dims, curve.var, curve.stderr, curve.var_scaled,
                                     head=(h.d_k, h.var_dots, h.var_scaled), terms=terms(),
                                     title=t("sc_variance_title")), key="sc_variance", width="stretch")
         st.caption(t("sc_variance_caption", samples=curve.samples, dk=h.d_k, var=h.var_dots, scaled=h.var_scaled,
@@ -54,7 +54,8 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     q_label = md_escape(q_plain)
     with right:
         weights = [np.where(h.with_scale.scores > -np.inf, r.weights, np.nan) for r in (h.with_scale, h.without)]
-        fx.chart(vs.softmax_compare(*weights, k_tokens, terms=terms(), title=t("sc_query_title", q=q_plain)),
+        figure_export.chart(viz_core.scaling.softmax_compare(*weights, k_tokens, terms=terms(),
+                                                             title=t("sc_query_title", q=q_plain)),
                  key="sc_softmax", width="stretch")
         rows = [{t("sc_col_row"): t(name), t("sc_col_max"): r.max_weight, t("sc_col_entropy"): r.entropy,
                  t("sc_col_grad_s"): r.grad_scores, t("sc_col_grad_dot"): r.grad_dots}
@@ -71,18 +72,19 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
     misconception("linear", t("sc_mis_linear_common"), t("sc_mis_linear_shown", dev=s.nonlinearity))
 
 
-def ablation(s: SC.ScalingStudy, sel: Selection) -> None:
+def ablation(s: lab.scaling.ScalingStudy, sel: Selection) -> None:
     a = s.ablation
     st.markdown(f"**{t('sc_ablation_title')}**")
     st.markdown(t("sc_ablation_text", sqrt=math.sqrt(s.head.d_k)))
     layers = [f"L{i}" for i in range(len(a.entropy))]
     left, right = st.columns(2)
     with left:
-        fx.chart(vz.lines_chart({t("sc_with"): (layers, a.entropy), t("sc_without"): (layers, a.entropy_unscaled)},
+        figure_export.chart(vz.lines_chart({t("sc_with"): (layers, a.entropy),
+                                            t("sc_without"): (layers, a.entropy_unscaled)},
                                 title=t("sc_entropy_title", stack=t(f"stack_{a.stack}")),
                                 y_name=t("sc_col_entropy")), key="sc_entropy", width="stretch")
     with right:
-        fx.chart(vz.lines_chart({t("sc_with"): (layers, a.max_weight),
+        figure_export.chart(vz.lines_chart({t("sc_with"): (layers, a.max_weight),
                                  t("sc_without"): (layers, a.max_weight_unscaled)},
                                 title=t("sc_maxw_title"), y_name=t("sc_col_max")), key="sc_maxw",
                  width="stretch")
@@ -90,4 +92,5 @@ def ablation(s: SC.ScalingStudy, sel: Selection) -> None:
         st.markdown(t("sc_change_logits", kl=float(a.change["kl"].mean()), changed=int(a.change["changed"].sum()),
                       n=len(a.change["kl"])))
     else:
-        st.markdown(t("sc_change_hidden", cos=float(a.change["cosine"].mean()), rel=float(a.change["rel_change"].mean())))
+        st.markdown(t("sc_change_hidden", cos=float(a.change["cosine"].mean()),
+                      rel=float(a.change["rel_change"].mean())))

@@ -16,7 +16,7 @@ import streamlit as st
 import torch
 
 import viz_core as vz
-from lab import ablation as A
+from lab import ablation
 from models.config import NORMS
 
 from .. import serving
@@ -25,13 +25,13 @@ from ..markup import md_escape
 from ..page import explain
 from ..serving import RunKey, encode, load_model, run_held
 from ..sidebar import Selection
-from . import figure_export as fx
+from . import figure_export
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _rebuilt(key: str, device: str, drop_positional: bool, norm: str | None) -> A.Rebuilt:
+def _rebuilt(key: str, device: str, drop_positional: bool, norm: str | None) -> ablation.Rebuilt:
     model, _ = load_model(key, device)
-    return A.rebuild(model, A.Ablation(drop_positional=drop_positional, norm=norm))
+    return ablation.rebuild(model, ablation.Ablation(drop_positional=drop_positional, norm=norm))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -40,7 +40,7 @@ def ablation_effect(key: RunKey, heads: tuple[tuple[int, int], ...],
     """Run the model on the text with and without the ablation; the per-position change
     (lab.ablation.output_change) plus tokens and notes. Raises ValueError."""
     model, tok = load_model(key.model_key, key.device)
-    ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
+    ab = ablation.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
     ab.check(model)
     enc = encode(tok, model, key.text)
     if not enc.ids:
@@ -56,7 +56,7 @@ def ablation_effect(key: RunKey, heads: tuple[tuple[int, int], ...],
         base = run_held(model, lambda m: m(enc.ids, **kw), n)
         out = run_held(rebuilt.model, lambda _m: _ablated(model, ab, rebuilt, lambda m: m(enc.ids, **kw)), n)
     logits = model.cfg.output == "logits"
-    change = A.output_change(base, out, logits)
+    change = ablation.output_change(base, out, logits)
     res = {"tokens": list(tokens), "logits": logits, "missing": rebuilt.missing, "dropped": rebuilt.dropped,
            **change}
     if logits:
@@ -74,7 +74,7 @@ def task_accuracy(key: str, device: str, heads: tuple[tuple[int, int], ...], dro
 
     task = get_task(serving.task_of(key))
     model, _ = load_model(key, device)
-    ab = A.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
+    ab = ablation.Ablation(heads=heads, drop_positional=drop_positional, remove_mask=remove_mask, norm=norm)
     rebuilt = _rebuilt(key, device, drop_positional, norm if norm != model.cfg.norm else None)
     with torch.inference_mode():
         base = run_held(model, lambda m: task.evaluate(m, n=n), task.train_len)
@@ -83,10 +83,10 @@ def task_accuracy(key: str, device: str, heads: tuple[tuple[int, int], ...], dro
     return float(base), float(ablated)
 
 
-def _ablated(model, ab: A.Ablation, rebuilt: A.Rebuilt, fn):
+def _ablated(model, ab: ablation.Ablation, rebuilt: ablation.Rebuilt, fn):
     """fn(the ablated model): the rebuilt model (or the original, for hook-only ablations)
     with the ablation's hooks in place."""
-    with A.applied(model, ab, rebuilt) as m:
+    with ablation.applied(model, ab, rebuilt) as m:
         return fn(m)
 
 
@@ -94,7 +94,8 @@ def _head_label(layer: int, head: int) -> str:
     return f"L{layer} H{head}"
 
 
-def controls(n_layers: int, n_heads: int, norm: str, positional: str, arch: str, prefix: str = "abl") -> A.Ablation:
+def controls(n_layers: int, n_heads: int, norm: str, positional: str, arch: str,
+             prefix: str = "abl") -> ablation.Ablation:
     """The toggles; returns the chosen Ablation (empty when nothing is toggled)."""
     options = [_head_label(l, h) for l in range(n_layers) for h in range(n_heads)]
     c1, c2 = st.columns([3, 2])
@@ -106,11 +107,12 @@ def controls(n_layers: int, n_heads: int, norm: str, positional: str, arch: str,
         swap = st.selectbox(t("abl_norm"), norms, key=f"{prefix}_norm", format_func=names.__getitem__,
                             help=t("abl_norm_help"))
     with c2:
-        drop_pe = st.checkbox(t("abl_drop_pe", pe=t(f"pos_{positional}")), key=f"{prefix}_pe", disabled=positional == "none",
+        drop_pe = st.checkbox(t("abl_drop_pe", pe=t(f"pos_{positional}")), key=f"{prefix}_pe",
+                              disabled=positional == "none",
                               help=t("abl_drop_pe_help"))
         remove_mask = st.checkbox(t("abl_mask"), key=f"{prefix}_mask", help=t("abl_mask_help"))
     heads = tuple((int(s.split()[0][1:]), int(s.split()[1][1:])) for s in picked)
-    return A.Ablation(heads=heads, drop_positional=drop_pe, remove_mask=remove_mask,
+    return ablation.Ablation(heads=heads, drop_positional=drop_pe, remove_mask=remove_mask,
                       norm=None if swap == "keep" else swap)
 
 
@@ -155,7 +157,7 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         c1.metric(t("abl_mean_kl"), f"{float(np.mean(res['kl'])):.4g}")
         c2.metric(t("abl_changed"), f"{changed} / {len(tokens)}")
         c3.metric(t("abl_logit_diff"), f"{float(np.mean(res['logit_diff'])):+.4g}")
-        fx.chart(vz.token_bars(res["kl"], tokens, title=t("abl_kl_title"), value_name="KL",
+        figure_export.chart(vz.token_bars(res["kl"], tokens, title=t("abl_kl_title"), value_name="KL",
                                highlight=[i for i, c in enumerate(res["changed"]) if c]),
                  key=f"{prefix}_chart", width="stretch")
         table = pd.DataFrame({
@@ -170,6 +172,6 @@ def ablation_panel(sel: Selection, prefix: str = "abl") -> None:
         c1, c2 = st.columns(2)
         c1.metric(t("abl_mean_cos"), f"{float(np.mean(res['cosine'])):.4f}")
         c2.metric(t("abl_mean_rel"), f"{float(np.mean(res['rel_change'])):.1%}")
-        fx.chart(vz.token_bars(res["rel_change"], tokens, title=t("abl_rel_title"),
+        figure_export.chart(vz.token_bars(res["rel_change"], tokens, title=t("abl_rel_title"),
                                value_name=t("abl_mean_rel")), key=f"{prefix}_chart", width="stretch")
         st.caption(t("abl_hidden_caption"))

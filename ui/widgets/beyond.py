@@ -1,6 +1,6 @@
 """What the Beyond page's sections share to draw a q, k, v source (`lab.beyond.QKV`): its
 position labels, a computation whose settings may be refused, and an implied matrix beside
-the model's own softmax weights. Used by ui/views/beyond_long.py and beyond_recurrent.py."""
+the model's own softmax weights. Used by ui/views/beyond_long_memory.py and beyond_recurrent.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -14,7 +14,7 @@ from viz_core.labels import plain_labels
 
 from ..i18n import t
 from ..page import explain
-from . import figure_export as fx
+from . import figure_export
 
 
 def computed(fn: Callable, *args):
@@ -54,7 +54,7 @@ def beside_softmax(src: QKV, implied: np.ndarray, title: str, key: str, normalis
     fig.update_layout(height=420)
     if src.softmax is None:
         st.markdown(f"**{title}**")
-        fx.chart(fig, key=key, width="stretch")
+        figure_export.chart(fig, key=key, width="stretch")
         return
     left, right = st.columns(2)
     with left:
@@ -62,7 +62,7 @@ def beside_softmax(src: QKV, implied: np.ndarray, title: str, key: str, normalis
         soft = vz.head_heatmap(src.softmax, tok, tok, clickable=False, square=False,
                                terms={"query": t("term_query"), "key": t("term_key"), "weight": t("term_weight")})
         soft.update_layout(height=420)
-        fx.chart(soft, key=f"{key}_soft", width="stretch")
+        figure_export.chart(soft, key=f"{key}_soft", width="stretch")
     with right:
         st.markdown(f"**{title}**")
-        fx.chart(fig, key=key, width="stretch")
+        figure_export.chart(fig, key=key, width="stretch")

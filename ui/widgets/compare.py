@@ -12,7 +12,7 @@ import streamlit as st
 
 import viz_core as vz
 
-from lab import attention as LA
+from lab import attention
 
 from ..figure_words import attention_terms
 from ..i18n import t
@@ -22,7 +22,7 @@ from ..model_names import site_labels
 from ..serving import attention_data, internals
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from . import figure_export as fx
+from . import figure_export
 
 HEIGHT = 420
 
@@ -85,7 +85,7 @@ def ffn_ab(sel: Selection, layer: int) -> None:
             vz.activation_heatmap(zb, b.tokens, neurons, title=_ab_title("b"), zmax=scale, terms=words),
             vz.activation_heatmap(vz.difference(za, zb), a.tokens, neurons, title=_ab_title("d"), terms=words)]
     for fig, key in zip(figs, ["ab_ffn_a", "ab_ffn_b", "ab_ffn_diff"]):   # tokens x neurons: full width each
-        fx.chart(fig, key=key, width="stretch")
+        figure_export.chart(fig, key=key, width="stretch")
     st.caption(t("ab_ffn_caption", layer=layer, n=len(neurons)))
 
 
@@ -97,7 +97,7 @@ def residual_ab(sel: Selection) -> None:
     a, b = pair
     dist = np.linalg.norm(vz.difference(a.stream, b.stream), axis=-1)               # [n, pos]
     fig = vz.value_heatmap(dist, site_labels(a.labels), a.tokens, title=t("ab_resid_title"), value_name="‖A − B‖")
-    fx.chart(fig, key="ab_resid", width="stretch")
+    figure_export.chart(fig, key="ab_resid", width="stretch")
     st.caption(t("ab_resid_caption"))
 
 
@@ -114,7 +114,7 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
 
     def shown(d) -> np.ndarray:
         m = d.patterns[stack][layer]
-        m = m[head] if combine == "one" else LA.aggregate_heads(m, combine)
+        m = m[head] if combine == "one" else attention.aggregate_heads(m, combine)
         return np.where(d.masks[stack], m, np.nan).astype(np.float32)
 
     pa, pb = shown(da), shown(db)
@@ -134,6 +134,6 @@ def attention_ab(sel: Selection, stack: str, layer: int, head: int, combine: str
         for col, fig in zip(cols, row):
             with col:
                 vz.fit_height(fig, HEIGHT)
-                fx.chart(fig, key=keys.pop(0), width="stretch")
+                figure_export.chart(fig, key=keys.pop(0), width="stretch")
         if len(row) == 1:
             cols[1].caption(t("ab_attn_caption"))

@@ -27,13 +27,13 @@ from typing import Any, Callable
 import streamlit as st
 import torch
 
-from models.weights import parity as P
+import models.weights.parity
 from models.weights import safety
 
 from ..i18n import count_words, t
 from ..markup import md_escape
 from ..refusals import say
-from ..serving import parity as pc
+from ..serving import parity
 from ..serving import trained
 
 _SOURCE, _DONE, _DTYPE, _PICK, _SIZES = "_ml_source", "_ml_done", "_ml_dtype", "_ml_pick", "_ml_sizes"
@@ -97,7 +97,7 @@ def size_sentence(size: safety.SizeSummary, dtype: str, approximate: bool = Fals
 
 
 # ---- the badge -------------------------------------------------------------------------------------
-def badge_text(p: P.Parity) -> str:
+def badge_text(p: models.weights.parity.Parity) -> str:
     """The badge in the UI language, markdown-safe: the dtype and the tolerance it was held to."""
     version = md_escape(p.transformers_version)
     if p.ok is None:
@@ -110,7 +110,7 @@ def badge_text(p: P.Parity) -> str:
     return t("ml_parity_bad", **values).replace("✗", ":red[✗]", 1)
 
 
-def badge_help(p: P.Parity) -> str:
+def badge_help(p: models.weights.parity.Parity) -> str:
     """What was compared, and the tolerance's rule for the dtype."""
     if p.ok is None:
         return ""
@@ -118,8 +118,8 @@ def badge_help(p: P.Parity) -> str:
         rule = t("ml_tol_float32")
     else:
         eps = torch.finfo(DTYPES[p.dtype]).eps
-        scale = p.tolerance / (P.HALF_EPS * eps)
-        rule = t("ml_tol_half", eps=P.HALF_EPS, dtype=p.dtype, scale=f"{scale:.3g}", frac=round(1 / (P.HALF_EPS * eps)))
+        scale = p.tolerance / (models.weights.parity.HALF_EPS * eps)
+        rule = t("ml_tol_half", eps=models.weights.parity.HALF_EPS, dtype=p.dtype, scale=f"{scale:.3g}", frac=round(1 / (models.weights.parity.HALF_EPS * eps)))
     return t("ml_parity_compared", what=t(f"ml_what_{p.output}"), n=p.n_tokens, dtype=p.dtype, rule=rule)
 
 
@@ -129,17 +129,17 @@ def _strings() -> Any:
     return STRINGS
 
 
-def show_badge(p: P.Parity) -> None:
+def show_badge(p: models.weights.parity.Parity) -> None:
     st.caption(badge_text(p), help=badge_help(p) or None)
 
 
 def card_badge(slot: Any, key: str, text: str, target: str, device: str) -> None:
     """Fill `slot` (drawn in the home page's model card) with the model's badge on the
     current text, computed now if need be. Nothing for a model not from a HF folder."""
-    if pc.source_of(key) is None:
+    if parity.source_of(key) is None:
         return
     try:
-        result = pc.check(key, text, target, device)
+        result = parity.check(key, text, target, device)
     except Exception as e:  # noqa: BLE001 - a badge never breaks the page
         slot.caption(t("ml_parity_skipped", reason=say(e)))
         return
@@ -151,11 +151,11 @@ def card_badge(slot: Any, key: str, text: str, target: str, device: str) -> None
 # ---- the sidebar -------------------------------------------------------------------------------------
 def sidebar(entry: Any, text: str, target: str, device: str) -> None:
     """The selected model's parity badge and the "Load a model" expander."""
-    if pc.source_of(entry.key) is not None:
-        result = pc.cached(entry.key, text, target)
+    if parity.source_of(entry.key) is not None:
+        result = parity.cached(entry.key, text, target)
         if result is None and st.button(t("ml_check"), key="_ml_check", icon=":material/rule:"):
             try:
-                result = pc.check(entry.key, text, target, device)
+                result = parity.check(entry.key, text, target, device)
             except Exception as e:  # noqa: BLE001
                 st.caption(t("ml_parity_skipped", reason=say(e)))
         if result is not None:
@@ -400,6 +400,6 @@ def load_into_session(source: str, text: str, target: str,
             "source": str(folder), "family": family, "dtype": dtype,
             "need_bytes": safety.model_bytes(cfg, torch_dtype.itemsize)}
     key = trained.add(model, tok, name[:40], card, kind="loaded", handle=handle)
-    pc.compare(key, str(folder), model, tok, text, target)
+    parity.compare(key, str(folder), model, tok, text, target)
     holder = trained.find(key)
     return key, holder.label if holder else name

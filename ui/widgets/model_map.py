@@ -16,9 +16,10 @@ import numpy as np
 import streamlit as st
 
 import viz_core as vz
-from lab import model_map as MM
+from lab import model_map
 from models import limits
 from models.trace import Stack
+from server import sessions
 from viz_core import model_map as vmap
 from viz_core.labels import plain_labels
 
@@ -28,10 +29,9 @@ from ..i18n import t
 from ..links import bound, choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import markdown_table, md_escape
 from ..page import explain
-from ..serving import sessions
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from . import figure_export as fx
+from . import figure_export
 
 MODES = ("map", "follow", "compare")
 DRAW = "_map_draw"                       # this reader asked for the map (a busy server draws it on request)
@@ -57,7 +57,7 @@ class Destination:
     choices: dict[str, str]
 
 
-def destination(part: MM.Part, layer: int, head: int, arch: str) -> Destination:
+def destination(part: model_map.Part, layer: int, head: int, arch: str) -> Destination:
     """The page that shows `part` (at `layer`, `head`)."""
     if part.kind in ("tokens", "embed", "pos"):
         section = PE_SECTION.get(part.info.get("positional", ""), "tables") if part.kind == "pos" else "tables"
@@ -80,7 +80,7 @@ def destination(part: MM.Part, layer: int, head: int, arch: str) -> Destination:
     return Destination(PAGES["generate"], {}, {})
 
 
-def _on_click(parts: list[MM.Part], arch: str, key: str) -> None:
+def _on_click(parts: list[model_map.Part], arch: str, key: str) -> None:
     cells = vz.selected_customdata(st.session_state.get(key))
     if cells and 0 <= cells[0][0] < len(parts):
         idx, layer, head = (list(cells[0]) + [-1, -1])[:3]
@@ -113,7 +113,7 @@ def section(sel: Selection, model) -> None:
                   labels={m: t(f"map_mode_{m}") for m in MODES})
     view = load(sel)
     if view is None:                                 # no numbers: the structure for a one-token text
-        mp = MM.model_map(model.cfg, 1)
+        mp = model_map.model_map(model.cfg, 1)
         mode = "map" if mode == "follow" else mode
         st.caption(t("map_structure_only"))
     else:
@@ -152,13 +152,13 @@ def load(sel: Selection) -> serving.MapView | None:
         return None
 
 
-def chart(fig, key: str, mp: MM.ModelMap) -> None:
+def chart(fig, key: str, mp: model_map.ModelMap) -> None:
     """A map figure whose clicks open the part's page (its own white background: theme=None)."""
-    fx.chart(fig, key=key, on_select=lambda: _on_click(mp.parts(), mp.arch, key),
+    figure_export.chart(fig, key=key, on_select=lambda: _on_click(mp.parts(), mp.arch, key),
              selection_mode="points", theme=None, width="stretch")
 
 
-def map_view(mp: MM.ModelMap, view: serving.MapView | None) -> None:
+def map_view(mp: model_map.ModelMap, view: serving.MapView | None) -> None:
     layer = index_slider(t("map_layer"), mp.n_layers, "mlayer") if view is not None else 0
     show_notices()                                   # a link's ?mlayer= or ?mview= that was out of range
     fig = vmap.model_map(mp, None if view is None else view.data, layer=layer, terms=terms(),
@@ -171,7 +171,7 @@ def _step(delta: int, n: int) -> None:
     st.session_state["mstep"] = int(np.clip(st.session_state.get("mstep", 0) + delta, 0, n - 1))
 
 
-def stop_labels(stops: list[MM.Stop]) -> list[str]:
+def stop_labels(stops: list[model_map.Stop]) -> list[str]:
     return [(f"L{s.layer} " if s.layer >= 0 else "") + t(f"map_part_{s.part}") for s in stops]
 
 
@@ -212,7 +212,7 @@ def follow_view(view: serving.MapView) -> None:
     st.markdown(t("map_stop_caption", k=k + 1, n=len(names), where=md_escape(names[k]),
                   tok=md_escape(labels[pos]), norm=f"{norms[k]:.4g}"))
     st.caption(t("map_follow_help"))
-    fx.chart(vmap.norm_path(names, norms, k, layers=[s.layer for s in sd.stops], terms=terms()),
+    figure_export.chart(vmap.norm_path(names, norms, k, layers=[s.layer for s in sd.stops], terms=terms()),
              key="map_path", width="stretch")
     st.caption(t("map_path_caption"))
 
@@ -228,7 +228,7 @@ def default_partner(cfg, keys: list[str]) -> str:
     return keys[0]
 
 
-def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | None) -> None:
+def compare_view(sel: Selection, mp_a: model_map.ModelMap, view_a: serving.MapView | None) -> None:
     model_a, _ = serving.load_model(sel.model_key, sel.device)
     entries = [e for e in serving.entries() if e.key != sel.model_key and e.config is not None]
     if not entries:
@@ -250,9 +250,9 @@ def compare_view(sel: Selection, mp_a: MM.ModelMap, view_a: serving.MapView | No
         except (serving.TraceBudgetError, serving.OutOfMemory, ValueError, RuntimeError) as e:
             st.info(t("map_no_data", error=explain(e)), icon=":material/info:")
     n = mp_a.stacks[0].n_tokens
-    mp_b = view_b.structure if view_b is not None else MM.model_map(entry_b.config, n)
-    diffs = MM.compare(model_a.cfg, entry_b.config)
-    hl = MM.highlighted(diffs)
+    mp_b = view_b.structure if view_b is not None else model_map.model_map(entry_b.config, n)
+    diffs = model_map.compare(model_a.cfg, entry_b.config)
+    hl = model_map.highlighted(diffs)
     rows = vmap.section_rows(mp_a, mp_b)
     unit = vmap.unit_for(ROOM_PX - 40, mp_a, mp_b)
     left, right = st.columns([len(mp_a.stacks), len(mp_b.stacks)], gap="medium")   # an encoder-decoder: twice

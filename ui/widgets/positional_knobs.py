@@ -5,7 +5,7 @@ URL (`?pe_k_theta=500&pe_k_factor=4…`), so a teacher can link a setting; a lin
 of range is clamped and said.
 
 The checkpoint sections of the positional page (attention, extrapolation, shift test,
-ui/views/positional_checkpoints.py; train short / test long, positional_length.py) read the
+ui/views/positional_checkpoints.py; train short / test long, positional_length_curve.py) read the
 knobs from `panel()` and run `knobbed(key, knobs)` (ui/serving/positional.py): the trained
 weights with the knobs applied (lab/pe_knobs.py).
 """
@@ -16,10 +16,10 @@ from collections.abc import Iterable
 import numpy as np
 import streamlit as st
 
-import viz_core.pe_length as vl
-import viz_core.positional as vp
-from lab import pe_knobs as K
-from models import positional as P
+import lab.pe_knobs
+import models.positional
+import viz_core.pe_knobs
+import viz_core.positional
 from models.config import ROPE_SCALINGS, SINUSOIDAL_LAYOUTS, STOCK_BASE, TransformerConfig
 
 from .. import serving
@@ -27,19 +27,19 @@ from ..figure_words import words as words_of
 from ..i18n import t
 from ..links import bound, choice, clamp_link_value, set_choice, show_notices
 from ..serving.positional import DEVICE
-from . import figure_export as fx
+from . import figure_export
 
 PARAMS = ("pe_k_theta", "pe_k_scaling", "pe_k_factor", "pe_k_alibi", "pe_k_buckets", "pe_k_maxdist",
           "pe_k_sinbase", "pe_k_layout", "pe_k_temp")
 
 
 def words() -> dict[str, str]:
-    return words_of("pek_w_", vl.DEFAULT_WORDS)
+    return words_of("pek_w_", viz_core.pe_knobs.DEFAULT_WORDS)
 
 
 def _number(label: str, name: str, default: float, key: str, step: float | None = None, fmt: str = "%g",
             help_: str | None = None) -> float:
-    low, high = K.RANGES[name]
+    low, high = lab.pe_knobs.RANGES[name]
     args = (float(low), float(high), float(default)) if isinstance(default, float) else (int(low), int(high), default)
     if step is not None:
         args = (*args, step)
@@ -64,7 +64,8 @@ def reset(relative_default: tuple[int, int]) -> None:
     set_choice("pe_k_layout", "interleaved")
 
 
-def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, key: str = "pe_kfig") -> K.Knobs:
+def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None,
+          key: str = "pe_kfig") -> lab.pe_knobs.Knobs:
     """The knobs for a set of checkpoints {scheme: card with its "key"} trained on
     `train_len` positions, and the temperature; returns what they chose (a frozen
     `Knobs`, itself the cache key). The T5 defaults and RoPE's pairs are those of the set's own models;
@@ -118,7 +119,7 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
         layout = None if layout == "interleaved" else layout
         if factor == 1.0:
             scaling = "none"
-        knobs = K.Knobs(rope_base=theta, rope_scaling=scaling, rope_factor=factor, alibi_slope_scale=alibi,
+        knobs = lab.pe_knobs.Knobs(rope_base=theta, rope_scaling=scaling, rope_factor=factor, alibi_slope_scale=alibi,
                         relative_buckets=buckets, relative_max_distance=maxdist, sinusoidal_base=sinbase,
                         sinusoidal_layout=layout, temperature=temp)
         if st.session_state.get("_pe_k_scaling", "none") != "none" and factor == 1.0:
@@ -132,7 +133,7 @@ def panel(cards: dict[str, dict], train_len: int, eval_len: int | None = None, k
     return knobs
 
 
-def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
+def summary(knobs: lab.pe_knobs.Knobs, schemes: Iterable[str]) -> str:
     """The knobs that act, in words ("RoPE θ = 500, ×4 position interpolation; T = 2")."""
     parts = []
     schemes = set(schemes)
@@ -153,15 +154,16 @@ def summary(knobs: K.Knobs, schemes: Iterable[str]) -> str:
     return "; ".join(parts) or t("pek_sum_stock")
 
 
-def pictures(schemes: tuple[str, ...], knobs: K.Knobs, train_len: int, relative_default: tuple[int, int],
+def pictures(schemes: tuple[str, ...], knobs: lab.pe_knobs.Knobs, train_len: int, relative_default: tuple[int, int],
              eval_len: int | None, key: str, rope: TransformerConfig | None) -> None:
     """What each knob changes, drawn: the RoPE model's wavelengths against the training
     length, T5's bucket map with the new buckets."""
     if rope is not None:
-        stock = K.wavelengths(rope, K.Knobs(), train_len).numpy()
-        now = K.wavelengths(rope, knobs, train_len).numpy()
+        stock = lab.pe_knobs.wavelengths(rope, lab.pe_knobs.Knobs(), train_len).numpy()
+        now = lab.pe_knobs.wavelengths(rope, knobs, train_len).numpy()
         changed = not np.array_equal(now, stock)
-        fx.chart(vl.wavelength_chart(stock, now if changed else None, train_len, eval_len, words=words(),
+        figure_export.chart(viz_core.pe_knobs.wavelength_chart(stock, now if changed else None, train_len, eval_len,
+                                                               words=words(),
                                      title=t("pek_wave_title", d=rope.rotary_dim)), key=f"{key}_wave",
                  width="stretch")
         st.caption(t("pek_wave_caption", n=train_len,
@@ -171,8 +173,9 @@ def pictures(schemes: tuple[str, ...], knobs: K.Knobs, train_len: int, relative_
         b = knobs.relative_buckets or relative_default[0]
         dmax = knobs.relative_max_distance or relative_default[1]
         n = min(4 * train_len, 160)
-        bmap = P.relative_bucket_map(n, n, False, b, dmax).numpy().astype(np.float32)
-        fx.chart(vp.matrix(bmap, title=t("pek_bucket_title", b=b, d=dmax), center=None, height=320,
+        bmap = models.positional.relative_bucket_map(n, n, False, b, dmax).numpy().astype(np.float32)
+        figure_export.chart(viz_core.positional.matrix(bmap, title=t("pek_bucket_title", b=b, d=dmax), center=None,
+                                                       height=320,
                            value_name=t("pek_bucket"), x_name=t("pe_w_key_pos"), y_name=t("pe_w_query_pos")),
                  key=f"{key}_buckets", width="stretch")
         if (b, dmax) != tuple(relative_default):
