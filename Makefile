@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.cold_start
 	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
+	$(PY) -m benchmarks.protocol_load
 	$(PY) -m benchmarks.replicas
 	$(PY) -m benchmarks.gpu
 	@if [ -x "$(BENCH_VENV)/bin/python" ] && "$(BENCH_VENV)/bin/python" -c "import transformer_lens" 2>/dev/null; then \
