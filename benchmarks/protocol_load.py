@@ -45,6 +45,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -59,30 +61,14 @@ from support.browser import health_ok, serve_app  # noqa: E402
 from support.streamlit_client import StreamlitClient  # noqa: E402
 
 WORKLOADS = {"explorers": explorers, "students": classroom}
-TICK = os.sysconf("SC_CLK_TCK")
-
-
-# ---- the server process, from /proc ----------------------------------------------------------------
-def _stat(pid: int) -> list[str]:
-    """/proc/PID/stat's fields after the command name (field 3, the state, is index 0)."""
-    data = Path(f"/proc/{pid}/stat").read_text()
-    return data[data.rindex(")") + 2:].split()
-
-
-def process_tree(pid: int) -> list[int]:
-    """`pid` and every process below it."""
-    parent: dict[int, int] = {}
-    for p in Path("/proc").iterdir():
-        if p.name.isdigit():
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                parent[int(p.name)] = int(_stat(int(p.name))[1])
-    tree, todo = [pid], [pid]
-    while todo:
-        here = todo.pop()
-        kids = [c for c, pp in parent.items() if pp == here]
-        tree += kids
-        todo += kids
-    return tree
+# ---- the server process (psutil, as benchmarks/_load_probes.py reads it) --------------------------
+def process_tree(pid: int) -> list[psutil.Process]:
+    """`pid` and every live process below it (none once it is gone)."""
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -90,11 +76,11 @@ def cpu_seconds(pid: int | None) -> float:
     if pid is None:
         return math.nan
     total = 0.0
-    for p in process_tree(pid):
-        with contextlib.suppress(OSError, IndexError):
-            f = _stat(p)
-            total += int(f[11]) + int(f[12]) + (int(f[13]) + int(f[14]) if p == pid else 0)
-    return total / TICK
+    for i, p in enumerate(process_tree(pid)):
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            total += t.user + t.system + (t.children_user + t.children_system if i == 0 else 0.0)
+    return total
 
 
 def rss_bytes(pid: int | None) -> int:
@@ -102,21 +88,18 @@ def rss_bytes(pid: int | None) -> int:
         return 0
     total = 0
     for p in process_tree(pid):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            total += int(Path(f"/proc/{p}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+        with contextlib.suppress(psutil.Error):
+            total += p.memory_info().rss
     return total
 
 
 def server_pid() -> int | None:
     """The `streamlit run` (or `ui.warmup run`) this process started."""
-    me = os.getpid()
-    for p in Path("/proc").iterdir():
-        if not p.name.isdigit():
-            continue
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            cmd = (p / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            if int(_stat(int(p.name))[1]) == me and " run " in cmd and ("streamlit" in cmd or "ui.warmup" in cmd):
-                return int(p.name)
+    for p in psutil.Process().children():
+        with contextlib.suppress(psutil.Error):
+            cmd = " ".join(p.cmdline())
+            if " run " in cmd and ("streamlit" in cmd or "ui.warmup" in cmd):
+                return p.pid
     return None
 
 
