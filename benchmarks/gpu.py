@@ -1,5 +1,6 @@
-"""The CUDA path, measured: parity with Hugging Face on the GPU, float16 traces, a
-2,048-token pass on a 12-layer d_model 768 model, and the out-of-memory fallback.
+"""The CUDA path, measured: parity with Hugging Face on the GPU (every family's tiny
+model, as benchmarks/parity.py on the CPU), float16 traces, a 2,048-token pass on a
+12-layer d_model 768 model, and the out-of-memory fallback.
 
     python -m benchmarks.gpu [--repeats 20] [--tokens 2048] [--json out.json] [--no-doc]
 
@@ -21,51 +22,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import torch  # noqa: E402
 
 from benchmarks._timing import interleaved_times, paired_ratio, update_doc  # noqa: E402
+from benchmarks.summary import summary_line  # noqa: E402
 from lab.memory import estimate_trace_bytes  # noqa: E402
 from models import Transformer, TransformerConfig, record_names  # noqa: E402
-from models.weights.pretrained import load_hf_model  # noqa: E402
-
-
-def tiny_hf_models() -> dict[str, object]:
-    """Random HF models of three families (eager attention): a BERT of MiniLM's shape,
-    a small GPT-2 and a LLaMA-style decoder with grouped-query attention."""
-    from transformers import BertConfig, BertModel, GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
-
-    torch.manual_seed(0)
-    return {
-        "BERT (MiniLM shape: 6 x 12, d 384)": BertModel(BertConfig(
-            vocab_size=30522, hidden_size=384, num_hidden_layers=6, num_attention_heads=12,
-            intermediate_size=1536)),
-        "GPT-2 (4 x 8, d 256)": GPT2LMHeadModel(GPT2Config(
-            vocab_size=1000, n_embd=256, n_layer=4, n_head=8, n_positions=512, bos_token_id=0, eos_token_id=0)),
-        "LLaMA (4 x 8, 2 kv heads, d 256)": LlamaForCausalLM(LlamaConfig(
-            vocab_size=1000, hidden_size=256, num_hidden_layers=4, num_attention_heads=8, num_key_value_heads=2,
-            intermediate_size=688, max_position_embeddings=512, bos_token_id=0, eos_token_id=0, pad_token_id=0)),
-    }
 
 
 @torch.no_grad()
-def parity(device: str, n: int = 128) -> list[dict]:
-    """Max |ours - HF| of every hidden state and attention probability, float32, on `device`."""
+def parity(device: str) -> list[dict]:
+    """benchmarks/parity.py's table on `device`: every family's tiny random model against
+    transformers (float32, eager attention), both on the GPU; and our output on the GPU
+    against our output on the CPU. A family that fails gives a row with its error."""
+    from benchmarks.parity import differences
+    from models.weights import pretrained, tiny_hf
+
     rows = []
-    for name, hf in tiny_hf_models().items():
-        hf.set_attn_implementation("eager")
-        hf = hf.to(device).eval()
-        ours = load_hf_model(hf, device=device)
-        ids = torch.randint(0, min(hf.config.vocab_size, 1000), (1, n), generator=torch.Generator().manual_seed(1))
-        ids = ids.to(device)
-        out = hf(ids, output_hidden_states=True, output_attentions=True)
-        _, trace = ours.run_with_cache(ids)
-        hidden = [trace.get("resid_pre", 0)] + [trace.get("resid_post", i) for i in range(ours.cfg.n_layers)]
-        if ours.cfg.norm_position == "pre":
-            hidden[-1] = trace.get("ln_final.normalized")                      # HF's last hidden state is normed
-        d_hidden = max(float((a - b).abs().max()) for a, b in zip(hidden, out.hidden_states))
-        d_attn = max(float((trace.get("pattern", i) - a).abs().max()) for i, a in enumerate(out.attentions))
-        cpu = load_hf_model(hf.cpu(), device="cpu")
-        d_device = float((cpu.run_with_cache(ids.cpu())[1].get("pattern", ours.cfg.n_layers - 1)
-                          - trace.get("pattern", ours.cfg.n_layers - 1).cpu()).abs().max())
-        rows.append({"model": name, "tokens": n, "hidden": d_hidden, "attention": d_attn, "cuda_vs_cpu": d_device})
-        del hf, ours, cpu
+    for family in tiny_hf.families():
+        try:
+            diff = differences(family, device=device)
+            hf = tiny_hf.build(family)
+            cfg = pretrained.load(hf)[0].cfg
+            g = torch.Generator().manual_seed(1)
+            args = [torch.randint(2, cfg.vocab_size, (2, 13), generator=g)]
+            if tiny_hf.TINY[family].seq2seq:
+                args.append(torch.randint(2, cfg.vocab_size, (2, 9), generator=g))
+            on_cpu = pretrained.load(hf)[0](*args)
+            on_gpu = pretrained.load(hf, device=device)[0](*[a.to(device) for a in args])
+            rows.append({"model": family, **diff, "cuda_vs_cpu": float((on_gpu.cpu() - on_cpu).abs().max())})
+        except Exception as e:  # noqa: BLE001 - one family's failure is a row of the table, not the end of the run
+            rows.append({"model": family, "error": f"{type(e).__name__}: {e}"[:300]})
     return rows
 
 
@@ -196,11 +180,15 @@ def markdown(res: dict) -> str:
              f"torch {res['torch']}, transformers {res['transformers']}. Random weights from configs "
              "(the arithmetic of trained weights). Ratios are medians of round-by-round ratios of "
              f"{res['repeats']} interleaved rounds, each run ending in `torch.cuda.synchronize()`.", "",
-             "**Parity with Hugging Face on the GPU** (float32, eager attention, max absolute difference):", "",
-             "| model | tokens | hidden states | attention probabilities | our CUDA vs our CPU (last layer's attention) |",
-             "| --- | ---: | ---: | ---: | ---: |"]
-    lines += [f"| {r['model']} | {r['tokens']} | {r['hidden']:.2e} | {r['attention']:.2e} | {r['cuda_vs_cpu']:.2e} |"
-              for r in res["parity"]]
+             "**Parity with transformers on the GPU**, every family's tiny random model (float32, eager attention, "
+             "a batch of 2 random sequences; encoder-decoders 13 source and 9 target tokens; largest absolute "
+             "difference, as `benchmarks.parity` on the CPU), and our output on the GPU against our output on the CPU:",
+             "", "| family (tiny random model) | hidden states | attention probabilities | output | "
+             "our CUDA vs our CPU (output) |", "| --- | ---: | ---: | ---: | ---: |"]
+    for r in res["parity"]:
+        lines.append(f"| {r['model']} | not run: {r['error'].replace('|', '/')} | | | |" if "error" in r else
+                     f"| {r['model']} | {r['hidden']:.1e} | {r['attention']:.1e} | {r['output']:.1e} | "
+                     f"{r['cuda_vs_cpu']:.1e} |")
     lp = res["long"]
     lines += ["", f"**{lp['tokens']} tokens, {lp['config']}:**", "",
               "| run | × plain forward (IQR) | median ms | peak GPU memory (MB) | trace held (MB) | estimate (MB) |",
@@ -215,7 +203,19 @@ def markdown(res: dict) -> str:
     lines += [f"**Out-of-memory fallback:** with {o['gpu_free_bytes_left'] / 1e6:,.0f} MB of GPU memory left free and "
               f"a pass that needs ~{o['needed_bytes'] / 1e6:,.0f} MB of trace, `ui.serving.gate.run_with_fallback` "
               f"caught CUDA's out-of-memory error and ran the pass on the **{o['ran_on']}** "
-              f"(fallback `{o['fallback']}`, {o['tokens_run']} tokens, trace on {', '.join(o['trace_devices'])})."]
+              f"(fallback `{o['fallback']}`, {o['tokens_run']} tokens, trace on {', '.join(o['trace_devices'])}).", ""]
+    ok = [r for r in res["parity"] if "error" not in r]
+    worst = max((max(r["hidden"], r["attention"], r["output"]) for r in ok), default=float("nan"))
+    record = next(r for r in lp["runs"] if r["run"] == "record all hooks, float32 on GPU")
+    lines += [summary_line(f"GPU parity with transformers ({res['device']}): largest |Δ| over every family "
+                           f"({len(ok)} of {len(res['parity'])} ran)", f"{worst:.1e}", "<= 1e-5",
+                           worst <= 1e-5 and len(ok) == len(res["parity"])),
+              summary_line(f"GPU trace overhead, record all hooks / plain forward, {lp['tokens']} tokens "
+                           f"({res['device']})", f"{record['ratio_to_plain']:.2f}", "<= 1.10",
+                           record["ratio_to_plain"] <= 1.10),
+              summary_line(f"GPU out-of-memory fallback ({lp['tokens']} tokens, {o['needed_bytes'] / 1e6:,.0f} MB "
+                           "trace, too little GPU memory free)", f"ran on {o['ran_on']}", "runs on the CPU",
+                           o["ran_on"] == "cpu")]
     return "\n".join(lines)
 
 

@@ -30,15 +30,17 @@ def _hidden(trace, cfg, stack: Stack, i: int, n: int) -> torch.Tensor:
         else trace[act_name("resid_post", n - 1, stack)]
 
 
-def differences(family: str, seed: int = 0, n_src: int = 13, n_tgt: int = 9) -> dict[str, float]:
+def differences(family: str, seed: int = 0, n_src: int = 13, n_tgt: int = 9,
+                device: str = "cpu") -> dict[str, float]:
     """{"hidden": max |Δ| over every hidden state, "attention": over every attention
-    probability, "output": over the output} for the tiny `family` model."""
+    probability, "output": over the output} for the tiny `family` model, both sides on
+    `device` (benchmarks/gpu.py runs it on CUDA)."""
     spec = tiny_hf.TINY[family]
-    hf = tiny_hf.build(family, seed)
-    ours, _ = pretrained.load(hf)
+    hf = tiny_hf.build(family, seed).to(device)
+    ours, _ = pretrained.load(hf, device=device)
     cfg = ours.cfg
     g = torch.Generator().manual_seed(seed + 1)
-    src = torch.randint(2, cfg.vocab_size, (2, n_src), generator=g)
+    src = torch.randint(2, cfg.vocab_size, (2, n_src), generator=g).to(device)
     diff = {"hidden": 0.0, "attention": 0.0, "output": 0.0}
 
     def worse(kind: str, a: torch.Tensor, b: torch.Tensor) -> None:
@@ -46,7 +48,7 @@ def differences(family: str, seed: int = 0, n_src: int = 13, n_tgt: int = 9) -> 
 
     with torch.no_grad():
         if spec.seq2seq:
-            tgt = torch.randint(2, cfg.vocab_size, (2, n_tgt), generator=g)
+            tgt = torch.randint(2, cfg.vocab_size, (2, n_tgt), generator=g).to(device)
             out, trace = ours.run_with_cache(src, tgt)
             ref = hf(input_ids=src, decoder_input_ids=tgt, output_attentions=True, output_hidden_states=True)
             pairs = [(Stack.ENCODER, ref.encoder_hidden_states, ref.encoder_attentions),

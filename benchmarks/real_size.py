@@ -1,5 +1,6 @@
-"""A real-size model on a CPU: Qwen2.5-0.5B's real config with random weights (the folder
-is written at benchmark time; nothing is downloaded), Glassbox against transformers.
+"""A real-size model on a CPU (or a GPU with --device cuda): Qwen2.5-0.5B's real config
+with random weights (the folder is written at benchmark time; nothing is downloaded),
+Glassbox against transformers.
 
 For each dtype (float32: exact parity; bfloat16: half the memory):
 - load: `pretrained.load_folder(folder, dtype=...)` (which checks every header, the size
@@ -19,6 +20,12 @@ half beside it). Targets (issue 32): forward <= 1.05x transformers' eager pass a
 and 512 tokens, load <= 1.0x from_pretrained, in float32 and bfloat16.
 
     python -m benchmarks.real_size [--repeats 5] [--dtypes float32 bfloat16] [--tokens 64 512] [--no-doc]
+    python -m benchmarks.real_size --device cuda --tokens 64 512 2048   # section real_size_gpu
+
+On a GPU each side loads straight onto it (`load_folder(device="cuda")` against
+`from_pretrained(device_map="cuda")`), every timed run ends in `torch.cuda.synchronize()`,
+the memory is the child process's peak GPU allocation, and the load panel is not run (it
+measures the app server, which the CPU rows cover).
 """
 from __future__ import annotations
 
@@ -83,18 +90,23 @@ def hwm_mb():
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) / 1024
-side, folder, dtype = sys.argv[1], sys.argv[2], getattr(torch, sys.argv[3])
+side, folder, dtype, device = sys.argv[1], sys.argv[2], getattr(torch, sys.argv[3]), sys.argv[4]
+gpu = device != "cpu"
 before = hwm_mb()
 t0 = time.perf_counter()
 if side == "ours":
     from models.weights import pretrained
-    model, _ = pretrained.load_folder(folder, dtype=dtype, tokenizer=False)
+    model, _ = pretrained.load_folder(folder, device=device, dtype=dtype, tokenizer=False)
 else:
     import transformers
     transformers.logging.set_verbosity_error()
-    model = transformers.AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, attn_implementation="eager")
+    model = transformers.AutoModelForCausalLM.from_pretrained(folder, dtype=dtype, attn_implementation="eager",
+                                                              **({"device_map": device} if gpu else {}))
+if gpu:
+    torch.cuda.synchronize()
 seconds = time.perf_counter() - t0
-print(json.dumps({"peak_mb": hwm_mb(), "before_mb": before, "seconds": seconds}))
+peak = torch.cuda.max_memory_allocated() / 2**20 if gpu else hwm_mb()
+print(json.dumps({"peak_mb": peak, "before_mb": 0.0 if gpu else before, "seconds": seconds}))
 """
 
 
@@ -134,11 +146,11 @@ def panel_load(folder: Path, dtype: str) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def peak_memory(side: str, folder: Path, dtype: str) -> dict:
+def peak_memory(side: str, folder: Path, dtype: str, device: str = "cpu") -> dict:
     """Peak RSS (MB) of a fresh process loading the model, and of the same process
-    before the load (torch imported)."""
+    before the load (torch imported); on a GPU, the process's peak GPU allocation."""
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, side, str(folder), dtype], cwd=root,
+    out = subprocess.run([sys.executable, "-c", PEAK_SCRIPT, side, str(folder), dtype, device], cwd=root,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -152,6 +164,16 @@ def main() -> None:
     from models.weights import pretrained
 
     transformers.logging.set_verbosity_error()
+    where = f", {torch.cuda.get_device_name(0)}" if args.device != "cpu" else ""
+    device, gpu = args.device, args.device != "cpu"
+
+    def synced(fn):
+        def run() -> None:
+            fn()
+            if gpu:
+                torch.cuda.synchronize()
+        return run
+
     before = load_average()
     rows, mem_rows, summary = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,24 +181,28 @@ def main() -> None:
         for name in args.dtypes:
             dtype = getattr(torch, name)
 
+            to_device = {"device_map": device} if gpu else {}
+
             def ours_load() -> None:
-                pretrained.load_folder(folder, dtype=dtype, tokenizer=False)
+                pretrained.load_folder(folder, device=device, dtype=dtype, tokenizer=False)
 
             def theirs_load() -> None:
                 transformers.AutoModelForCausalLM.from_pretrained(str(folder), dtype=dtype,
-                                                                  attn_implementation="eager")
+                                                                  attn_implementation="eager", **to_device)
 
-            times = interleaved_times({"ours": ours_load, "theirs": theirs_load}, repeats=args.repeats, warmup=1)
+            times = interleaved_times({"ours": synced(ours_load), "theirs": synced(theirs_load)},
+                                      repeats=args.repeats, warmup=1)
             r, q1, q3 = paired_ratio(times, "ours", "theirs")
             med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
             rows.append((name, "load", med(times["ours"]), med(times["theirs"]), r, q1, q3))
-            summary.append((f"Real-size load / from_pretrained, Qwen2.5-0.5B shape, {name}", r, 1.0))
+            summary.append((f"Real-size load / from_pretrained, Qwen2.5-0.5B shape, {name}{where}", r, 1.0))
 
-            ours, _ = pretrained.load_folder(folder, dtype=dtype, tokenizer=False)
+            ours, _ = pretrained.load_folder(folder, device=device, dtype=dtype, tokenizer=False)
             hf = transformers.AutoModelForCausalLM.from_pretrained(str(folder), dtype=dtype,
-                                                                   attn_implementation="eager").eval()
+                                                                   attn_implementation="eager", **to_device).eval()
             for n in args.tokens:
                 ids = torch.randint(0, QWEN25_05B["vocab_size"], (1, n), generator=torch.Generator().manual_seed(n))
+                ids = ids.to(device)
                 with torch.inference_mode():
                     diff = float((ours(ids).float() - hf(ids).logits.float()).abs().max())
 
@@ -188,31 +214,51 @@ def main() -> None:
                     with torch.inference_mode():
                         hf(ids)
 
-                times = interleaved_times({"ours": ours_fwd, "theirs": theirs_fwd}, repeats=args.repeats, warmup=1)
+                times = interleaved_times({"ours": synced(ours_fwd), "theirs": synced(theirs_fwd)},
+                                          repeats=args.repeats, warmup=1)
                 r, q1, q3 = paired_ratio(times, "ours", "theirs")
                 rows.append((name, f"forward, {n} tokens (max |Δ logits| {diff:.1e})", med(times["ours"]),
                              med(times["theirs"]), r, q1, q3))
-                summary.append((f"Real-size forward / transformers eager, {n} tokens, {name}", r, 1.05))
+                summary.append((f"Real-size forward / transformers eager, {n} tokens, {name}{where}", r, 1.05))
             del ours, hf
-            m_ours, m_theirs = peak_memory("ours", folder, name), peak_memory("theirs", folder, name)
+            if gpu:
+                torch.cuda.empty_cache()
+            m_ours, m_theirs = peak_memory("ours", folder, name, device), peak_memory("theirs", folder, name, device)
+            if gpu:
+                mem_rows.append((name, m_ours["peak_mb"], m_theirs["peak_mb"]))
+                continue
             panel = panel_load(folder, name)
             mem_rows.append((name, m_ours["peak_mb"], m_theirs["peak_mb"], m_ours["before_mb"], panel["seconds"],
                              panel["rss_mb"], (panel["badge"] or ["no badge"])[0]))
     table = ["| dtype | what | Glassbox (s) | transformers (s) | ratio (middle half) |",
              "| --- | --- | ---: | ---: | ---: |"]
     table += [f"| {d} | {w} | {o:.2f} | {t:.2f} | {r:.2f} ({a:.2f}–{b:.2f}) |" for d, w, o, t, r, a, b in rows]
+    lines = "\n".join(summary_line(f, f"{r:.2f}", f"<= {t}", r <= t) for f, r, t in summary)
+    head = (f"`python -m benchmarks.real_size --repeats {args.repeats}{' --device ' + device if gpu else ''} "
+            f"--tokens {' '.join(map(str, args.tokens))}`. Machine: {machine()}"
+            f"{', ' + torch.cuda.get_device_name(0) if gpu else ''}; 1-min load average {before} at the start, "
+            f"{load_average()} at the end; transformers {transformers.__version__}. The folder is Qwen2.5-0.5B's real "
+            "config with random bfloat16 weights, written at benchmark time. Interleaved rounds, medians; each ratio "
+            "the median of round-by-round ratios (middle half beside it). Targets: load <= 1.0, forward <= 1.05 "
+            "(plain forward, logits of every position, both sides in `torch.inference_mode`).")
+    if gpu:
+        mem = ["| dtype | Glassbox peak GPU memory, load only (MB) | transformers peak GPU memory, load only (MB) |",
+               "| --- | ---: | ---: |"]
+        mem += [f"| {d} | {o:,.0f} | {t:,.0f} |" for d, o, t in mem_rows]
+        md = (f"## Real size on a GPU: a Qwen2.5-0.5B-shaped model (494 M parameters), {torch.cuda.get_device_name(0)}"
+              f"\n\n{head} Each side loads straight onto the GPU (ours `load_folder(device=\"{device}\")`, theirs "
+              f"`from_pretrained(device_map=\"{device}\")`); every timed run ends in `torch.cuda.synchronize()`.\n\n"
+              + "\n".join(table) + "\n\nPeak GPU memory of a fresh process loading the model (each side alone; "
+              "`torch.cuda.max_memory_allocated`). The load panel is measured on the CPU (section real_size): it "
+              "times the app server, not the card.\n\n" + "\n".join(mem) + "\n\n" + lines)
+        publish("real_size_gpu", md, write_doc=not args.no_doc, say_where=True)
+        return
     mem = ["| dtype | Glassbox peak RSS, load only (MB) | transformers peak RSS, load only (MB) | "
            "process before the load (MB) | load panel, Load to page drawn (s) | app process after the panel's load "
            "(MB) | the panel's parity badge |", "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
     mem += [f"| {d} | {o:.0f} | {t:.0f} | {b:.0f} | {ps:.1f} | {pm:.0f} | {badge.replace('|', '/')} |"
             for d, o, t, b, ps, pm, badge in mem_rows]
-    lines = "\n".join(summary_line(f, f"{r:.2f}", f"<= {t}", r <= t) for f, r, t in summary)
-    md = (f"## Real size: a Qwen2.5-0.5B-shaped model (494 M parameters) on the CPU\n\n"
-          f"`python -m benchmarks.real_size --repeats {args.repeats}`. Machine: {machine()}; 1-min load average "
-          f"{before} at the start, {load_average()} at the end; transformers {transformers.__version__}. The folder "
-          "is Qwen2.5-0.5B's real config with random bfloat16 weights, written at benchmark time. Interleaved rounds, "
-          "medians; each ratio the median of round-by-round ratios (middle half beside it). Targets: load <= 1.0, "
-          "forward <= 1.05 (plain forward, logits of every position, both sides in `torch.inference_mode`).\n\n"
+    md = (f"## Real size: a Qwen2.5-0.5B-shaped model (494 M parameters) on the CPU\n\n{head}\n\n"
           + "\n".join(table) + "\n\nMemory of a fresh process loading the model (each side alone), and the app's "
           "load panel in a fresh app process (one session; checks, build, parity badge):\n\n"
           + "\n".join(mem) + "\n\n" + lines)
