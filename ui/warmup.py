@@ -33,8 +33,10 @@ from __future__ import annotations
 
 import time
 
-from server import warmup
+from server import threads, warmup
 from server.warmup import State
+
+threads.quiet_idle_threads()      # before torch is loaded: idle OpenMP workers sleep (server/threads.py)
 
 
 def _imports(state: State) -> None:
