@@ -67,19 +67,25 @@ class Shown:
 class Kind:
     spec: KindSpec
     run: Callable[[StepContext, Mapping[str, Any]], Shown]
+    shared: bool = True     # its Shown depends only on the model, text, parameters, language and look
 
 
 KINDS: dict[str, Kind] = {}
 
 
 def kind(name: str, *, params: tuple[Param, ...] = (), facts: Mapping[str, str] | None = None,
-         question: str | None = None, options: tuple[str, ...] = (), archs: tuple[str, ...] = ()):
+         question: str | None = None, options: tuple[str, ...] = (), archs: tuple[str, ...] = (),
+         shared: bool = True):
     """Register a step kind. Its default notice is the string `lk_<name>_notice` (ui/strings),
-    filled with the same facts; a lesson file may give its own."""
+    filled with the same facts; a lesson file may give its own. `shared`: the kind's Shown
+    depends on nothing but the model, the text, the step's parameters, the language and the
+    look (palette, text scale), so every session showing the same step to the same text gets
+    one Shown, built once (ui/serving/lessons.py `step_shown`: a class of 30 builds each
+    figure once); False for a kind that reads this session's state or draws while it runs."""
     def register(fn: Callable[[StepContext, Mapping[str, Any]], Shown]):
         if name in KINDS:
             raise RuntimeError(f"step kind {name!r} registered twice")
-        KINDS[name] = Kind(KindSpec(name, params, dict(facts or {}), question, options, archs), fn)
+        KINDS[name] = Kind(KindSpec(name, params, dict(facts or {}), question, options, archs), fn, shared)
         return fn
     return register
 

@@ -189,8 +189,11 @@ def train_task(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
                            pe=md_escape(pe_name(cfg.positional)), probe=md_code(probe.text)))
 
 
+# the kinds that read a finished run are not shared between sessions (Kind.shared): they wait
+# for this session's run with a progress bar and keep it in this session's state
 @kind("train_run", params=RUN, facts={"steps": "int", "seconds": "num", "first_loss": "num", "ln_vocab": "num",
-                                      "vocab": "int", "last_loss": "num", "accuracy": "num", "snapshots": "int"})
+                                      "vocab": "int", "last_loss": "num", "accuracy": "num", "snapshots": "int"},
+      shared=False)
 def train_run(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p, training_step=True)
     vocab = run.task.tokenizer.vocab_size
@@ -203,7 +206,8 @@ def train_run(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 @kind("train_loss_drop", params=RUN, facts={"step": "int", "steps": "int", "loss_before": "num", "loss_after": "num",
                                             "rate": "num"},
-      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PHASES))
+      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PHASES),
+      shared=False)
 def train_loss_drop(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     drop = facts_of(p, run)[0]
@@ -214,7 +218,8 @@ def train_loss_drop(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 
 @kind("train_attention", params=(*RUN, AT), facts={"step": "int", "head": "text", "pattern": "text", "score": "num",
-                                                  "chance": "num", "loss": "num", "accuracy": "num"})
+                                                  "chance": "num", "loss": "num", "accuracy": "num"},
+      shared=False)
 def train_attention(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, hist, chance, _ = facts_of(p, run)
@@ -234,7 +239,8 @@ def train_attention(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 @kind("train_pattern", params=RUN, facts={"head": "text", "pattern": "text", "score": "num", "chance": "num",
                                           "runner_up": "text", "runner_score": "num"},
-      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PATTERNS))
+      question="choice", options=tuple(f"lt_{x}" for x in lesson_training.PATTERNS),
+      shared=False)
 def train_pattern(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, _, chance, _ = facts_of(p, run)
@@ -249,7 +255,8 @@ def train_pattern(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
 
 
 @kind("train_scrub", params=RUN, facts={"head": "text", "snapshots": "int", "every": "int", "start": "num",
-                                        "end": "num", "pattern": "text"})
+                                        "end": "num", "pattern": "text"},
+      shared=False)
 def train_scrub(ctx: StepContext, p: Mapping[str, Any]) -> Shown:
     run = trained_run(p)
     _, best, hist, _, _ = facts_of(p, run)

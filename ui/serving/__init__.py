@@ -11,6 +11,8 @@ class mode's store) in `server/`.
 - one module per page topic for the cached passes its views (and lessons) read, imported by
   name (`ui.serving.walkthrough`, `attention`, `beyond`, `masks`, `positional`, `residual`,
   `ffn`, `generate`, `lessons`): views draw, these compute;
+- `figures`: `shared_figure`, a figure built once for every session that shows the same thing
+  (imported as `ui.serving.figures`);
 - `trained`: models trained, uploaded or loaded in this browser session, the model picker's entries;
 - `parity`: parity badges against transformers, cached per model and text (imported as `ui.serving.parity`).
 """

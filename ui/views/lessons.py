@@ -16,18 +16,20 @@ import streamlit as st
 
 import lab.lessons
 from models.errors import Refused
+from viz_core import colors
+from viz_core.figure import text_scale
 from viz_core.labels import plain_label
 
 from .. import presenter
 from ..examples import EXAMPLE_TEXTS
 from ..i18n import lang, t
-from ..lessons import KINDS, Shown, StepContext, default_notice, specs
+from ..lessons import KINDS, Shown, default_notice, specs
 from ..links import choice, notice, show_notices
 from ..markup import lesson_markdown, md_escape
 from ..model_names import label_of
 from ..page import explain, require_model, require_text, use_text
 from ..refusals import say
-from ..serving.lessons import shipped
+from ..serving.lessons import shipped, step_shown
 from ..sidebar import Selection
 from ..widgets import figure_export
 from . import lessons_class
@@ -240,7 +242,9 @@ def resolved(step: lab.lessons.Step, cfg) -> dict[str, Any]:
 
 
 def compute(step: lab.lessons.Step, sel: Selection, model, tok) -> Shown:
-    return KINDS[step.kind].run(StepContext(sel, model, tok), resolved(step, model.cfg))
+    """What the step shows: built once for every session on the same model, text and step
+    (ui/serving/lessons.py)."""
+    return step_shown(sel, step.kind, resolved(step, model.cfg), model, tok, lang(), colors.palette(), text_scale())
 
 
 def step_view(place: Place, sel: Selection, model, tok, cls=None) -> None:

@@ -19,7 +19,8 @@ from ..links import choice, show_notices
 from ..markup import md_escape
 from ..model_names import site_labels
 from ..page import explain, internals_page, task_example
-from ..serving import InternalsData
+from ..serving import InternalsData, RunKey
+from ..serving.figures import shared_figure
 from ..serving.residual import stream_growth
 from ..sidebar import Selection
 from ..widgets import figure_export
@@ -50,7 +51,7 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
         with st.container(key="in_view"):
             residual_input_layer.view(sel, cfg)
     elif view == "stream":
-        stream_view(data, cfg)
+        stream_view(data, sel)
     elif view == "norms":
         norms_view(data, cfg)
     elif view == "batchnorm":
@@ -67,20 +68,23 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
 
 
 # ---- the stream and its contributions ------------------------------------------------------
-def stream_view(data: InternalsData, cfg) -> None:
+def stream_view(data: InternalsData, sel: Selection) -> None:
     c = data.contrib
-    figure_export.chart(vz.value_heatmap(c["stream_norm"], site_labels(data.labels), data.tokens,
-                                         title=t("res_norm_title"),
-                              value_name="‖x‖"), key="res_norm", width="stretch")
+    key = RunKey.of(sel)
+    figure_export.chart(shared_figure("res_norm", key, lambda: vz.value_heatmap(
+        c["stream_norm"], site_labels(data.labels), data.tokens, title=t("res_norm_title"), value_name="‖x‖")),
+        key="res_norm", width="stretch")
     st.caption(t("res_norm_caption"))
     options = ["mean", *range(len(data.tokens))]
     labels = {"mean": t("res_all_positions"), **dict(enumerate(plain_labels(data.tokens)))}   # this run's language
     pos = st.selectbox(t("res_position"), options, key="res_pos", format_func=labels.__getitem__)
-    norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
-    cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
-    figure_export.chart(vz.contribution_chart(site_labels(data.labels), norm, cos, title=t("res_contrib_title"),
-                                   terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}, kinds=data.labels),
-             key="res_contrib", width="stretch")
+
+    def contributions():
+        norm = c["norm"].mean(1) if pos == "mean" else c["norm"][:, pos]
+        cos = c["cos_stream"].mean(1) if pos == "mean" else c["cos_stream"][:, pos]
+        return vz.contribution_chart(site_labels(data.labels), norm, cos, title=t("res_contrib_title"),
+                                     terms={"norm": t("term_norm"), "cosine": t("res_cos_stream")}, kinds=data.labels)
+    figure_export.chart(shared_figure("res_contrib", (key, pos), contributions), key="res_contrib", width="stretch")
     st.caption(t("res_contrib_caption"))
     if data.additive:
         st.success(t("res_sum_ok", err=data.decomp_error), icon=":material/functions:")

@@ -29,6 +29,7 @@ from ..i18n import t
 from ..links import bound, choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import markdown_table, md_escape
 from ..page import explain
+from ..serving.figures import shared_figure
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from . import figure_export
@@ -123,7 +124,7 @@ def section(sel: Selection, model) -> None:
     elif mode == "compare":
         compare_view(sel, mp, view)
     else:
-        map_view(mp, view)
+        map_view(mp, view, RunKey.of(sel))
     st.caption(t("map_click") + " " + t("map_heads_caption"))
 
 
@@ -158,11 +159,13 @@ def chart(fig, key: str, mp: model_map.ModelMap) -> None:
              selection_mode="points", theme=None, width="stretch")
 
 
-def map_view(mp: model_map.ModelMap, view: serving.MapView | None) -> None:
+def map_view(mp: model_map.ModelMap, view: serving.MapView | None, key: RunKey) -> None:
     layer = index_slider(t("map_layer"), mp.n_layers, "mlayer") if view is not None else 0
     show_notices()                                   # a link's ?mlayer= or ?mview= that was out of range
-    fig = vmap.model_map(mp, None if view is None else view.data, layer=layer, terms=terms(),
-                         unit_px=vmap.unit_for(ROOM_PX, mp))
+    # one figure for every session on this pass and layer (ui/serving/figures.py); without
+    # numbers the map is the model's structure alone
+    fig = shared_figure("model_map", (key if view is not None else key.model_key, layer), lambda: vmap.model_map(
+        mp, None if view is None else view.data, layer=layer, terms=terms(), unit_px=vmap.unit_for(ROOM_PX, mp)))
     chart(fig, "model_map", mp)
 
 
