@@ -13,7 +13,7 @@ from server import warmup as progress  # noqa: E402  (standard library only)
 from ui import warmup  # noqa: E402  (standard library only)
 
 boot = st.empty()
-warmup.start()
+warmup.start(late=True)      # a no-op under the launcher, which started it with the server
 if progress.state().busy and progress.state().stage == "imports":
     progress.wait_for("imports", on_wait=lambda s: boot.progress(
         min(60, 5 + int(20 * (time.monotonic() - s.started))),

@@ -68,14 +68,20 @@ def state() -> State:
     return _state
 
 
-def start(steps: Sequence[tuple[str, Step]], after: Step | None = None) -> bool:
+def start(steps: Sequence[tuple[str, Step]], after: Step | None = None, late: bool = False) -> bool:
     """Start the warm-up thread unless it runs already, ran, or GLASSBOX_WARMUP=0.
-    Returns whether a warm-up is (or was) under way in this process."""
+    `late`: the caller is a visitor's first run, not the server's start (a plain
+    `streamlit run`), which the log then says. Returns whether a warm-up is (or was) under
+    way in this process."""
     global _thread
     if not enabled():
         return False
     with _lock:
         if _thread is None:
+            if late:
+                log.warning("warm-up started by the first visitor (plain `streamlit run app.py`): that visitor "
+                            "waits for PyTorch, the model and the first pass (seconds); `make run` or "
+                            "`python -m ui.warmup run app.py` start them with the server")
             _state.stages = (*(stage for stage, _ in steps), "done")
             _state.stage, _state.started = steps[0][0], time.monotonic()
             _thread = threading.Thread(target=_run, args=(tuple(steps), after), name="glassbox-warmup",

@@ -104,10 +104,11 @@ def _parity(state: State) -> None:
         warmup.log.warning("parity badge of %s not computed: %s", key, e)
 
 
-def start() -> bool:
+def start(late: bool = False) -> bool:
     """Start the app's warm-up unless it runs already, ran, or GLASSBOX_WARMUP=0
-    (server/warmup.py); whether one is (or was) under way in this process."""
-    return warmup.start(STEPS, after=_parity)
+    (server/warmup.py); whether one is (or was) under way in this process. `late`: called
+    from a visitor's first run (app.py), not at the server's start (the launcher)."""
+    return warmup.start(STEPS, after=_parity, late=late)
 
 
 def main(argv: list[str] | None = None) -> int:

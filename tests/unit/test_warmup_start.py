@@ -1,0 +1,33 @@
+"""server/warmup.py `start(late=...)`: a warm-up started by a visitor's first run (a plain
+`streamlit run app.py`) says so in the log, with the command that starts it with the
+server; the launcher's start says nothing of the kind."""
+from __future__ import annotations
+
+import logging
+import threading
+
+from server import warmup
+
+
+def _fresh(monkeypatch) -> None:
+    monkeypatch.setenv(warmup.ENV, "1")
+    monkeypatch.setattr(warmup, "_thread", None)
+    monkeypatch.setattr(warmup, "_state", warmup.State())
+    monkeypatch.setattr(warmup, "_done", threading.Event())
+
+
+def _started(monkeypatch, caplog, late: bool) -> list[str]:
+    _fresh(monkeypatch)
+    with caplog.at_level(logging.INFO, logger="glassbox.warmup"):
+        assert warmup.start([("imports", lambda state: None)], late=late)
+        warmup.join(10)
+    return [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_late_start_says_how_to_start_with_the_server(monkeypatch, caplog):
+    (message,) = _started(monkeypatch, caplog, late=True)
+    assert "first visitor" in message and "make run" in message and "python -m ui.warmup run app.py" in message
+
+
+def test_the_launchers_start_warns_of_nothing(monkeypatch, caplog):
+    assert _started(monkeypatch, caplog, late=False) == []
