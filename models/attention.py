@@ -67,8 +67,12 @@ def scaled_dot_product_attention(
     scores = on_scores(scores)
     if mask is not None:
         mask = on_mask(mask)
-        if not hides_nothing(mask):                                         # skip the copy when nothing is hidden
-            scores = scores + additive_mask(mask, scores.dtype)              # exp(-inf) = exactly 0
+        # the layers of a pass share one mask. A hook point with no hook, or only recording's,
+        # cannot change it, so its additive form, made in the first layer, is reused here
+        # unchecked; after a user's hook (it may have edited the mask in place) it is checked
+        add = additive_mask(mask, scores.dtype, check=not (isinstance(on_mask, HookPoint) and on_mask.passive))
+        if add is not None:                                                 # None: nothing is hidden, no copy
+            scores = scores + add                                           # exp(-inf) = exactly 0
     pattern = on_pattern(scores.softmax(dim=-1, dtype=torch.float32).to(q.dtype))  # rows sum to 1
     z = torch.matmul(dropout(pattern), v)                                    # [b, head, q, dh]
     return z, pattern
@@ -114,7 +118,9 @@ def attend_per_head(
     z = q.new_empty(b, h, n_q, v.shape[-1])
     k_t = k.transpose(-1, -2)
     bias = None if bias is None else bias.expand(b, h, n_q, n_k)
-    hidden = None if mask is None or hides_nothing(mask) else additive_mask(mask, q.dtype).expand(b, h, n_q, n_k)
+    # every hook point here is identity or only records (per_head_applies): the check is for callers' own masks
+    hidden = None if mask is None else additive_mask(mask, q.dtype, check=not isinstance(on_mask, HookPoint))
+    hidden = None if hidden is None else hidden.expand(b, h, n_q, n_k)
     step = max(1, torch.get_num_threads())
     for i in range(b):
         for j in range(0, h, step):
@@ -133,24 +139,32 @@ def attend_per_head(
     return z, on_pattern(pattern)
 
 
-def additive_mask(mask: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+def additive_mask(mask: torch.Tensor, dtype: torch.dtype, check: bool = True) -> torch.Tensor | None:
     """The bool mask as numbers to add to the scores: 0 where a query may attend, -inf where
-    it may not. `scores + additive_mask(...)` equals `scores.masked_fill(~mask, -inf)` for
-    every finite score, and is ~4x faster: masked_fill broadcasting a [q, k] bool mask over
-    the heads is not vectorised (bfloat16, 14 heads x 512 x 512: 2.8 ms against 0.7 ms). The
-    layers of one pass share one mask, so it is made once per mask; a copy of the mask it
-    was made from is kept beside it and compared (bytes, vectorised) in case a hook changed
-    the mask in place (inference tensors keep no version counter to tell)."""
+    it may not; None when the mask hides nothing (no addition needed). `scores +
+    additive_mask(...)` equals `scores.masked_fill(~mask, -inf)` for every finite score, and
+    is ~4x faster: masked_fill broadcasting a [q, k] bool mask over the heads is not
+    vectorised (bfloat16, 14 heads x 512 x 512: 2.8 ms against 0.7 ms).
+
+    The layers of one pass share one mask, so it is made once per mask and kept beside a
+    copy of the mask it was made from. check=True compares that copy with the mask (bytes,
+    vectorised) in case a hook changed the mask in place (inference tensors keep no version
+    counter to tell). check=False trusts what was made: the model's own pass when no hook
+    can change the mask. On a GPU that matters more than the bytes: the comparison and
+    `hides_nothing` are answers read on the CPU, so each waits for the GPU's queue of
+    kernels to run dry; checked, every layer would do that twice, unchecked only the first
+    layer of a pass reads the mask, once."""
     made = _ADDITIVE.get(mask)
     if (made is None or made[0] != dtype or made[1].shape != mask.shape
-            or not torch.equal(made[1].view(torch.uint8), mask.view(torch.uint8))):
-        additive = torch.zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
+            or (check and not torch.equal(made[1].view(torch.uint8), mask.view(torch.uint8)))):
+        additive = None if hides_nothing(mask) else \
+            torch.zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(~mask, float("-inf"))
         made = (dtype, mask.clone(), additive)
         _ADDITIVE[mask] = made
     return made[2]
 
 
-_ADDITIVE = WeakIdKeyDictionary()         # mask -> (dtype, the mask as it was, additive mask)
+_ADDITIVE = WeakIdKeyDictionary()         # mask -> (dtype, the mask as it was, additive mask or None)
 
 
 def hides_nothing(mask: torch.Tensor) -> bool:

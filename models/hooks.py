@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import torch
 from torch import nn
+from torch.nn.modules import module as _torch_module
 
 
 Names = str | Sequence[str] | None
@@ -45,9 +46,19 @@ class HookPoint(nn.Module):
             return False
         return all(getattr(h, "read_only", False) for h in self._forward_hooks.values())
 
+    @property
+    def hooked(self) -> bool:
+        """True when some hook (recording's, a user's or a global module hook) will see
+        the value passed here. A value computed only to be shown at this point (a norm's
+        hook_scale) need not be computed when nothing is hooked."""
+        return bool(self._forward_hooks or self._forward_pre_hooks or self._forward_hooks_with_kwargs
+                    or _has_global_hooks())
+
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self._forward_pre_hooks or self._forward_hooks_with_kwargs or _has_global_hooks():
             return super().__call__(x)
+        if not self._forward_hooks:           # the common case, ~20 times a layer: nothing to run
+            return x
         for hook in tuple(self._forward_hooks.values()):
             out = hook(self, (x,), x)
             if out is not None:
@@ -56,10 +67,8 @@ class HookPoint(nn.Module):
 
 
 def _has_global_hooks() -> bool:
-    from torch.nn.modules import module as torch_module
-
-    return bool(torch_module._global_forward_hooks or torch_module._global_forward_pre_hooks
-                or torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks)
+    return bool(_torch_module._global_forward_hooks or _torch_module._global_forward_pre_hooks
+                or _torch_module._global_backward_hooks or _torch_module._global_backward_pre_hooks)
 
 
 _RECORDING_IDS = itertools.count(1)

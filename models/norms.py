@@ -33,7 +33,8 @@ class LayerNorm(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         # the kernel behind F.layer_norm, which also returns its 1/sqrt(var + eps)
         out, _mean, rstd = torch.native_layer_norm(x, x.shape[-1:], self.weight, self.bias, self.eps)
-        self.hook_scale(rstd.reciprocal())
+        if self.hook_scale.hooked:          # only shown, never used: computed when someone looks
+            self.hook_scale(rstd.reciprocal())
         return self.hook_normalized(out)
 
 
@@ -59,11 +60,13 @@ class RMSNorm(nn.Module):
         return 1.0 + self.weight if self.plus_one else self.weight
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        ms = x.float().pow(2).mean(-1, keepdim=True) + self.eps
-        self.hook_scale(ms.sqrt())
+        x32 = x.float()                     # one float32 copy of x (none when x is float32)
+        ms = x32.pow(2).mean(-1, keepdim=True) + self.eps
+        if self.hook_scale.hooked:          # only shown, never used: computed when someone looks
+            self.hook_scale(ms.sqrt())
         if self.plus_one:
-            return self.hook_normalized(((x.float() * torch.rsqrt(ms)) * (1.0 + self.weight.float())).to(x.dtype))
-        return self.hook_normalized(self.weight * (x.float() * torch.rsqrt(ms)).to(x.dtype))
+            return self.hook_normalized(((x32 * torch.rsqrt(ms)) * (1.0 + self.weight.float())).to(x.dtype))
+        return self.hook_normalized(self.weight * (x32 * torch.rsqrt(ms)).to(x.dtype))
 
 
 class DyT(nn.Module):

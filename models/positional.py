@@ -285,13 +285,17 @@ def rotate_half(x: torch.Tensor) -> torch.Tensor:
 
 
 def apply_rope(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """Rotate x [b, pos, head, d_head] by the angles (cos, sin: [pos, rot]); when
-    rot < d_head only the first `rot` dims turn (partial rotary), the rest pass through."""
+    """Rotate x [b, pos, head, d_head] by the angles (cos, sin: [pos, rot], or already
+    [1, pos, 1, rot] as the model passes them, shaped once per pass instead of in every
+    layer); when rot < d_head only the first `rot` dims turn (partial rotary), the rest
+    pass through."""
     rot = cos.shape[-1]
-    cos, sin = cos[None, :, None, :], sin[None, :, None, :]                  # [1, pos, 1, rot]
+    if cos.dim() == 2:
+        cos, sin = cos[None, :, None, :], sin[None, :, None, :]              # [1, pos, 1, rot]
+    if rot == x.shape[-1]:                                                   # every dim turns
+        return x * cos + rotate_half(x) * sin
     x_rot, x_pass = x[..., :rot], x[..., rot:]
-    x_rot = x_rot * cos + rotate_half(x_rot) * sin
-    return torch.cat((x_rot, x_pass), dim=-1) if x_pass.shape[-1] else x_rot
+    return torch.cat((x_rot * cos + rotate_half(x_rot) * sin, x_pass), dim=-1)
 
 
 def alibi_slopes(n_heads: int) -> torch.Tensor:

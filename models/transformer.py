@@ -217,6 +217,10 @@ class _StackMixin:
         local_rope = None
         if rope is not None and cfg.local_layers and cfg.rope_local_base is not None:
             local_rope = self.positions(cfg, n, x, offset, local=True)[2]
+        # cos, sin [pos, rot] -> [1, pos, 1, rot], the shape apply_rope broadcasts over
+        # [b, pos, head, dh]: made once here rather than in every layer's attention
+        rope, local_rope = (None if r is None else (r[0][None, :, None], r[1][None, :, None])
+                            for r in (rope, local_rope))
         memory_mask = None
         if memory is not None:
             memory_mask = masks.cross_mask(n, memory.shape[1], memory_valid, x.device)
