@@ -53,6 +53,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.render_payload --skip-bertviz-512
 	$(PY) -m benchmarks.browser_latency
 	$(PY) -m benchmarks.cold_start
+	$(PY) -m benchmarks.first_figure
 	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.protocol_load
