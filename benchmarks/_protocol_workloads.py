@@ -2,7 +2,8 @@
 clients (no browser).
 
 explorers   each opens `/attention?text=<its own 48-word text>`, then per round: a new text in
-            the sidebar, another head (the head slider, a fragment rerun), another page
+            the sidebar, another head (a fragment rerun: the instant viewer's selection in the
+            default view, the head slider in the others), another page
             (/residual or the overview, alternating), and back to /attention.
 students    class mode as `ui/views/lessons_class.py` runs it: a teacher opens a lesson link on
             the class's text (`/lessons?lesson=L&step=S&text=...`) and starts a class; N students
@@ -97,7 +98,7 @@ async def explorer(base: str, i: int, args, tally: Tally, clients: list[Streamli
         text = text_of("explorer", i, r + 1, args.tag)
         await _step(tally, i, "text", lambda: c.set_value("text", text, kind="text"))
         await asyncio.sleep(args.think)
-        await _step(tally, i, "head", lambda: c.set_value("head", other_head(c, i + r), kind="head"))
+        await _step(tally, i, "head", lambda: switch_head(c, i + r))
         await asyncio.sleep(args.think)
         away = "residual" if (i + r) % 2 == 0 else ""
         await _step(tally, i, "page", lambda: c.goto(away, kind="page"))
@@ -107,11 +108,20 @@ async def explorer(base: str, i: int, args, tally: Tally, clients: list[Streamli
 
 def other_head(c: StreamlitClient, k: int) -> int:
     w = c.widget("head")
-    if w.proto.disabled:
-        raise TypeError("the head slider is disabled in this view")
     n = int(w.proto.max) + 1
     now = int((list(w.proto.value) or list(w.proto.default) or [0])[0])
     return (now + 1 + k % max(1, n - 1)) % n if n > 1 else 0
+
+
+async def switch_head(c: StreamlitClient, k: int) -> Run:
+    """Another head, as the page's view takes it: in the instant view (the default) the
+    browser draws the head itself and sends the viewer's selection (a fragment rerun that
+    moves the sliders and the link); in the others, the head slider."""
+    head = other_head(c, k)
+    if "instant_canvas" in c.widgets:
+        layer = int((list(c.widget("layer").proto.value) or [0])[0])
+        return await c.set_value("instant_canvas", {"selection": {"layer": layer, "head": head, "query": None}}, kind="head")
+    return await c.set_value("head", head, kind="head")
 
 
 async def explorers(base: str, n: int, args, tally: Tally, clients: list[StreamlitClient]) -> None:

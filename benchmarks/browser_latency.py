@@ -1,8 +1,9 @@
 """Latency a person feels on the attention page, in a real browser: MiniLM, 64 tokens.
 
 A `streamlit run` server (started here, or `--url`) and headless Chromium hold ONE page
-open on `/attention?text=...` (heads view: the all-heads model view and the selected
-head's heatmap), as a visitor would. Each round performs, in this order:
+open on `/attention?text=...&view=heads` (the heads view, asked for by name since the
+page opens on the instant view: the all-heads model view and the selected head's
+heatmap), as a visitor would. Each round performs, in this order:
 
 (a) new text: a NEW 64-token text ("the <word> <number> ..." with a word and a number not
     used before, so Streamlit's cache cannot answer) is filled into the sidebar text
@@ -295,7 +296,7 @@ class Session:
         from benchmarks._browser import attention_query, open_app
 
         text, word = self._fresh_text()
-        open_app(self.page, self.base, "/attention", attention_query(text))
+        open_app(self.page, self.base, "/attention", attention_query(text, view="heads"))
         self.page.locator(".st-key-head_map .main-svg").first.wait_for(state="visible")
         self.page.evaluate(_PAGE_SETUP_JS)
         self.previous = (text, word)

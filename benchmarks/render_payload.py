@@ -1,8 +1,9 @@
 """Bytes needed to show a text's attention: the Glassbox attention page vs BertViz.
 
 Glassbox: a real `streamlit run` server and headless Chromium open
-`/attention?text=...` (default "heads" view: the all-heads model view as one image and
-the selected head's heatmap) in a fresh browser context, so Streamlit's per-session
+`/attention?text=...&view=heads` (the heads view, named since the page opens on the
+instant view: the all-heads model view as one image and the selected head's heatmap;
+`--views` adds the other views, each by name) in a fresh browser context, so Streamlit's per-session
 message cache holds nothing. Counted: the sum of the payload sizes of every websocket
 frame the browser receives (Playwright `framereceived`, bytes) from opening the URL
 until the run is finished (`script_finished` received, stApp `notRunning`, no
@@ -156,9 +157,9 @@ def glassbox_bytes(base: str, browser, text: str, views: tuple[str, ...], click:
 
     out: dict = {}
     with new_page(browser) as page:   # warm-up: model, trace and page guard
-        open_app(page, base, "/attention", attention_query(text))
+        open_app(page, base, "/attention", attention_query(text, view="heads"))
     for view in views:
-        query = attention_query(text) if view == "heads" else attention_query(text, view=view)
+        query = attention_query(text, view=view)          # every view by name, heads included
         with new_page(browser) as page:
             log = FrameLog(page)
             open_app(page, base, "/attention", query)
@@ -274,7 +275,7 @@ def report(results: dict[int, dict], views: tuple[str, ...]) -> str:
         f"Machine: {machine()}. Streamlit "
         f"{_version('streamlit')}, plotly {_version('plotly')}, BertViz {_version('bertviz')}. "
         "Glassbox bytes: every websocket frame the browser receives from opening "
-        "`/attention?text=...` (heads view, fresh session, warm server) until the run is done "
+        "`/attention?text=...&view=heads` (heads view, fresh session, warm server) until the run is done "
         "and the charts are drawn; the static JS bundle is not counted. BertViz bytes: the HTML "
         "of `model_view` / `head_view` (`html_action=\"return\"`), CDN scripts not counted. "
         f"Target at 128 tokens: Glassbox / BertViz model_view <= {TARGET_RATIO:.2f} (1/50).",

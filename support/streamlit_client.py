@@ -42,6 +42,7 @@ after it is waited for. Timeouts and disconnects end a run with `error` set.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import urllib.parse
 from dataclasses import dataclass, field
@@ -400,6 +401,8 @@ def widget_state(w: Widget, value: Any) -> WidgetState:
         s.bool_value = bool(value)
     elif w.kind in ("button_group", "multiselect"):
         s.string_array_value.data.extend(str(v) for v in (value if isinstance(value, (list, tuple)) else [value]))
+    elif w.kind == "bidi_component":          # a v2 custom component: its whole state, as setStateValue sends it
+        s.json_value = json.dumps(value)
     else:
         raise TypeError(f"widget {w.key!r} is a {w.kind}: this client does not set that kind")
     return s

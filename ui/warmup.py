@@ -10,7 +10,8 @@ would otherwise do while the visitor waits:
    the pages read;
 3. first run: records the attention pass of the sidebar's default text through
    `ui.serving.cache.attention_data`, the `st.cache_data` entry the attention page reads
-   when it is opened without ?text=, and builds that page's cached all-heads figure.
+   when it is opened without ?text=, and builds what that page's first screen sends: the
+   instant view's payload (the default view) and the heads view's all-heads figure.
 
 Then, not a stage, the default model's parity badge on the default text
 (ui/serving/parity.py), which imports transformers.
@@ -74,13 +75,16 @@ def _first_run(state: State) -> None:
     from .examples import EXAMPLE_TEXT
     from .i18n import STRINGS
     from .serving import RunKey, cache
-    from .serving.attention import model_view_figure
+    from .serving.attention import instant_payload, model_view_figure
+    from .views.attention import INSTANT_LABELS
 
-    data = cache.attention_data(RunKey(state.model_key, state.device, EXAMPLE_TEXT))
-    # the heads view's all-heads figure (st.cache_data too), for the default palette and
-    # text scale (outside a session: the defaults a first visitor gets)
-    model_view_figure(RunKey(state.model_key, state.device, EXAMPLE_TEXT), next(iter(data.patterns)),
-                      colors.palette(), text_scale(), STRINGS["term_tile"]["en"])   # English: the default
+    key = RunKey(state.model_key, state.device, EXAMPLE_TEXT)
+    stack = next(iter(cache.attention_data(key).patterns))
+    # both cached (st.cache_data) for the default palette, text scale and language (English),
+    # what a first visitor gets: the instant view's payload (the page's default view) and the
+    # heads view's all-heads figure (one click away)
+    instant_payload(key, stack, colors.palette(), tuple((k, STRINGS[f"instant_{k}"]["en"]) for k in INSTANT_LABELS))
+    model_view_figure(key, stack, colors.palette(), text_scale(), STRINGS["term_tile"]["en"])
 
 
 STEPS = (("imports", _imports), ("model", _model), ("first_run", _first_run))

@@ -121,6 +121,14 @@ def heatmap_z(fig: dict) -> np.ndarray:
     return decode(heatmaps[0]["z"]).astype(np.float64)
 
 
+def instant_data(at: AppTest, key: str = "instant_canvas") -> dict:
+    """The data the instant view's component (ui/widgets/attention_canvas.py) sends to the
+    browser: {"payload": viz_core.attention_pack's payload, "selected": [layer, head], ...}."""
+    nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-" + key)]
+    assert len(nodes) == 1, f"component {key!r} not found; components: {[n.proto.id for n in at.get('bidi_component')]}"
+    return json.loads(nodes[0].proto.json)
+
+
 def assert_rows_sum_to_one(z: np.ndarray) -> None:
     sums = np.nansum(z, axis=-1)
     np.testing.assert_allclose(sums, 1.0, atol=1e-4)
@@ -133,6 +141,20 @@ def select(at: AppTest, key: str, event: dict, kind: str = "plotly_chart") -> Ap
     assert len(nodes) == 1, f"{kind} {key!r} not found"
     states = at._tree.get_widget_states()  # what at.run() would send, plus the selection
     states.widgets.append(WidgetState(id=nodes[0].proto.id, string_value=json.dumps(event)))
+    at._run(states)
+    assert_ok(at)
+    return at
+
+
+def select_instant(at: AppTest, layer: int, head: int, query: int | None = None,
+                   key: str = "instant_canvas") -> AppTest:
+    """Rerun as if the instant view's viewer had sent back a selection (a head switch or a
+    pinned query), as its setStateValue("selection", ...) does."""
+    nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-" + key)]
+    assert len(nodes) == 1, f"component {key!r} not found"
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=nodes[0].proto.id, json_value=json.dumps(
+        {"selection": {"layer": layer, "head": head, "query": query}})))
     at._run(states)
     assert_ok(at)
     return at

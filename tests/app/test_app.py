@@ -14,8 +14,9 @@ import pytest
 
 from tests.app.helpers import (ATTENTION, DEFAULT_TOKENS, EMPTY_PROMPT, EVIL, GPT_LABEL, T5_LABEL, TEXT, TEXT_TOKENS,
                                as_shown, assert_escaped, assert_rows_sum_to_one, chart_ids, decode, everything_rendered,
-                               find_block, heatmap_z, new_app, open_app, points, rerun, select, set_text, spec,
-                               warnings_text)
+                               find_block, heatmap_z, instant_data, new_app, open_app, points, rerun, select,
+                               select_instant, set_text, spec, warnings_text)
+from viz_core.attention_pack import unpack_attention
 
 
 # --------------------------------------------------------------------------- pages
@@ -62,8 +63,28 @@ def test_home_page_follows_the_sidebar_text():
     assert any(f"{len(TEXT_TOKENS)} tokens" in c.value for c in at.caption)
 
 
-def test_attention_page_charts():
+def test_attention_page_opens_on_the_instant_view():
     at = open_app({"text": TEXT})
+    assert [t.value for t in at.title] == ["Attention explorer"]
+    assert at.radio(key="view__en").value == "instant"
+    assert "view" not in at.query_params            # the default is not written into the link
+    # every head is drawn in the browser: no plotly figure, the browser picks the head
+    assert not at.get("plotly_chart"), chart_ids(at)
+    assert at.slider(key="layer").disabled and at.slider(key="head").disabled
+    data = instant_data(at)
+    assert data["selected"] == [0, 0]
+    payload = data["payload"]
+    assert payload["q_tokens"] == TEXT_TOKENS and payload["k_tokens"] == TEXT_TOKENS
+    assert (payload["n_layers"], payload["n_heads"]) == (6, 12)    # MiniLM 6x12
+    values, err = unpack_attention(payload)
+    assert values.shape == (6, 12, len(TEXT_TOKENS), len(TEXT_TOKENS))
+    assert not np.isnan(values).any()                # MiniLM is bidirectional: nothing masked
+    np.testing.assert_allclose(values.sum(-1), 1.0, atol=float(err.max()) * len(TEXT_TOKENS) + 1e-6)
+    assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html"]
+
+
+def test_attention_page_charts():
+    at = open_app({"text": TEXT, "view": "heads"})
     assert [t.value for t in at.title] == ["Attention explorer"]
     assert chart_ids(at)[:2] == ["model_view", "head_map"]
 
@@ -89,7 +110,7 @@ def test_attention_page_charts():
 
 
 def test_layer_and_head_sliders_change_the_heatmap():
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     z00 = heatmap_z(spec(at, "head_map"))
     at.slider(key="layer").set_value(4)
     at.slider(key="head").set_value(7)
@@ -108,7 +129,7 @@ def test_url_params_seed_the_widgets():
     assert at.slider(key="layer").value == 2
     assert at.slider(key="head").value == 3
     assert at.radio(key="view__zh").value == "metrics"
-    assert at.radio(key="view__zh").options[2] == "头指标"
+    assert at.radio(key="view__zh").options[3] == "头指标"         # instant, heads, lines, metrics, ...
     assert [t.value for t in at.title] == ["注意力探查器"]
     assert at.text_area(key="text").label == "输入文本"
     assert "metrics_chart" in chart_ids(at) and "head_map" not in chart_ids(at)
@@ -128,8 +149,8 @@ def test_invalid_url_params_are_replaced_with_a_notice():
     assert len(at.warning) == 4
     assert at.slider(key="layer").value == 0 and at.slider(key="head").value == 0
     assert at.selectbox(key="model").value == "minilm"
-    assert at.radio(key="view__en").value == "heads"
-    assert "head_map" in chart_ids(at)
+    assert at.radio(key="view__en").value == "instant"        # the default view
+    assert not chart_ids(at) and instant_data(at)["selected"] == [0, 0]
     for param in ("layer", "head", "model", "view"):
         assert param not in at.query_params
     rerun(at)
@@ -154,16 +175,20 @@ def test_model_param_is_the_catalogue_label():
 def test_every_view_renders_for_minilm():
     at = open_app({"text": TEXT})
     expected = {
+        "instant": [],                  # drawn in the browser (the component), no plotly chart
         "heads": ["model_view", "head_map"],
         "lines": ["line_view"],
         "metrics": ["metrics_chart"],
         "rollout": ["rollout_map"],
     }
-    for view in ("lines", "metrics", "rollout", "heads"):
+    assert at.radio(key="view__en").value == "instant" and instant_data(at)
+    for view in ("lines", "metrics", "rollout", "heads", "instant"):
         at.radio(key="view__en").set_value(view)
         rerun(at)
         assert at.radio(key="view__en").value == view
         assert chart_ids(at) == expected[view], (view, chart_ids(at))
+        if view == "instant":
+            assert instant_data(at)["payload"]["q_tokens"] == TEXT_TOKENS
         if view == "lines":
             fig = spec(at, "line_view")
             assert fig["data"], "the line view draws no trace"
@@ -191,7 +216,7 @@ def test_every_view_renders_for_minilm():
 
 
 def test_mean_and_max_of_heads():
-    at = open_app({"text": TEXT, "layer": "1"})
+    at = open_app({"text": TEXT, "layer": "1", "view": "heads"})
     heads = []
     for h in range(12):
         at.slider(key="head").set_value(h)
@@ -212,7 +237,7 @@ def test_mean_and_max_of_heads():
 
 
 def test_encoder_decoder_stacks():
-    at = open_app({"model": T5_LABEL, "text": TEXT, "target": "le chat"})
+    at = open_app({"model": T5_LABEL, "text": TEXT, "target": "le chat", "view": "heads"})
     tgt = ["[CLS]", "le", "chat", "[SEP]"]
     stack = at.radio(key="stack__en")
     assert stack.value == "encoder"
@@ -243,7 +268,7 @@ def test_encoder_decoder_stacks():
 
 
 def test_decoder_only_preset_is_causal():
-    at = open_app({"model": GPT_LABEL, "text": TEXT})
+    at = open_app({"model": GPT_LABEL, "text": TEXT, "view": "heads"})
     assert at.selectbox(key="model").value == "custom:gpt"
     z = heatmap_z(spec(at, "head_map"))
     n = len(TEXT_TOKENS)
@@ -266,7 +291,7 @@ def test_empty_text_prompts_for_input(text, page):
 
 
 def test_very_long_text_is_truncated_to_512_tokens():
-    at = open_app()
+    at = open_app({"view": "heads"})
     set_text(at, "word " * 4000)  # 20,000 characters
     assert len(at.text_area(key="text").value) == 20_000
     notes = [i.value for i in at.info if "tokens" in i.value]
@@ -290,12 +315,19 @@ def test_very_long_text_is_truncated_to_512_tokens():
 def test_unusual_characters(text, tick):
     at = open_app()
     set_text(at, text)
-    hm = spec(at, "head_map")
+    # the default instant view: the canvas's token labels are the visible ones
+    payload = instant_data(at)["payload"]
+    assert tick in payload["q_tokens"] and payload["k_tokens"] == payload["q_tokens"]
+    values, err = unpack_attention(payload)
+    assert values.shape[2:] == (len(payload["q_tokens"]),) * 2
+    at.radio(key="view__en").set_value("heads")
+    hm = spec(rerun(at), "head_map")
     z = heatmap_z(hm)
     ticks = hm["layout"]["xaxis"]["ticktext"]
     assert z.shape == (len(ticks), len(ticks))
     assert_rows_sum_to_one(z)
     assert tick in ticks
+    assert ticks == payload["q_tokens"]           # both views label the tokens alike
     for kind in ("lines", "metrics", "rollout"):
         at.radio(key="view__en").set_value(kind)
         rerun(at)
@@ -310,7 +342,16 @@ def test_html_in_the_text_is_shown_literally():
 
     at.switch_page(ATTENTION)
     rerun(at)
-    hm = spec(at, "head_map")
+    # the default instant view: the viewer writes tokens with textContent / canvas fillText, so
+    # its labels are the raw text (never parsed as HTML); the caption of a chosen query escapes
+    payload = instant_data(at)["payload"]
+    assert ["<", "script", ">"] == payload["q_tokens"][9:12], payload["q_tokens"]
+    select_instant(at, layer=0, head=0, query=9)
+    assert any("query 9 (&lt;)" in c.value for c in at.caption), [c.value for c in at.caption]
+    assert_escaped(everything_rendered(at))
+
+    at.radio(key="view__en").set_value("heads")
+    hm = spec(rerun(at), "head_map")
     ticks = hm["layout"]["xaxis"]["ticktext"]
     # WordPiece splits "<script>" into "<", "script", ">": each shows as escaped text
     assert ["&lt;", "script", "&gt;"] == ticks[9:12], ticks
@@ -327,7 +368,7 @@ def test_html_in_the_text_is_shown_literally():
 
 
 def test_html_in_the_target_text_is_shown_literally():
-    at = open_app({"model": T5_LABEL, "text": TEXT, "target": EVIL})
+    at = open_app({"model": T5_LABEL, "text": TEXT, "target": EVIL, "view": "heads"})
     at.radio(key="stack__en").set_value("cross")
     hm = spec(rerun(at), "head_map")
     assert "&lt;" in hm["layout"]["yaxis"]["ticktext"]
@@ -338,7 +379,7 @@ def test_html_in_the_target_text_is_shown_literally():
 
 
 def test_clicking_a_heatmap_cell_opens_the_detail_panel():
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     assert find_block(at.main, "detail_panel") is None
     assert any(i.value.startswith("Click the dot beside a query") for i in at.info)
     z = heatmap_z(spec(at, "head_map"))
@@ -369,7 +410,7 @@ def test_clicking_a_heatmap_cell_opens_the_detail_panel():
 
 
 def test_clicking_a_model_view_tile_opens_that_head():
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     at.radio(key="combine__en").set_value("mean")
     rerun(at)
     select(at, "model_view", points([3, 5]))

@@ -1,6 +1,9 @@
 """The '⋮ Download' menu under every figure (ui/widgets/figure_export.py), through AppTest:
 Prepare draws the figure (kaleido + the system Chromium) and offers SVG and PDF; without
 a browser the menu says so in one sentence; the chart keeps its key and its clicks.
+The heads view's charts (model_view, head_map) are the subject: each test opens
+/attention?view=heads (the page's default, the instant view, draws in the browser and
+has no plotly chart).
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ def download_keys(at) -> set[str]:
 
 
 def test_every_main_chart_has_the_menu_and_the_camera_saves_svg():
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     keys = {b.key for b in at.button}
     for chart in ("model_view", "head_map"):
         assert chart in chart_ids(at)
@@ -29,7 +32,7 @@ def test_every_main_chart_has_the_menu_and_the_camera_saves_svg():
 
 @pytest.mark.skipif(figure_export.unavailable() is not None, reason="no Chromium/kaleido here")
 def test_prepare_yields_svg_and_pdf_buttons():
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     at.button(key="fx_head_map_prepare").click()
     rerun(at)
     buttons = {b.key: b for b in at.get("download_button") if b.key and b.key.startswith("fx_")}
@@ -50,7 +53,7 @@ def test_prepare_yields_svg_and_pdf_buttons():
 
 def test_without_a_browser_the_menu_says_so(monkeypatch):
     monkeypatch.setenv("CHROMIUM_PATH", "/nonexistent/chromium")
-    at = open_app({"text": TEXT})
+    at = open_app({"text": TEXT, "view": "heads"})
     assert "fx_head_map_prepare" not in {b.key for b in at.button}
     sentence = "need Chromium or Chrome" if figure_export.kaleido_available() else "need the `kaleido` package"
     assert any(sentence in c.value for c in at.caption), [c.value for c in at.caption]
@@ -58,7 +61,7 @@ def test_without_a_browser_the_menu_says_so(monkeypatch):
 
 def test_without_a_browser_in_chinese(monkeypatch):
     monkeypatch.setenv("CHROMIUM_PATH", "/nonexistent/chromium")
-    at = open_app({"text": TEXT, "lang": "中文"})
+    at = open_app({"text": TEXT, "lang": "中文", "view": "heads"})
     if figure_export.kaleido_available():
         assert any("需要服务器上装有 Chromium" in c.value for c in at.caption), [c.value for c in at.caption]
 
@@ -69,7 +72,7 @@ def test_a_failed_render_is_a_sentence_and_prepare_stays(monkeypatch):
 
     monkeypatch.setattr(figure_export, "render_static", fail)
     monkeypatch.setattr(figure_export, "unavailable", lambda: None)     # also where no browser is installed
-    at = open_app({"text": "a figure that fails to draw"})
+    at = open_app({"text": "a figure that fails to draw", "view": "heads"})
     at.button(key="fx_head_map_prepare").click()
     at.run()
     assert not at.exception, [e.value for e in at.exception]

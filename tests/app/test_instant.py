@@ -10,7 +10,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from viz_core.attention_pack import unpack_attention
 
-from .helpers import TEXT, TEXT_TOKENS, assert_ok, open_app
+from .helpers import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, instant_data, open_app, select_instant
 
 
 def _component(at):
@@ -49,3 +49,26 @@ def test_instant_view_in_chinese():
     payload = json.loads(_component(at).proto.json)["payload"]
     assert payload["labels"]["heading"] == "第 {layer} 层，第 {head} 个头"
     assert at.slider(key="layer").disabled and at.slider(key="head").disabled
+
+
+def test_a_link_back_to_the_page_opens_the_viewer_on_the_head_it_names():
+    # the viewer's start used to survive a visit to another page: a link (here the detectors'
+    # "open layer 1, head 3") moved the sliders and the URL, and the viewer opened on the old head
+    at = open_app({"text": TEXT}, direct=True)
+    assert instant_data(at)["selected"] == [0, 0]
+    at.switch_page("app_pages/home.py").run()
+    at.query_params.update({"layer": "1", "head": "3"})
+    at.switch_page(ATTENTION).run()
+    assert_ok(at)
+    assert (at.slider(key="layer").value, at.slider(key="head").value) == (1, 3)
+    assert instant_data(at)["selected"] == [1, 3]
+
+
+def test_a_head_switch_in_the_viewer_keeps_its_start():
+    # the browser's own switch moves the sliders; the data sent stays the same (the message
+    # cache turns it into a reference), so the viewer is not restarted
+    at = open_app({"text": TEXT}, direct=True)
+    before = instant_data(at)
+    select_instant(at, 2, 5)
+    assert (at.slider(key="layer").value, at.slider(key="head").value) == (2, 5)
+    assert instant_data(at) == before

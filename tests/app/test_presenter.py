@@ -3,11 +3,13 @@ every page renders with the presenter stylesheet in both languages; the toggle w
 the link; a bad link value gets the notice; the heat maps follow the palette."""
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from tests.app.helpers import ROOT, TEXT, assert_ok, open_app, points, rerun, select, spec
+from tests.app.helpers import ROOT, TEXT, assert_ok, instant_data, open_app, points, rerun, select, spec
 from ui import presenter
 from viz_core import colors
 
@@ -73,8 +75,22 @@ def test_invalid_link_values_get_the_notice(param, value):
     assert not styles(at)
 
 
+def instant_lut(at) -> str:
+    return instant_data(at)["payload"]["lut"]
+
+
+def lut_of(palette: str) -> str:
+    with colors.use_palette(palette):
+        return base64.b64encode(np.ascontiguousarray(colors.colormap_lut(), dtype=np.uint8).tobytes()).decode()
+
+
 def test_the_heat_maps_follow_the_palette_in_both_paths():
+    # the default (instant) view: the canvas colours every head with the palette's LUT
     at = open_app({"palette": "cividis", "text": TEXT})
+    assert instant_lut(at) == lut_of("cividis") != lut_of("viridis")
+    # the heads view's plotly heatmap and all-heads image
+    at.radio(key="view__en").set_value("heads")
+    rerun(at)
     cividis = [list(s) for s in colors.plotly_colorscale("cividis")]
     assert heat_scale(at, "head_map") == cividis
     assert at.query_params["palette"] in ("cividis", ["cividis"])
@@ -88,6 +104,9 @@ def test_the_heat_maps_follow_the_palette_in_both_paths():
     assert heat_scale(at, "head_map") == [list(s) for s in colors.plotly_colorscale("inferno")]
     assert at.query_params["palette"] in ("inferno", ["inferno"])
     assert spec(at, "model_view")["data"] != grid_cividis["data"]
+    at.radio(key="view__en").set_value("instant")
+    rerun(at)
+    assert instant_lut(at) == lut_of("inferno")
     at.selectbox(key="palette__en").set_value("viridis")
     rerun(at)
     assert "palette" not in at.query_params

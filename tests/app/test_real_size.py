@@ -12,7 +12,7 @@ import pytest
 
 import lab.lessons
 from tests import real_size
-from tests.app.helpers import assert_no_exception, assert_ok, chart_ids, decode, new_app, spec
+from tests.app.helpers import assert_no_exception, assert_ok, chart_ids, decode, instant_data, new_app, spec
 from tests.app.test_model_map import check_map
 from ui.lessons import specs
 
@@ -176,6 +176,12 @@ def test_the_attention_page_and_overview_in_both_languages(folder, lang):
         assert_ok(at)
     assert "model_map" in chart_ids(at)
     at.switch_page("app_pages/attention.py").run()
+    # the default view: every head in the browser's viewer, its words in the UI language
+    payload = instant_data(at)["payload"]
+    assert (payload["n_layers"], payload["n_heads"]) == (L, H)
+    assert payload["labels"]["heading"] == ("Layer {layer}, head {head}" if lang == "English" else "第 {layer} 层，第 {head} 个头")
+    at.radio(key="view__en" if lang == "English" else "view__zh").set_value("heads").run()
+    assert_ok(at)
     assert {"model_view", "head_map"} <= set(chart_ids(at))
 
 

@@ -2,8 +2,9 @@
 refused before the forward pass)."""
 from __future__ import annotations
 
-from tests.app.helpers import (ATTENTION, TEXT, TEXT_TOKENS, assert_no_exception, assert_ok, heatmap_z, open_app,
-                               spec)
+from tests.app.helpers import (ATTENTION, TEXT, TEXT_TOKENS, assert_no_exception, assert_ok, heatmap_z, instant_data,
+                               open_app, spec)
+from viz_core.attention_pack import unpack_attention
 
 from ui import serving as loaders
 
@@ -42,6 +43,11 @@ def test_a_text_over_the_budget_is_cut_with_a_warning(monkeypatch):
     warned = _warnings(at)
     assert f"This text has {n} tokens" in warned and "The views show the first 20 tokens" in warned
     assert not any("the model's limit" in i.value for i in at.info)   # a budget cut is not the model's limit
+    payload = instant_data(at)["payload"]            # the default view's payload: the cut text only
+    assert (payload["n_q"], payload["n_k"]) == (20, 20) and len(payload["q_tokens"]) == 20
+    assert unpack_attention(payload)[0].shape[2:] == (20, 20)
+    at.radio(key="view__en").set_value("heads").run()
+    assert_ok(at)
     z = heatmap_z(spec(at, "head_map"))
     assert z.shape == (20, 20)
 

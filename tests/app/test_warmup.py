@@ -12,9 +12,10 @@ import viz_core
 from models.weights import zoo
 from server import warmup as progress
 from ui import warmup
+from ui.serving import attention as serving_attention
 from ui.serving import cache as serving_cache
 
-from .helpers import ATTENTION, assert_ok, chart_ids, open_app
+from .helpers import ATTENTION, assert_ok, chart_ids, instant_data, open_app
 
 
 @pytest.fixture
@@ -45,21 +46,31 @@ def _count(monkeypatch, module, name: str, fail: BaseException | None = None) ->
 def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     loads = _count(monkeypatch, zoo, "load")
     passes = _count(monkeypatch, serving_cache, "record")
-    figures = _count(monkeypatch, viz_core, "model_view")
+    packs = _count(monkeypatch, serving_attention, "pack_attention")   # the instant view's payload
+    figures = _count(monkeypatch, viz_core, "model_view")               # the heads view's all-heads figure
     assert warmup.start()
     assert warmup.start()                          # once per process: no second thread
     state = progress.join(timeout=300)
     assert state.stage == "done", state.error
     assert set(state.seconds) == {"imports", "model", "first_run"}
-    assert len(loads) == 1 and len(passes) == 1 and len(figures) == 1   # the warm-up's own
+    assert (len(loads), len(passes), len(packs), len(figures)) == (1, 1, 1, 1)   # the warm-up's own
 
-    monkeypatch.setenv("GLASSBOX_WARMUP", "0")     # the page run below must not warm again
-    at = open_app(page=ATTENTION, direct=True)     # a first visit of /attention, default text
+    monkeypatch.setenv("GLASSBOX_WARMUP", "0")     # the page runs below must not warm again
+    at = open_app(page=ATTENTION, direct=True)     # a first visit of /attention, default text and view
     assert_ok(at)
+    assert at.radio(key="view__en").value == "instant"
+    assert instant_data(at)["payload"]["n_layers"] == 6
     assert len(loads) == 1, "the page loaded the model again"
     assert len(passes) == 1, "the page ran its own forward pass"
-    assert len(figures) == 1, "the page built the all-heads figure again"
+    assert len(packs) == 1, "the page packed the instant view's payload again"
+    assert not figures[1:], "the instant view built a plotly figure"
+
+    at.radio(key="view__en").set_value("heads")    # one click away: the heads view is warm too
+    at.run()
+    assert_ok(at)
     assert "head_map" in chart_ids(at)
+    assert len(figures) == 1, "the page built the all-heads figure again"
+    assert (len(loads), len(passes), len(packs)) == (1, 1, 1)
 
 
 def test_warmup_off(fresh, monkeypatch):

@@ -66,10 +66,23 @@ def checked_option(page: Page, key: str) -> str:
     return page.locator(f".st-key-{key} input:checked").evaluate("e => e.closest('label').innerText").strip()
 
 
-def open_attention(page: Page, base_url: str, query: str = "") -> None:
+def open_attention(page: Page, base_url: str, query: str = "", view: str | None = "heads") -> None:
+    """Open /attention on `view`: the heads view (its two plotly charts, which most tests
+    here click), or with view=None the page's default, the instant view (every head drawn
+    by the in-browser viewer, no plotly chart)."""
+    query = "&".join(q for q in (query, f"view={view}" if view else "") if q)
     open_app(page, base_url, "/attention", query, timeout=TIMEOUT)
     expect(page.locator("h1")).to_have_text("Attention explorer", timeout=TIMEOUT)
-    expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
+    if view == "heads":
+        expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
+    else:
+        expect_instant_viewer(page)
+
+
+def expect_instant_viewer(page: Page) -> None:
+    """The default view is drawn: the viewer's canvas is ready and no plotly chart is on the page."""
+    expect(page.locator(".gb-att")).to_have_attribute("data-ready", "1", timeout=TIMEOUT)
+    expect(page.locator(CHARTS)).to_have_count(0)
 
 
 # --------------------------------------------------------------------------- tests
@@ -137,7 +150,9 @@ def test_model_view_tile_selects_layer_and_head(page: Page, app_server: str):
 
 
 def test_language_switch_keeps_the_view(page: Page, app_server: str):
-    open_attention(page, app_server, f"text={TEXT.replace(' ', '+')}&layer=2")
+    open_attention(page, app_server, f"text={TEXT.replace(' ', '+')}&layer=2", view=None)   # the default
+    assert checked_option(page, "view__en") == "Instant (in browser)"
+    assert "view=" not in page.url
     page.locator(".st-key-view__en").get_by_text("Head metrics", exact=True).click()
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(page.locator(".st-key-metrics_table")).to_have_count(1, timeout=TIMEOUT)
@@ -189,6 +204,8 @@ def test_invalid_link_params_show_notices(page: Page, app_server: str):
         "MiniLM (BERT, 6×12)")
     for param in ("layer", "head", "model"):
         assert f"{param}=" not in page.url.split("?", 1)[-1], page.url
+    expect_instant_viewer(page)                  # the default view, at layer 0, head 0
+    expect(page.locator(".gb-heading")).to_have_text("Layer 0, head 0")
     screenshot(page, "e2e-08-invalid-link")
     assert_clean(page)
 
@@ -247,8 +264,15 @@ def test_link_values_never_become_html(page: Page, app_server: str):
     warnings = page.locator('[data-testid="stAlertContentWarning"]')
     for param in ("model", "view", "layer", "lang"):
         expect(warnings.filter(has_text=f"{param}=")).to_have_count(1, timeout=TIMEOUT)
-    for selector in ("script", "style", "b"):
+    # the bad view= gives the default, the instant view: its component brings one <style> of its
+    # own inside its shadow root (the viewer's CSS from the app, not the link's); nothing else
+    expect(page.locator(".gb-att")).to_have_attribute("data-ready", "1", timeout=TIMEOUT)
+    for selector in ("script", "b"):
         assert page.locator(f'[data-testid="stMain"] {selector}').count() == 0, selector
+    light = page.evaluate("""() => document.querySelectorAll('[data-testid="stMain"] style').length""")
+    assert light == 0                                              # the page's own DOM (no shadow roots)
+    styles = page.locator('[data-testid="stMain"] style').all_text_contents()   # shadow roots too
+    assert len(styles) == 1 and ".gb-att" in styles[0] and "*{display:none}" not in styles[0], styles
     page.wait_for_timeout(500)
     assert dialogs == []
     screenshot(page, "e2e-11-html-in-link")

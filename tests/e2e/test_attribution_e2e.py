@@ -85,6 +85,9 @@ def test_detectors_open_a_head_in_the_attention_explorer(app_server: str, page: 
     page.wait_for_url(re.compile(r"[?&]head=3(&|$)"), timeout=TIMEOUT)
     expect(page.locator(".st-key-layer input[type=range]")).to_have_attribute("value", "1", timeout=TIMEOUT)
     expect(page.locator(".st-key-head input[type=range]")).to_have_attribute("value", "3", timeout=TIMEOUT)
+    # the explorer's default view, the in-browser viewer, starts at that head
+    expect(page.locator(".gb-heading")).to_have_text("Layer 1, head 3" if lang == "en" else "第 1 层，第 3 个头",
+                                                     timeout=TIMEOUT)
     screenshot(page, f"e2e-attribution-opened-head-{lang}")
     assert_clean(page)
 

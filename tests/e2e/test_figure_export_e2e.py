@@ -1,7 +1,8 @@
 """SVG/PDF downloads of a figure in a real browser: open the head map's '⋮ Download' menu,
 press Prepare, download both files (playwright's `expect_download`) and read them back;
 the chart's own camera button saves an SVG. English and Chinese; no request leaves the
-machine. Screenshots: test-artifacts/screenshots/figure-export-*.png.
+machine. The head map is the heads view's (/attention?view=heads; the page opens on the
+instant view, drawn in the browser, which has no plotly chart). Screenshots: test-artifacts/screenshots/figure-export-*.png.
 """
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def open_menu(page: Page, lang: str):
 
 @pytest.mark.parametrize("lang", list(LABELS))
 def test_prepare_and_download_svg_and_pdf(page: Page, app_server: str, tmp_path: Path, lang: str) -> None:
-    open_app(page, app_server, "/attention", {"text": TEXT, "lang": lang}, timeout=TIMEOUT)
+    open_app(page, app_server, "/attention", {"text": TEXT, "lang": lang, "view": "heads"}, timeout=TIMEOUT)
     suffix = "" if lang == "English" else "-zh"
     pop = open_menu(page, lang)
     screenshot(page, f"figure-export-menu{suffix}", full_page=False)
@@ -62,7 +63,7 @@ def test_prepare_and_download_svg_and_pdf(page: Page, app_server: str, tmp_path:
 
 
 def test_camera_button_saves_svg(page: Page, app_server: str) -> None:
-    open_app(page, app_server, "/attention", {"text": "the cat sat"}, timeout=TIMEOUT)
+    open_app(page, app_server, "/attention", {"text": "the cat sat", "view": "heads"}, timeout=TIMEOUT)
     chart = page.locator('[data-testid="stPlotlyChart"]').nth(1)      # the head map
     chart.hover()
     camera = chart.locator('.modebar-btn[data-title*="Download plot"]')

@@ -92,6 +92,8 @@ def test_click_on_attention_opens_the_explorer_at_that_layer(app_server: str, pa
     expect(page.get_by_role("heading", name="Attention explorer")).to_be_visible(timeout=TIMEOUT)
     assert "/attention" in page.url and "layer=3" in page.url
     expect(page.locator(".st-key-layer")).to_contain_text("3")
+    # the map's link names the plotly heads view (not the page's default, the instant view)
+    expect(page.locator(".st-key-head_map .gtitle")).to_have_text("Layer 3, head 0", timeout=TIMEOUT)
     assert_clean(page)
 
 

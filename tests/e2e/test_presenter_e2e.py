@@ -54,7 +54,10 @@ _MEASURE_JS = """
 }
 """
 
-PAGES = [("home", "/"), ("attention", "/attention"), ("residual", "/residual"), ("positional", "/positional")]
+# (screenshot name, path, extra query): the attention page on its default view (the instant
+# viewer, drawn in the browser) and on the heads view (plotly heat maps and their tick labels)
+PAGES = [("home", "/", {}), ("attention-instant", "/attention", {}), ("attention", "/attention", {"view": "heads"}),
+         ("residual", "/residual", {}), ("positional", "/positional", {})]
 
 
 def measure(page: Page) -> dict:
@@ -64,6 +67,8 @@ def measure(page: Page) -> dict:
     charts = page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"] .main-svg')
     if charts.count():
         charts.first.wait_for(state="attached", timeout=TIMEOUT)
+    if "/attention" in page.url and "view=" not in page.url:      # the instant view: its canvas drawn
+        expect(page.locator(".gb-att")).to_have_attribute("data-ready", "1", timeout=TIMEOUT)
     last = None
     for _ in range(20):
         page.wait_for_timeout(500)
@@ -95,10 +100,10 @@ def test_presenter_links_are_readable_on_a_projector(page: Page, app_server: str
     vp = SIZES[size]
     page.set_viewport_size(vp)
     for lang, suffix in (("English", ""), ("中文", "-zh")):
-        for name, path in PAGES:
-            if lang == "中文" and name not in ("home", "attention"):
+        for name, path, extra in PAGES:
+            if lang == "中文" and not name.startswith(("home", "attention")):
                 continue
-            open_app(page, app_server, path, {"present": "1", "text": TEXT, "lang": lang}, timeout=TIMEOUT)
+            open_app(page, app_server, path, {"present": "1", "text": TEXT, "lang": lang, **extra}, timeout=TIMEOUT)
             m = measure(page)
             assert_readable(m, vp["width"], f"{name} {lang} {size}")
             expect(page.locator('[data-testid="stExpandSidebarButton"]')).to_be_visible()
@@ -110,9 +115,9 @@ def test_presenter_links_are_readable_on_a_projector(page: Page, app_server: str
 
 def test_presenter_text_is_larger_than_the_normal_view(page: Page, app_server: str) -> None:
     page.set_viewport_size(SIZES["1080p"])
-    open_app(page, app_server, "/attention", {"text": TEXT}, timeout=TIMEOUT)
+    open_app(page, app_server, "/attention", {"text": TEXT, "view": "heads"}, timeout=TIMEOUT)
     normal = measure(page)
-    open_app(page, app_server, "/attention", {"text": TEXT, "present": "1"}, timeout=TIMEOUT)
+    open_app(page, app_server, "/attention", {"text": TEXT, "view": "heads", "present": "1"}, timeout=TIMEOUT)
     big = measure(page)
     assert min(big["paragraphs"]) > max(normal["paragraphs"])
     assert min(big["ticks"]) > max(normal["ticks"])      # token labels of the heat maps
@@ -155,7 +160,8 @@ def test_the_sidebar_opens_and_the_toggle_turns_presenter_mode_off_and_on(page: 
 
 def test_palette_link_colours_the_heat_map(page: Page, app_server: str) -> None:
     page.set_viewport_size(SIZES["1080p"])
-    open_app(page, app_server, "/attention", {"present": "1", "text": TEXT, "palette": "cividis"}, timeout=TIMEOUT)
+    open_app(page, app_server, "/attention", {"present": "1", "text": TEXT, "palette": "cividis", "view": "heads"},
+             timeout=TIMEOUT)
     page.locator(".st-key-head_map .js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=TIMEOUT)
     first = page.evaluate("""() => {
       const gd = document.querySelector('.st-key-head_map .js-plotly-plot');

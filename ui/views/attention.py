@@ -37,7 +37,10 @@ from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import attention_canvas, compare, figure_export
 
-VIEWS = ("heads", "lines", "metrics", "rollout", "compare", "instant")
+# the instant view first and by default: every head drawn in the browser from one payload, so
+# a head switch costs no server run and a class's first screen builds no plotly figure
+# (docs/benchmarks.md, protocol_load); the heads view is the plotly one, with cell details
+VIEWS = ("instant", "heads", "lines", "metrics", "rollout", "compare")
 COMBINE = ("one", "mean", "max")
 METRICS = ("entropy", "mean_distance", "attn_to_first", "attn_to_last", "sparsity")
 TOP_K = 10
@@ -53,7 +56,7 @@ def terms() -> dict[str, str]:
 class Controls:
     """What the row of controls chose."""
 
-    view: str          # heads | lines | metrics | rollout | compare | instant
+    view: str          # instant | heads | lines | metrics | rollout | compare
     stack: str         # self | encoder | decoder | cross
     layer: int
     head: int
@@ -74,7 +77,7 @@ def render(sel: Selection) -> None:
 
 def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
     """The row of view controls."""
-    view = choice(st.radio, t("view"), VIEWS, param="view", default="heads", horizontal=True,
+    view = choice(st.radio, t("view"), VIEWS, param="view", default="instant", horizontal=True,
                   labels={v: t(f"view_{v}") for v in VIEWS})
     c1, c2, c3, c4 = st.columns([3, 2, 2, 4])
     with c1:

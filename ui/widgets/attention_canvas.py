@@ -62,7 +62,13 @@ def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_sca
     at (layer, head) the first time this text is shown, with text `text_scale` times the
     normal size (presenter mode); returns the last selection."""
     start = st.session_state.get(_START)
-    if start is None or start[0] != payload["id"]:
+    # the head the open viewer shows: its last selection, else where it started. Sliders
+    # that say otherwise were moved by something else (a link, another page's button):
+    # start again from them. (A start kept from an earlier visit of the page would open
+    # the viewer on the old head while the sliders and the link name another.)
+    chosen = selection(key)
+    shown = [int(chosen["layer"]), int(chosen["head"])] if chosen else (start[1] if start else None)
+    if start is None or start[0] != payload["id"] or shown != [int(layer), int(head)]:
         start = (payload["id"], [int(layer), int(head)])
         st.session_state[_START] = start
     _component(key=key, data={"payload": payload, "selected": start[1], "text_scale": float(text_scale)},
