@@ -13,6 +13,7 @@ Every entry says whether it is available on this machine and, if not, why.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -165,8 +166,35 @@ def folder_entry(path: str | Path) -> Entry:
         return Entry.refused(key, label, "folder", "local Hugging Face checkpoint", e)
 
 
+_CATALOGUE_MEMO: dict[tuple, tuple[float, list[Entry]]] = {}
+RECHECK_S = 2.0      # how long a catalogue is trusted before its files are stat-ed again
+
+
 def catalogue(folders: Sequence[str | Path] = ()) -> list[Entry]:
-    """Everything the app can offer, available or not (with the reason)."""
+    """Everything the app can offer, available or not (with the reason).
+
+    The catalogue without `folders` is remembered: a page's run asks for it up to 8 times
+    (sidebar, model names, lesson library), which was a fifth of a cached lesson run. It is
+    made again at once when the list of shipped checkpoint files, the folder's or MiniLM's
+    config's modification time changes, and its files are checked again (`toy_entries`:
+    each file's size and mtime) at least every RECHECK_S seconds."""
+    if folders:
+        return _catalogue(folders)
+    try:
+        minilm = _stat(minilm_path() / "config.json")
+    except Refused:
+        minilm = None
+    key = (tuple(shipped_checkpoints()), _stat(CHECKPOINT_DIR), minilm)
+    now = time.monotonic()
+    hit = _CATALOGUE_MEMO.get(key)
+    if hit is None or now - hit[0] > RECHECK_S:
+        hit = (now, _catalogue(()))
+        _CATALOGUE_MEMO.clear()
+        _CATALOGUE_MEMO[key] = hit
+    return list(hit[1])
+
+
+def _catalogue(folders: Sequence[str | Path]) -> list[Entry]:
     minilm = _minilm_entry()
     custom = [Entry(f"custom:{k}", label, "custom", f"{desc} (random weights)", True, config=cfg)
               if minilm.available else
