@@ -54,6 +54,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks.browser_latency
 	$(PY) -m benchmarks.cold_start
 	$(PY) -m benchmarks.first_figure
+	$(PY) -m benchmarks.interactions
 	$(PY) -m benchmarks.lessons
 	$(PY) -m benchmarks.load
 	$(PY) -m benchmarks.protocol_load
