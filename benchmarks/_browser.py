@@ -144,3 +144,18 @@ def text_with_tokens(n: int, prefix: str = "") -> str:
     if got != n:
         raise RuntimeError(f"text_with_tokens({n}): the text has {got} tokens")
     return text
+
+
+# True once the instant viewer (ui/widgets/attention_canvas.py) has unpacked its payload and drawn
+# a canvas: a JS expression for a per-frame watcher whose state object is `s` (it keeps the viewer
+# it found in `s.box`). The viewer lives in the component's (open) shadow root.
+INSTANT_DRAWN_JS = """(() => {
+      if (!s.box) {
+        for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
+          const box = el.shadowRoot && el.shadowRoot.querySelector(".gb-att");
+          if (box) { s.box = box; break; }
+        }
+      }
+      if (!s.box || s.box.dataset.ready !== "1") return false;
+      return [...s.box.querySelectorAll("canvas")].some((c) => c.width > 0 && c.height > 0);
+    })()"""

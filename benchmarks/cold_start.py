@@ -46,23 +46,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks._browser import INSTANT_DRAWN_JS  # noqa: E402
+
 TARGET_S = 3.0
 SETTINGS = {"warm-up": {}, "off": {"GLASSBOX_WARMUP": "0"}}
 
 # view -> (the query /attention is opened with, the figure waited for, a JS expression true once it is drawn)
 _HEATMAP_JS = "document.querySelector('.st-key-head_map [data-testid=\"stPlotlyChart\"] image')"
-# the viewer lives in the component's (open) shadow root: look for it until found, then keep it
-_CANVAS_JS = """(() => {
-      if (!s.box) {
-        for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
-          const box = el.shadowRoot && el.shadowRoot.querySelector(".gb-att");
-          if (box) { s.box = box; break; }
-        }
-      }
-      if (!s.box || s.box.dataset.ready !== "1") return false;
-      return [...s.box.querySelectorAll("canvas")].some((c) => c.width > 0 && c.height > 0);
-    })()"""
-VIEWS = {"instant": ("", "first figure (instant viewer)", _CANVAS_JS),
+VIEWS = {"instant": ("", "first figure (instant viewer)", INSTANT_DRAWN_JS),
          "heads": ("view=heads", "first heatmap", _HEATMAP_JS)}
 
 

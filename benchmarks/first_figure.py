@@ -49,25 +49,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks._browser import INSTANT_DRAWN_JS  # noqa: E402
+
 TARGETS = {"warm": 2.5, "fresh": 4.0}
 SERVER_CPU, BROWSER_CPU = 0, 1
 
-# the instant viewer's canvases, in the component's (open) shadow root
-_CANVAS_JS = """(() => {
-      if (!s.box) {
-        for (const el of document.querySelectorAll('[data-testid="stMain"] *')) {
-          const box = el.shadowRoot && el.shadowRoot.querySelector(".gb-att");
-          if (box) { s.box = box; break; }
-        }
-      }
-      if (!s.box || s.box.dataset.ready !== "1") return false;
-      return [...s.box.querySelectorAll("canvas")].some((c) => c.width > 0 && c.height > 0);
-    })()"""
 _PLOTLY_JS = """!!document.querySelector('[class*="st-key-ls_fig_"] .js-plotly-plot .main-svg .cartesianlayer')"""
 
 # page -> (path, JS true once the figure is drawn, how the figure's element is recognised)
 PAGES = {
-    "attention": ("/attention", _CANVAS_JS, ("bidi_component", "instant_canvas")),
+    "attention": ("/attention", INSTANT_DRAWN_JS, ("bidi_component", "instant_canvas")),
     "lesson step": ("/lessons?lesson=attention&step=2", _PLOTLY_JS, ("plotly_chart", "ls_fig_")),
 }
 
