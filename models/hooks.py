@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import torch
 from torch import nn
-from torch.nn.modules import module as _torch_module
+from torch.nn.modules import module as torch_module
 
 
 Names = str | Sequence[str] | None
@@ -67,8 +67,8 @@ class HookPoint(nn.Module):
 
 
 def _has_global_hooks() -> bool:
-    return bool(_torch_module._global_forward_hooks or _torch_module._global_forward_pre_hooks
-                or _torch_module._global_backward_hooks or _torch_module._global_backward_pre_hooks)
+    return bool(torch_module._global_forward_hooks or torch_module._global_forward_pre_hooks
+                or torch_module._global_backward_hooks or torch_module._global_backward_pre_hooks)
 
 
 _RECORDING_IDS = itertools.count(1)
