@@ -161,9 +161,8 @@ def from_weights(hf_config: Mapping[str, Any], weights: Mapping[str, torch.Tenso
     cfg = config_from_hf(hf_config)
     target = _device(device)
     # on a GPU the tensors are moved as stored and converted there (see convert_state_dict)
-    on = target if target.type != "cpu" else None
-    state = convert_state_dict(cfg, family, weights, safety.expected_shapes(cfg), dtype, device=on)
-    model = Transformer.from_state(cfg, state, target if on is not None else "cpu")
+    state = convert_state_dict(cfg, family, weights, safety.expected_shapes(cfg), dtype, device=target)
+    model = Transformer.from_state(cfg, state, target)
     return model.to(dtype).to(target).eval()
 
 
