@@ -43,6 +43,18 @@ def interleaved_times(fns: dict[str, Callable[[], object]], repeats: int = 30, w
     return times
 
 
+def synchronized(fn: Callable[[], object], device: str | torch.device = "cuda") -> Callable[[], None]:
+    """`fn` followed by `torch.cuda.synchronize()` when `device` is a CUDA device (a GPU
+    kernel is only queued when the Python call returns), else `fn` as it is timed on a CPU."""
+    if torch.device(device).type != "cuda":
+        return fn
+
+    def run() -> None:
+        fn()
+        torch.cuda.synchronize()
+    return run
+
+
 def interleaved_medians(fns: dict[str, Callable[[], object]], repeats: int = 30, warmup: int = 3) -> dict[str, float]:
     """The median seconds of each function over interleaved rounds."""
     return {name: statistics.median(ts) for name, ts in interleaved_times(fns, repeats, warmup).items()}

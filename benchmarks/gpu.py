@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_times, paired_ratio, update_doc  # noqa: E402
+from benchmarks._timing import interleaved_times, paired_ratio, synchronized, update_doc  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
 from lab.memory import estimate_trace_bytes  # noqa: E402
 from models import Transformer, TransformerConfig, record_names  # noqa: E402
@@ -59,13 +59,6 @@ def big_config(n: int) -> TransformerConfig:
                              max_len=n, positional="learned", norm="layernorm", activation="gelu_tanh")
 
 
-def sync(fn):
-    def run() -> None:
-        fn()
-        torch.cuda.synchronize()
-    return run
-
-
 def long_pass(n: int, repeats: int) -> dict:
     """Time and memory of one pass at n tokens: plain forward, recording the attention
     patterns, recording every hook (kept on the GPU, float32 / float16, or moved to the
@@ -97,7 +90,7 @@ def long_pass(n: int, repeats: int) -> dict:
         "record all hooks, float16 on GPU": lambda: model.run_with_cache(ids, dtype=torch.float16),
         "record all hooks, moved to CPU": lambda: model.run_with_cache(ids, store_device="cpu"),
     }
-    times = interleaved_times({k: sync(f) for k, f in runs.items()}, repeats=repeats, warmup=2)
+    times = interleaved_times({k: synchronized(f) for k, f in runs.items()}, repeats=repeats, warmup=2)
     out = {"tokens": n, "config": "12 layers x 12 heads, d_model 768, d_ff 3072 (GPT-2 small)", "runs": []}
     for name, fn in runs.items():
         torch.cuda.empty_cache()

@@ -39,7 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_times, load_average, machine, paired_ratio, publish, timing_args  # noqa: E402
+from benchmarks._timing import (interleaved_times, load_average, machine, paired_ratio, publish,  # noqa: E402
+                               synchronized, timing_args)
 from benchmarks.summary import summary_line  # noqa: E402
 
 # Qwen/Qwen2.5-0.5B's config.json (architecture fields), as published with the model
@@ -167,13 +168,6 @@ def main() -> None:
     where = f", {torch.cuda.get_device_name(0)}" if args.device != "cpu" else ""
     device, gpu = args.device, args.device != "cpu"
 
-    def synced(fn):
-        def run() -> None:
-            fn()
-            if gpu:
-                torch.cuda.synchronize()
-        return run
-
     before = load_average()
     rows, mem_rows, summary = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -190,7 +184,8 @@ def main() -> None:
                 transformers.AutoModelForCausalLM.from_pretrained(str(folder), dtype=dtype,
                                                                   attn_implementation="eager", **to_device)
 
-            times = interleaved_times({"ours": synced(ours_load), "theirs": synced(theirs_load)},
+            times = interleaved_times({"ours": synchronized(ours_load, device),
+                                       "theirs": synchronized(theirs_load, device)},
                                       repeats=args.repeats, warmup=1)
             r, q1, q3 = paired_ratio(times, "ours", "theirs")
             med = lambda xs: sorted(xs)[len(xs) // 2]  # noqa: E731
@@ -214,7 +209,8 @@ def main() -> None:
                     with torch.inference_mode():
                         hf(ids)
 
-                times = interleaved_times({"ours": synced(ours_fwd), "theirs": synced(theirs_fwd)},
+                times = interleaved_times({"ours": synchronized(ours_fwd, device),
+                                           "theirs": synchronized(theirs_fwd, device)},
                                           repeats=args.repeats, warmup=1)
                 r, q1, q3 = paired_ratio(times, "ours", "theirs")
                 rows.append((name, f"forward, {n} tokens (max |Δ logits| {diff:.1e})", med(times["ours"]),
