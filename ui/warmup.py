@@ -76,14 +76,14 @@ def _first_run(state: State) -> None:
     from .i18n import STRINGS
     from .serving import RunKey, cache
     from .serving.attention import instant_payload, model_view_figure
-    from .views.attention import INSTANT_LABELS
+    from .views.attention import instant_labels
 
     key = RunKey(state.model_key, state.device, EXAMPLE_TEXT)
     stack = next(iter(cache.attention_data(key).patterns))
     # both cached (st.cache_data) for the default palette, text scale and language (English),
     # what a first visitor gets: the instant view's payload (the page's default view) and the
     # heads view's all-heads figure (one click away)
-    instant_payload(key, stack, colors.palette(), tuple((k, STRINGS[f"instant_{k}"]["en"]) for k in INSTANT_LABELS))
+    instant_payload(key, stack, colors.palette(), instant_labels("en"))
     model_view_figure(key, stack, colors.palette(), text_scale(), STRINGS["term_tile"]["en"])
 
 

@@ -27,7 +27,7 @@ from viz_core.figure import text_scale
 
 from .. import serving
 from ..figure_words import attention_terms
-from ..i18n import FORMULAS, formula, t
+from ..i18n import FORMULAS, STRINGS, formula, t
 from ..links import choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import md_escape
 from ..page import require_data, require_model, require_text
@@ -202,9 +202,12 @@ INSTANT_LABELS = ("heading", "preview", "hint", "query", "key", "weight", "maske
                   "map", "lines", "lines_too_many", "scale", "error", "loading", "zoom")
 
 
-def instant_labels() -> tuple[tuple[str, str], ...]:
-    """The viewer's words in the UI language (templates: the script fills {layer} etc.)."""
-    return tuple((k, t(f"instant_{k}")) for k in INSTANT_LABELS)
+def instant_labels(language: str | None = None) -> tuple[tuple[str, str], ...]:
+    """The viewer's words (templates: the script fills {layer} etc.) in `language`, by
+    default the session's; the warm-up, outside any session, names the default ("en")."""
+    if language is None:
+        return tuple((k, t(f"instant_{k}")) for k in INSTANT_LABELS)
+    return tuple((k, STRINGS[f"instant_{k}"][language]) for k in INSTANT_LABELS)
 
 
 def _on_instant() -> None:
