@@ -217,7 +217,7 @@ def fit_height(fig: go.Figure, height: int | None = None) -> go.Figure:
     y axis's labels need more (:func:`label_rows_height`): a long text, or presenter mode's
     larger labels, grows the figure instead of crowding and cutting its token labels."""
     base = int(height if height is not None else (fig.layout.height or 0))
-    fig.update_layout(height=max(base, label_rows_height(fig)))
+    fig.layout.height = max(base, label_rows_height(fig))
     return fig
 
 
