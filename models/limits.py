@@ -169,9 +169,10 @@ LIMITS: dict[str, Limit] = {
         "refused_sessions", strict=True),
     "map_sessions": Limit(
         "GLASSBOX_MAP_SESSIONS", 5, "sessions",
-        "sessions at once up to which the overview draws its model map for every text; above, a reader asks for "
-        "it with a button (the map is a recorded pass and a large chart on every new text: on a 2-core server, "
-        "10 sessions typing at once took p95 from 0.6 s to 12 s)", "map_on_request"),
+        "sessions at once up to which the overview draws its model map and checks its parity badge for every "
+        "text; above, a reader asks for each with a button (the map is a recorded pass and a large chart on every "
+        "new text: on a 2-core server, 10 sessions typing at once took p95 from 0.6 s to 12 s; the badge is "
+        "transformers' pass and ours)", "map_on_request"),
     "class_hours": Limit(
         "GLASSBOX_CLASS_HOURS", 24, "hours",
         "how long a class (class mode) and its students' anonymous answers are kept after the teacher starts it; "

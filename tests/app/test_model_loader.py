@@ -350,3 +350,33 @@ def test_download_progress_reads_the_bars_huggingface_hub_opens():
     bar.total = 1000
     bar.update(250)
     assert progress.done() == ("B", 250.0, 1000.0)
+
+
+@pytest.mark.parametrize("lang", ["English", "中文"])
+def test_a_busy_server_checks_the_overview_badge_when_asked(monkeypatch, lang):
+    """Above GLASSBOX_MAP_SESSIONS sessions the overview's card runs no parity check on a new
+    text until the reader clicks (a transformers pass and ours per text); then the badge is
+    there, on the card and, from the next run, in the sidebar."""
+    from server import sessions
+    from ui.serving import parity
+
+    monkeypatch.setenv("GLASSBOX_MAP_SESSIONS", "5")
+    monkeypatch.setattr(sessions, "count", lambda: 12)
+    checks = []
+    real = parity.check
+    monkeypatch.setattr(parity, "check", lambda key, text, *a, **k: checks.append(text) or real(key, text, *a, **k))
+    text = f"A busy classroom checks this sentence against transformers ({lang})."     # checked by no other test
+    at = open_app({"text": text, "lang": lang}, page=None)
+    assert checks == []                                                   # nothing ran for the badge
+    button = at.button(key="_ml_check_card")
+    assert "12" in button.help and "GLASSBOX_MAP_SESSIONS" in button.help
+    button.click().run()
+    assert_no_exception(at)
+    assert checks == [text]
+    word = "一致" if lang == "中文" else "matches"
+
+    def badges(captions: list[str]) -> list[str]:
+        return [c for c in captions if "transformers" in c and word in c]
+    assert badges([c.value for c in at.main.caption]), [c.value for c in at.main.caption]
+    at.run()                                                  # the sidebar (drawn before the page) has it too
+    assert badges(sidebar_captions(at)), sidebar_captions(at)

@@ -100,6 +100,11 @@ STRINGS = {
     "ml_what_logits": {"en": "logits", "zh": "logits（输出分数）"},
     "ml_what_hidden": {"en": "last hidden states", "zh": "最后一层隐藏状态"},
     "ml_check": {"en": "Check against transformers", "zh": "与 transformers 对比"},
+    "ml_check_busy": {
+        "en": "{n} sessions share this server now, so a new text is checked when you ask (above {limit} sessions, "
+              "GLASSBOX_MAP_SESSIONS): each check runs transformers' model and ours on it.",
+        "zh": "现在有 {n} 个会话共用这台服务器，所以新文本在你点击后才对比（超过 {limit} 个会话时，GLASSBOX_MAP_SESSIONS）："
+              "每次对比都要让 transformers 的模型和我们的模型各算一遍。"},
     "ml_skip_no_transformers": {"en": "the transformers package is not installed.",
                                 "zh": "未安装 transformers 软件包。"},
     "ml_skip_not_hf": {"en": "this model does not come from a Hugging Face folder.",
