@@ -42,7 +42,8 @@ def kv_cache_bytes(cfg: TransformerConfig, context: int, n_kv_heads: int | None 
     """What a KV cache of `context` positions holds: per token 2 (K and V) · layers ·
     kv heads · d_head values. `n_kv_heads` asks "what if" (None = the model's own:
     MHA / GQA / MQA of the same shape); 4 bytes per value is float32 (our models), 2 is
-    fp16/bf16."""
+    fp16/bf16. `cfg` may be any shape with n_layers, n_heads, kv_heads and head_dim
+    (a lab.sizes.Shape: the size calculator's named models)."""
     kv = cfg.kv_heads if n_kv_heads is None else n_kv_heads
     kv_groups(cfg.n_heads, kv)                                    # validates kv
     if context < 0:

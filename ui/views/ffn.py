@@ -24,7 +24,7 @@ from ..serving import InternalsData, neuron_projection, parameters
 from ..serving.ffn import mixing
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from ..widgets import compare, figure_export
+from ..widgets import compare, figure_export, size_calculator
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
 
@@ -207,3 +207,5 @@ def size_view(sel: Selection, cfg) -> None:
                      hide_index=True, width="stretch", key="ffn_share_table")
         st.caption(t("ffn_size_caption", d=cfg.d_model, ff=cfg.d_ff, per=p["ffn_layer"], layers=cfg.n_layers))
     st.markdown(t("ffn_ex_size"))
+    model, _ = serving.load_model(sel.model_key, sel.device)
+    size_calculator.section(model, sel.model_label)          # any model's size from its shape (lab/sizes.py)
