@@ -57,6 +57,26 @@ def test_ffn_click_opens_neuron_detail(app_server: str, page: Page) -> None:
     assert_clean(page)
 
 
+@pytest.mark.parametrize("lang,name,total", [("English", "GPT-2 small", "124,439,808"),
+                                              ("中文", "GPT-2 小型", "124,439,808")])
+def test_size_calculator_counts_a_named_model(app_server: str, page: Page, lang: str, name: str, total: str) -> None:
+    """The FFN page's size calculator: the loaded MiniLM checked against its own count, then
+    GPT-2 small picked from the list, its total and the note on the notes' "768 characters"."""
+    open_app(page, app_server, "/ffn", {"fview": "size", "lang": lang}, timeout=TIMEOUT)
+    main = page.locator('[data-testid="stMain"]')
+    expect(main).to_contain_text("22,565,376", timeout=TIMEOUT)            # MiniLM, formula = its own count
+    combo = page.locator(".st-key-sz_preset").get_by_role("combobox")
+    combo.click()
+    combo.fill("GPT-2")
+    page.get_by_role("option", name=name).click()
+    wait_for_rerun(page, timeout=TIMEOUT)
+    expect(main).to_contain_text(total, timeout=TIMEOUT)
+    expect(page.locator(".st-key-mis_gpt2_width")).to_contain_text("768")
+    expect(page.locator(".st-key-sz_d input")).to_have_value("768")
+    screenshot(page, f"e2e-ffn-size-calculator-{'zh' if lang == '中文' else 'en'}")
+    assert_clean(page)
+
+
 @pytest.mark.parametrize("path,query,n_charts", [
     ("/ffn", {"fview": "compare"}, 3),
     ("/residual", {"rview": "compare"}, 1),
