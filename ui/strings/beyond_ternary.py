@@ -14,10 +14,15 @@ STRINGS = {
     **{f"bxm_mat_{k}": {"en": en, "zh": zh} for k, (en, zh) in _MATRICES.items()},
     "bxm_tern_title": {"en": "Ternary weights (BitNet b1.58)", "zh": "三值权重（BitNet b1.58）"},
     "bxm_tern_intro": {
-        "en": "BitNet b1.58 stores each weight of its linear layers as −1, 0 or +1 and one scale γ per matrix, so a "
-              "matrix product needs additions only. Pick one matrix of this model and quantise it with absmean "
-              "scaling:",
-        "zh": "BitNet b1.58 把线性层的每个权重存成 −1、0 或 +1，每个矩阵再配一个缩放系数 γ，于是矩阵乘法只需要加法。"
+        "en": "BitNet b1.58 stores each weight of its linear layers as −1, 0 or +1 and one scale γ per matrix. A "
+              "product with such a matrix multiplies by no weight: each output adds some inputs, subtracts others and "
+              "skips the zeros. Two things remain that are not additions: one multiplication by γ per output, and "
+              "the activations, which BitNet rounds to 8-bit integers with a scale per token (so the additions are "
+              "integer additions, and that scale is one more multiplication). Pick one matrix of this model and "
+              "quantise it with absmean scaling:",
+        "zh": "BitNet b1.58 把线性层的每个权重存成 −1、0 或 +1，每个矩阵再配一个缩放系数 γ。与这样的矩阵相乘时不再乘以任何权重："
+              "每个输出把一部分输入加上、一部分减去，跳过为 0 的。剩下两件事不是加法：每个输出最后乘一次 γ；还有激活值——"
+              "BitNet 把它量化成 8 位整数，每个词元一个缩放系数（所以这些加减是整数加减，这个缩放系数又是一次乘法）。"
               "选择本模型的一个矩阵，用 absmean 缩放把它量化："},
     "bxm_t_stack": {"en": "Stack", "zh": "编码器/解码器"},
     "bxm_t_layer": {"en": "Layer", "zh": "层"},
