@@ -24,13 +24,16 @@ def md_escape(text: str) -> str:
     return html.escape(out, quote=False)        # < > & as entities: raw HTML never reaches the page
 
 
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+def markdown_table(header: list[str], rows: list[list[str]], *, markup: bool = False) -> str:
     """One GitHub-style markdown table, every cell escaped (a local folder's name is
     anybody's text). One markdown element instead of `st.table`, which draws each cell
     as its own markdown element: the catalogue's ~100 cells made up a large share of
-    the browser's work on every rerun of the overview (benchmarks/load.py)."""
+    the browser's work on every rerun of the overview (benchmarks/load.py).
+    `markup`: cells of the UI's own strings keep their **bold**, `code` and $math$
+    (`lesson_markdown`); everything else is still shown literally."""
     def cell(text: str) -> str:
-        return md_escape(" ".join(str(text).split())) or " "
+        flat = " ".join(str(text).split())
+        return (lesson_markdown(flat) if markup else md_escape(flat)) or " "
 
     lines = ["| " + " | ".join(cell(h) for h in header) + " |", "|" + " --- |" * len(header)]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]

@@ -8,6 +8,7 @@ computing with that mask (masked cells exactly where models.masks says, rows sum
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from playwright.sync_api import Page, expect
 
 import models.masks
@@ -111,4 +112,24 @@ def test_walkthrough_checks_against_the_model(page: Page, app_server: str) -> No
     page.locator("[data-testid=stDataFrame] canvas").first.wait_for(state="visible", timeout=TIMEOUT)
     page.wait_for_timeout(500)
     screenshot(page, "e2e-walkthrough")
+    assert_clean(page)
+
+
+@pytest.mark.parametrize("lang,label,wrong", [("English", "the causal triangle the wrong way round", "Wrong:"),
+                                              ("中文", "因果掩码的三角方向反了", "错误写法：")])
+def test_walkthrough_code_mistakes_on_a_decoder(page: Page, app_server: str, lang: str, label: str, wrong: str) -> None:
+    """Section 8 on a decoder: the table's first row (the right code) matches the model, and
+    the inverted-mask expander shows its two lines of code and what it did to this layer."""
+    open_app(page, app_server, "/walkthrough", {"text": TEXT, "model": "GPT-2-style decoder", "lang": lang},
+             timeout=TIMEOUT)
+    section = page.locator(".st-key-cm_section")
+    section.scroll_into_view_if_needed()
+    expect(section.locator("table")).to_be_visible(timeout=TIMEOUT)
+    right = float(section.locator("table tbody tr").first.locator("td").nth(1).inner_text())
+    assert right < 1e-5
+    box = section.locator("[data-testid=stExpander]").filter(has_text=label)
+    box.locator("summary").click()
+    expect(box.get_by_text(wrong)).to_be_visible()
+    expect(box.locator("code").filter(has_text="torch.triu")).to_be_visible()
+    screenshot(page, f"e2e-walkthrough-code-mistakes-{'zh' if lang == '中文' else 'en'}")
     assert_clean(page)

@@ -4,7 +4,8 @@ lesson) reads, each pass through the run gate and cached by plain values:
 - `token_lists`: the query and key tokens of one attention;
 - `walk`: one head walked step by step (lab/walkthrough.py);
 - `study`: why the scores are divided by √d_k on that head (lab/scaling.py);
-- `flash`: FlashAttention tile by tile on that head (lab/flash.py).
+- `flash`: FlashAttention tile by tile on that head (lab/flash.py);
+- `code_mistakes`: common attention code mistakes run on that layer (lab/code_mistakes.py).
 
 `Controls` is the walked head as the page's controls chose it; the page's sections
 receive it.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+import lab.code_mistakes
 import lab.flash
 import lab.scaling
 import lab.walkthrough
@@ -91,3 +93,31 @@ def flash(key: RunKey, stack: str, layer: int, head: int, tile: int) -> lab.flas
     return run(key.model_key, key.device,
                lambda m, _n: lab.flash.flash_head(m, ids, layer, head, stack, tgt_ids, tile, tile),
                len(ids))
+
+
+# ---- section 8: common code mistakes -----------------------------------------------------------
+@dataclass(frozen=True)
+class MistakesRun:
+    """Every version of the layer's attention code against the model (lab/code_mistakes.py)."""
+
+    outcomes: list[lab.code_mistakes.Outcome]
+    causal: bool          # the layer's mask is the causal triangle
+    scale: float          # the model's score scale
+    d_model: int
+    d_head: int
+    n_heads: int
+
+
+def _mistakes(model, ids, tgt_ids, layer: int, stack: str) -> MistakesRun:
+    s = lab.walkthrough.walk_stack(model.cfg, stack)
+    _, trace = model.run_with_cache(ids, tgt_ids, names=lab.code_mistakes.names(model.cfg, layer, s))
+    x = lab.code_mistakes.layer_inputs(model, trace, layer, s)
+    return MistakesRun(lab.code_mistakes.outcomes(x), x.causal, x.scale, x.d_model, x.d_head, x.n_heads)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def code_mistakes(key: RunKey, stack: str, layer: int) -> MistakesRun:
+    """Record the layer's q, k, v, mask and output, then run every version of the code."""
+    _, src, tgt = encodings(key)
+    ids, tgt_ids = src.ids[:MAX_TOKENS], (tgt.ids[:MAX_TOKENS] if tgt is not None else None)
+    return run(key.model_key, key.device, lambda m, _n: _mistakes(m, ids, tgt_ids, layer, stack), len(ids))
