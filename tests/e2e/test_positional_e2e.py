@@ -142,3 +142,17 @@ def test_geometry_section(page: Page, app_server: str):
     expect(page.locator(CHARTS)).to_have_count(7, timeout=TIMEOUT)
     screenshot(page, "e2e-pe-12-zh-geometry")
     assert_clean(page)
+
+
+def test_before_sinusoidal_section(page: Page, app_server: str):
+    """The naive schemes beside sinusoidal: five distance panels drawn, the gap table and the
+    notes' corrected example; in English by the section radio, in Chinese by a link."""
+    open_lab(page, app_server)
+    shows(page, "e2e-pe-11-naive", section_label="Before sinusoidal", charts=1,
+          text="The same gap, measured")
+    expect(page.locator(CHARTS).first.locator(".heatmaplayer")).to_have_count(5, timeout=TIMEOUT)
+    expect(page.get_by_text("0, 0.2, 0.4, 0.6, 0.8, 1", exact=True)).to_be_visible()
+    open_app(page, app_server, "/positional", "lang=中文&pe_view=naive", timeout=TIMEOUT)
+    expect(page.get_by_text("同样的间隔，实际量一量")).to_be_visible(timeout=TIMEOUT)
+    screenshot(page, "e2e-pe-12-naive-zh")
+    assert_clean(page)

@@ -29,9 +29,9 @@ from ..serving.positional import (lm_set, relative_table, scheme_checkpoints, si
                                   vector_table)
 from ..sidebar import Selection
 from ..widgets import figure_export
-from . import positional_checkpoints, positional_length_curve, positional_qk_geometry
+from . import positional_checkpoints, positional_length_curve, positional_naive, positional_qk_geometry
 
-BASE_SECTIONS = ("tables", "shift", "rope", "bias")
+BASE_SECTIONS = ("tables", "naive", "shift", "rope", "bias")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
 MAX_LEN, MAX_DIM = 1024, 1024
 GRID_CAP = 64            # positions shown in the per-head small multiples
@@ -139,6 +139,8 @@ def page_body(sel: Selection) -> None:
     show_notices()
     if section == "tables":
         tables_section(table_controls())
+    elif section == "naive":
+        positional_naive.section()
     elif section == "shift":
         shift_section()
     elif section == "rope":
