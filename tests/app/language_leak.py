@@ -52,7 +52,7 @@ viridis cividis inferno magma plasma turbo
 cpu cuda mps Ctrl Enter Shift Cmd Esc
 PReLU ELU RNN LSTM NTK LongRoPE YaRN llama3 WKV Infini RoFormer AttentionViz vLLM absmean WikiText-103 TOML
 Glassbox Debian Vaswani Shaw Press Raffel Su Dao Beltagy Zaheer Dai Munkhdalai Ding Peng Gu Sun Ma Abnar Zuidema Elhage Olsson
-Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu
+Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu Yu Hoyer CRATE
 Sublayer
 sin cos tan exp log log2 ln Var diag Concat concat pos softplus
 ang

@@ -102,3 +102,15 @@ def test_ab_difference_view(app_server: str, page: Page, path: str, query: dict,
     wait_for_rerun(page, timeout=TIMEOUT)
     expect(page.get_by_text("same number of tokens")).to_be_visible(timeout=TIMEOUT)
     assert_clean(page)
+
+
+@pytest.mark.parametrize("lang", ["English", "中文"])
+def test_residual_compression_view(app_server: str, page: Page, lang: str) -> None:
+    """The CRATE view: the two curves drawn and every trained text model in the table."""
+    open_app(page, app_server, "/residual", {"text": TEXT, "rview": "compression", "lang": lang}, timeout=TIMEOUT)
+    view = page.locator(".st-key-cr_view")
+    expect(view.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
+    expect(view.locator("table tbody tr").first).to_contain_text("MiniLM")
+    assert view.locator("table tbody tr").count() >= 3
+    screenshot(page, f"e2e-residual-compression-{'zh' if lang == '中文' else 'en'}")
+    assert_clean(page)

@@ -27,9 +27,9 @@ from ..widgets import figure_export
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
-from . import residual_input_layer, residual_norms
+from . import residual_compression, residual_input_layer, residual_norms
 
-VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "lens", "compare", "ablation")
+VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "lens", "compression", "compare", "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
 PAIR = ("toy:reverse-sinusoidal", "toy:reverse-sinusoidal-postln")
 FALLBACK = "custom:gpt"
@@ -61,6 +61,9 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
         prepost_view(sel)
     elif view == "lens":
         lens_view(data, cfg)
+    elif view == "compression":
+        with st.container(key="cr_view"):
+            residual_compression.view(data, sel)
     elif view == "compare":
         compare.residual_ab(sel)
     else:
