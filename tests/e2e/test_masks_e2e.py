@@ -133,3 +133,16 @@ def test_walkthrough_code_mistakes_on_a_decoder(page: Page, app_server: str, lan
     expect(box.locator("code").filter(has_text="torch.triu")).to_be_visible()
     screenshot(page, f"e2e-walkthrough-code-mistakes-{'zh' if lang == '中文' else 'en'}")
     assert_clean(page)
+
+
+@pytest.mark.parametrize("lang,tab,text", [("English", "MLM vs causal LM", "The students watched the model read."),
+                                           ("中文", "掩码语言模型与因果语言模型", "床前明月光，疑是地上霜。")])
+def test_masked_and_causal_objectives_tab(page: Page, app_server: str, lang: str, tab: str, text: str) -> None:
+    """The objectives tab: both shipped character models' top five at the chosen character."""
+    open_app(page, app_server, "/masks", {"text": text, "lang": lang, "ob_pos": "8"}, timeout=TIMEOUT)
+    page.get_by_role("tab", name=tab).click()
+    view = page.locator(".st-key-ob_view")
+    expect(view.locator("table tbody tr")).to_have_count(5, timeout=TIMEOUT)
+    expect(view.locator(".st-key-mis_ob_mismatch")).to_be_visible()
+    screenshot(page, f"e2e-masks-objectives-{'zh' if lang == '中文' else 'en'}")
+    assert_clean(page)

@@ -4,7 +4,8 @@ cached by plain values (the composer's parts as a JSON string):
 - `lab_tokens`: the tokens the lab works on (cut at MAX_TOKENS);
 - `masked_run`: the model with the composed mask and with its own (lab/masks.py);
 - `padded_batch`: two texts as one padded batch;
-- `cost_curves`: the cells each mask computes, by length.
+- `cost_curves`: the cells each mask computes, by length;
+- `objectives`: the shipped masked and causal character models at one position (lab/objectives.py).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import json
 import streamlit as st
 
 import lab.masks
+import lab.objectives
 
 from .gate import encode, load_model, run, run_padded
 from .run_key import RunKey
@@ -55,3 +57,26 @@ def padded_batch(key: str, device: str, text: str, text2: str, layer: int) -> la
 def cost_curves(parts_json: str) -> dict[str, list[int]]:
     """lab.masks.cost_curves, cached by the parts as a string."""
     return lab.masks.cost_curves(json.loads(parts_json), lab.masks.COST_LENGTHS)
+
+
+# ---- the two pre-training objectives (the "MLM vs causal LM" tab) -----------------------------------
+MLM, CLM = "toy:verse-mlm", "toy:verse-lm"       # the shipped character models: one of each objective
+MAX_CHARS = 128                                   # the tab reads the first characters of the text
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def objectives(text: str, position: int, device: str) -> dict[str, lab.objectives.Prediction | None]:
+    """The masked model with the character hidden ("masked") and shown ("shown"), and the
+    causal model from the characters before it ("causal"; None at position 0)."""
+    text = text[:MAX_CHARS]
+    _, mlm_tok = load_model(MLM, device)
+    _, clm_tok = load_model(CLM, device)
+    n = len(text)
+    out = {
+        "masked": run(MLM, device, lambda m, _n: lab.objectives.masked(m, mlm_tok, text, position), n),
+        "shown": run(MLM, device, lambda m, _n: lab.objectives.masked(m, mlm_tok, text, position, hide=False), n),
+        "causal": None,
+    }
+    if position > 0:
+        out["causal"] = run(CLM, device, lambda m, _n: lab.objectives.next_token(m, clm_tok, text, position), n)
+    return out

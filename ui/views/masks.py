@@ -32,8 +32,9 @@ from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
+from . import masks_objectives
 
-TABS = ("compose", "gallery", "padding", "cost", "reach", "variants")
+TABS = ("compose", "gallery", "padding", "cost", "reach", "variants", "objectives")
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,11 @@ def render(sel: Selection) -> None:
             cost_view(parts)
         elif c.tab == "reach":
             reach_view(run.composed, tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
-        else:
+        elif c.tab == "variants":
             variants_view(run, tokens, c, cfg.n_heads)
+        else:
+            with st.container(key="ob_view"):
+                masks_objectives.view(sel)
 
 
 def controls(stack: str, n_layers: int, n_heads: int) -> tuple[Controls, list]:
