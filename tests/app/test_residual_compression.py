@@ -1,12 +1,12 @@
 """The residual page's compression view (ui/views/residual_compression.py), English and
 Chinese: the loaded model's two curves, every trained text model in the table, the count
-of models that compress and sparsify, the numbers those of lab/residual.py."""
+of models that compress and sparsify, the numbers those of lab/compression.py."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lab import residual
+from lab import compression
 from tests.app.helpers import TEXT, chart_ids, decode, open_app, spec
 from ui.serving import RunKey, internals
 
@@ -19,7 +19,7 @@ def test_compression_view(lang):
     assert chart_ids(at) == ["cr_rate", "cr_sparsity"]
     rate = decode(spec(at, "cr_rate")["data"][0]["y"])
     data = internals(RunKey("minilm", "cpu", TEXT))
-    expected = residual.compression(data.labels, data.stream)
+    expected = compression.compression(data.labels, data.stream)
     np.testing.assert_allclose(rate, expected.rate, rtol=1e-6)
     table = next(m.value for m in at.main.markdown if m.value.count("\n|") >= 3)
     rows = table.splitlines()[2:]

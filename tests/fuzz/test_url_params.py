@@ -83,7 +83,7 @@ PAGES = {
                                 "pe_g_probes": numbers(0, 8), "pe_g_layer": numbers(0, 3), "pe_g_head": numbers(0, 3),
                                 "pe_gset": values("pe64", "reverse", "copy"), "pe_g_blayer": numbers(0, 3),
                                 "pe_g_bhead": numbers(0, 3),
-                                # before sinusoidal (ui/views/positional_naive.py)
+                                # before sinusoidal (ui/views/positional_naive_positions.py)
                                 "pn_n": numbers(4, 64), "pn_trained": numbers(2, 64)},
     "app_pages/masks.py": {"mk_layer": numbers(0, 5), "mk_head": numbers(0, 11),
                            "mk_stack": values("encoder", "decoder"), "ob_pos": numbers(1, 127)},

@@ -29,7 +29,7 @@ from ..serving.positional import (lm_set, relative_table, scheme_checkpoints, si
                                   vector_table)
 from ..sidebar import Selection
 from ..widgets import figure_export
-from . import positional_checkpoints, positional_length_curve, positional_naive, positional_qk_geometry
+from . import positional_checkpoints, positional_length_curve, positional_naive_positions, positional_qk_geometry
 
 BASE_SECTIONS = ("tables", "naive", "shift", "rope", "bias")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
@@ -140,7 +140,7 @@ def page_body(sel: Selection) -> None:
     if section == "tables":
         tables_section(table_controls())
     elif section == "naive":
-        positional_naive.section()
+        positional_naive_positions.section()
     elif section == "shift":
         shift_section()
     elif section == "rope":

@@ -1,14 +1,14 @@
 """The residual page's *Compression (CRATE)* view: the coding rate and the sparsity of the
 token vectors after the embedding and after every block, on the reader's text, for the loaded
 model and every trained model of the catalogue, beside what the CRATE paper claims
-(lab/residual.py: `coding_rate`, `hoyer_sparsity`, `compression`; the stream comes from the
-cached internals, ui/serving/cache.py)."""
+(lab/compression.py; the stream comes from the cached internals,
+ui/serving/cache.py)."""
 from __future__ import annotations
 
 import streamlit as st
 
 import viz_core as vz
-from lab import residual
+from lab import compression
 from models.weights import zoo
 
 from .. import model_names, serving
@@ -28,15 +28,15 @@ def compared(sel: Selection) -> list:
     return sorted(entries, key=lambda e: e.key != sel.model_key)
 
 
-def compression_of(key: RunKey) -> residual.Compression:
+def compression_of(key: RunKey) -> compression.Compression:
     data = serving.internals(key)
-    return residual.compression(data.labels, data.stream)
+    return compression.compression(data.labels, data.stream)
 
 
 def view(data: serving.InternalsData, sel: Selection) -> None:
     st.markdown(t("cr_intro"))
     st.latex(FORMULAS["cr_rate"])
-    c = residual.compression(data.labels, data.stream)
+    c = compression.compression(data.labels, data.stream)
     steps = [t("cr_embed") if s == "embed" else s for s in c.labels]
     left, right = st.columns(2)
     with left:
@@ -46,7 +46,7 @@ def view(data: serving.InternalsData, sel: Selection) -> None:
         fig = vz.lines_chart({sel.model_label: (steps, c.sparsity)}, title=t("cr_sparsity_title"),
                              y_name=t("cr_sparsity"))
         figure_export.chart(fig, key="cr_sparsity", width="stretch")
-    st.caption(t("cr_caption", n=len(data.tokens), eps=residual.CODING_EPS))
+    st.caption(t("cr_caption", n=len(data.tokens), eps=compression.CODING_EPS))
     models_table(sel)
 
 

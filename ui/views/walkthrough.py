@@ -31,7 +31,7 @@ from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
 from ..widgets.notes import misconception
-from . import walkthrough_flash, walkthrough_mistakes, walkthrough_scaling
+from . import walkthrough_code_mistakes, walkthrough_flash, walkthrough_scaling
 
 NEG_INF = "−∞"
 
@@ -63,7 +63,7 @@ def render(sel: Selection) -> None:
     with st.container(key="fa_section"):
         walkthrough_flash.section(sel, c, q_tok, k_tok)
     with st.container(key="cm_section"):
-        walkthrough_mistakes.section(sel, c)
+        walkthrough_code_mistakes.section(sel, c)
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:

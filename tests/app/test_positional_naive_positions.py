@@ -1,4 +1,4 @@
-"""The positional lab's "before sinusoidal" section (ui/views/positional_naive.py) in English
+"""The positional lab's "before sinusoidal" section (ui/views/positional_naive_positions.py) in English
 and Chinese: five distance panels, the gap table, the notes' examples and their notes."""
 from __future__ import annotations
 

@@ -1,15 +1,15 @@
 """The positional lab's "before sinusoidal" section: the schemes tried first ([0, 1]-normalised
 index, integer index, binary, one-hot) beside sinusoidal vectors, as distances between every
 two positions, the same gap measured in texts of two lengths, and the course notes' worked
-examples recomputed (lab/positional.py: `naive_table`, `distances`, `gap_table`). No model runs."""
+examples recomputed (lab/naive_positions.py: `naive_table`, `distances`, `gap_table`). No model runs."""
 from __future__ import annotations
 
 import numpy as np
 import streamlit as st
 
-import lab.positional
 import viz_core.positional
-from lab.positional import GAPS, NAIVE, NOTES_TEXTS
+from lab import naive_positions
+from lab.naive_positions import GAPS, NAIVE, NOTES_TEXTS
 
 from ..figure_words import scheme_label
 from ..i18n import t
@@ -37,14 +37,14 @@ def section() -> None:
     show_notices()
     mats = []
     for s in SCHEMES:
-        d = lab.positional.distances(lab.positional.position_vectors(s, n, trained, WIDTH))
+        d = naive_positions.distances(naive_positions.position_vectors(s, n, trained, WIDTH))
         top = np.nanmax(d) if np.isfinite(d).any() else 1.0
         mats.append(d / (top or 1.0))
     fig = viz_core.positional.matrix_grid(
         np.stack(mats), panel_titles=[name(s) for s in SCHEMES], cols=5, center=None, title=t("pn_grid_title", n=n),
         x_name=t("pe_w_position"), y_name=t("pe_w_position"), value_name=t("pn_distance"))
     figure_export.chart(fig, key="pn_grid", width="stretch")
-    bits = lab.positional.naive_table("binary", n, trained).shape[1]
+    bits = naive_positions.naive_table("binary", n, trained).shape[1]
     st.caption(t("pn_grid_caption", trained=trained, bits=bits, first=2 ** bits))
     gaps()
     worked()
@@ -53,7 +53,7 @@ def section() -> None:
 def gaps() -> None:
     """The same gap in texts of two lengths, another pair as far apart, and a near and a far pair."""
     st.markdown(f"**{t('pn_gaps_title')}**")
-    table = lab.positional.gap_table(SCHEMES, WIDTH)
+    table = naive_positions.gap_table(SCHEMES, WIDTH)
     header = [t("pn_col_scheme"), *[t("pn_col_gap", n=n, a=a, b=b) for n, a, b in GAPS]]
     st.markdown(markdown_table(header, [[name(s), *[f"{v:.3g}" for v in table[s]]] for s in SCHEMES]))
     st.caption(t("pn_gaps_caption"))
@@ -64,8 +64,8 @@ def worked() -> None:
     rows = []
     for text in NOTES_TEXTS:
         n = len(text)
-        norm = lab.positional.naive_table("normalised", n).ravel()
-        ints = lab.positional.naive_table("integer", n).ravel()
+        norm = naive_positions.naive_table("normalised", n).ravel()
+        ints = naive_positions.naive_table("integer", n).ravel()
         rows.append([f"`{text}`", str(n), ", ".join(f"{v:.3g}" for v in norm), ", ".join(f"{int(v)}" for v in ints)])
     st.markdown(markdown_table([t("pn_col_text"), t("pn_col_chars"), t("pn_scheme_normalised"), t("pn_scheme_integer")],
                                rows, markup=True))        # the notes' texts as code: example input, in either language

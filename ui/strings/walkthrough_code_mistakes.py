@@ -1,4 +1,4 @@
-"""Strings of the walk-through's section 8, common code mistakes (ui/views/walkthrough_mistakes.py)."""
+"""Strings of the walk-through's section 8, common code mistakes (ui/views/walkthrough_code_mistakes.py)."""
 
 STRINGS = {
     "cm_title": {"en": "8. Common code mistakes", "zh": "8. 常见的代码错误"},

@@ -1,4 +1,4 @@
-"""The walk-through's section 8, common code mistakes (ui/views/walkthrough_mistakes.py): the
+"""The walk-through's section 8, common code mistakes (ui/views/walkthrough_code_mistakes.py): the
 table with the right code first, each mistake's code and effect, in English and Chinese; a
 model whose scores carry a position bias gets a sentence instead."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.app.helpers import GPT_LABEL, TEXT, assert_ok, open_app
-from ui.views.walkthrough_mistakes import CODE
+from ui.views.walkthrough_code_mistakes import CODE
 from lab.code_mistakes import MISTAKES
 
 WALK = "app_pages/walkthrough.py"

@@ -1,4 +1,4 @@
-"""Strings of the positional lab's "before sinusoidal" section (ui/views/positional_naive.py)."""
+"""Strings of the positional lab's "before sinusoidal" section (ui/views/positional_naive_positions.py)."""
 
 STRINGS = {
     "pe_sec_naive": {"en": "Before sinusoidal", "zh": "正弦之前的做法"},
