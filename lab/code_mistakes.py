@@ -19,6 +19,7 @@ import torch
 from models.config import TransformerConfig
 from models.trace import Stack, Trace, act_name
 
+from .long_memory import softmax_rows
 from .residual import out_norms
 
 MISTAKES = ("scale_after_softmax", "split_without_transpose", "mask_inverted", "mask_fill_dropped",
@@ -98,12 +99,6 @@ def layer_inputs(model, trace: Trace, layer: int, stack: Stack | str) -> LayerIn
                        cfg.head_dim, cfg.d_model, float(scale), trace[out_name][0].double().cpu().numpy())
 
 
-def _softmax(scores: np.ndarray) -> np.ndarray:
-    top = np.max(scores, axis=-1, keepdims=True)
-    e = np.exp(scores - np.where(np.isfinite(top), top, 0.0))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def _split(x: LayerInputs, m: np.ndarray, heads: int, mistake: str | None) -> np.ndarray:
     """[n, heads*dh] -> [heads, n, dh]: a view of each token's heads, then the transpose."""
     n = m.shape[0]
@@ -128,9 +123,9 @@ def weights(x: LayerInputs, mistake: str | None = None) -> np.ndarray:
     if mistake != "scale_after_softmax":
         scores = scores * scale
     allowed = x.mask.T if mistake == "mask_inverted" else x.mask
-    if mistake != "mask_fill_dropped":                       # the dropped fill leaves the scores unmasked
-        scores = np.where(allowed, scores, -np.inf)
-    w = _softmax(scores)
+    if mistake == "mask_fill_dropped":                       # the dropped fill leaves the scores unmasked
+        allowed = np.ones_like(allowed)
+    w = softmax_rows(scores, allowed)
     return w * scale if mistake == "scale_after_softmax" else w
 
 

@@ -37,11 +37,13 @@ def check_segment(segment: int) -> int:
 
 
 def softmax_rows(scores: np.ndarray, allowed: np.ndarray) -> np.ndarray:
-    """Row softmax over the allowed cells (0 elsewhere); a row with none allowed stays 0."""
+    """Softmax over the last axis, of the allowed cells only (0 elsewhere; `allowed`
+    broadcasts against `scores`, e.g. one [q, k] mask for [heads, q, k]); a row with none
+    allowed stays 0."""
     s = np.where(allowed, scores, -np.inf)
-    top = s.max(axis=1, keepdims=True)
+    top = s.max(axis=-1, keepdims=True)
     e = np.where(allowed, np.exp(s - np.where(np.isfinite(top), top, 0.0)), 0.0)
-    total = e.sum(axis=1, keepdims=True)
+    total = e.sum(axis=-1, keepdims=True)
     return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
 
 
