@@ -36,13 +36,14 @@ def _softmax_top(logits: torch.Tensor, tok: CharTokenizer, k: int) -> list[tuple
     return [(tok.id_to_token(int(j)), float(q)) for q, j in zip(p, i)]
 
 
-def _check(tok: CharTokenizer, text: str, position: int) -> list[int]:
+def _encode(tok: CharTokenizer, text: str, position: int) -> tuple[list[int], list[str]]:
+    """(ids, tokens) of the text; a position outside it raises ValueError."""
     if not isinstance(tok, CharTokenizer):
         raise ValueError("The objectives view compares character-level models.")
-    ids = tok.encode(text).ids
-    if not 0 <= position < len(ids):
-        raise ValueError(f"Position {position} is not in the text (0..{len(ids) - 1}).")
-    return ids
+    enc = tok.encode(text)
+    if not 0 <= position < len(enc.ids):
+        raise ValueError(f"Position {position} is not in the text (0..{len(enc.ids) - 1}).")
+    return list(enc.ids), list(enc.tokens)
 
 
 @torch.no_grad()
@@ -51,16 +52,14 @@ def masked(model: Transformer, tok: CharTokenizer, text: str, position: int, *, 
     """The masked LM's prediction at `position` of <cls> + text, the character there replaced
     by <mask> (hide=True, as in pre-training) or left as it is (hide=False, as a fine-tuned
     model sees every input)."""
-    ids = _check(tok, text, position)
-    index = dict((t, i) for i, t in enumerate(tok.vocab))
-    if MASK not in index or CLS not in index:
+    ids, tokens = _encode(tok, text, position)
+    if MASK not in tok.index or CLS not in tok.index:
         raise ValueError("This model has no <mask> and <cls> tokens: it is not a masked language model.")
     shown = list(ids)
     if hide:
-        shown[position] = index[MASK]
-    logits = model(torch.tensor([[index[CLS], *shown]]))[0, position + 1]
+        shown[position] = tok.index[MASK]
+    logits = model(torch.tensor([[tok.index[CLS], *shown]]))[0, position + 1]
     actual = ids[position]
-    tokens = tok.encode(text).tokens
     context = "".join(MASK if (hide and i == position) else t for i, t in enumerate(tokens))
     return Prediction(_softmax_top(logits, tok, k), tokens[position],
                       float(torch.softmax(logits.double(), -1)[actual]), context)
@@ -70,10 +69,9 @@ def masked(model: Transformer, tok: CharTokenizer, text: str, position: int, *, 
 def next_token(model: Transformer, tok: CharTokenizer, text: str, position: int, k: int = 5) -> Prediction:
     """The causal LM's prediction for `position` from the characters before it (it never
     sees the rest). Position 0 has nothing before it: ValueError."""
-    ids = _check(tok, text, position)
+    ids, tokens = _encode(tok, text, position)
     if position == 0:
         raise ValueError("A causal model predicts a character from the ones before it; position 0 has none.")
     logits = model(torch.tensor([ids[:position]]))[0, -1]
-    tokens = tok.encode(text).tokens
     return Prediction(_softmax_top(logits, tok, k), tokens[position],
                       float(torch.softmax(logits.double(), -1)[ids[position]]), "".join(tokens[:position]))

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from models.weights import zoo
-
-from .. import model_names
+from .. import model_names, serving
 from ..i18n import t
 from ..links import bound, show_notices
 from ..markup import markdown_table, md_code, md_escape
@@ -21,8 +19,9 @@ from ..widgets.notes import misconception
 
 
 def _label(key: str) -> str | None:
-    entry = next((e for e in zoo.catalogue() if e.key == key and e.available), None)
-    return model_names.label(entry) if entry is not None else None
+    """The shipped model's name in the UI language, or None when it is not available here."""
+    entry = serving.entry(key)
+    return model_names.label(entry) if entry is not None and entry.available else None
 
 
 def _char(c: str) -> str:

@@ -11,7 +11,6 @@ import streamlit as st
 
 from lab.code_mistakes import unsupported
 from lab.walkthrough import walk_stack
-from models.weights import zoo
 
 from .. import model_names
 from ..i18n import t
@@ -23,12 +22,6 @@ from ..serving.walkthrough import Controls, MistakesRun, code_mistakes
 from ..sidebar import Selection
 
 MINILM, DECODER = "minilm", "toy:verse-lm"     # models the section rewrites exactly: an encoder, a decoder
-
-
-def label_of(key: str) -> str:
-    """A catalogue model's name in the UI language (its key when it is not in the catalogue)."""
-    entry = next((e for e in zoo.catalogue() if e.key == key), None)
-    return md_escape(model_names.label(entry)) if entry is not None else key
 
 
 # each mistake as code: (wrong, right); our own lines, PyTorch as tutorials write it
@@ -54,7 +47,7 @@ def section(sel: Selection, c: Controls) -> None:
     model, _ = load_model(sel.model_key, sel.device)
     reason = unsupported(model.cfg, walk_stack(model.cfg, c.stack))
     if reason is not None:
-        st.info(t(f"cm_unsupported_{reason}", models=t("cm_models", a=label_of(MINILM), b=label_of(DECODER))),
+        st.info(t(f"cm_unsupported_{reason}", models=t("cm_models", a=md_escape(model_names.label_of(MINILM)), b=md_escape(model_names.label_of(DECODER)))),
                 icon=":material/code_off:")
         return
     try:
@@ -85,6 +78,6 @@ def what_it_does(mistake: str, r: MistakesRun, max_abs: float, weights_sum: floa
     if mistake in ("mask_inverted", "mask_fill_dropped"):
         # the English sentences start with their space; Chinese ones follow without one
         text += t("cm_mask_here_causal" if r.causal else "cm_mask_here_full", diff=f"{max_abs:.3g}",
-                  decoder=label_of(DECODER))
+                  decoder=md_escape(model_names.label_of(DECODER)))
     return text
 
