@@ -19,6 +19,7 @@ from .figure import BLUE, GREY, ORANGE, as_array, as_matrix, axis_ticks, check_l
 from .labels import escape_labels, position_labels
 
 RESIDUAL_TERMS = {"norm": "norm", "cosine": "cosine"}
+CONTRIB_ROWS, CONTRIB_GAP = (0.55, 0.45), 0.08     # the contribution chart: the two rows' shares, the gap between them
 
 
 def value_heatmap(
@@ -88,15 +89,16 @@ def contribution_chart(labels: Sequence[str], norm: np.ndarray, cos: np.ndarray,
                    hovertemplate=f"%{{customdata}}: {w[term]} %{{y:{fmt}}}<extra></extra>")
             for v, term, fmt, xa, ya in ((n_, "norm", ".4g", "x", "y"), (c_, "cosine", ".3f", "x2", "y2"))]
     # two rows sharing x, laid out as plotly.subplots.make_subplots(rows=2, shared_xaxes=True,
-    # vertical_spacing=0.08, row_heights=[0.55, 0.45]) would, in one constructor call: the
-    # subplot helpers and update_*axes re-walk the figure (4x the build time of a page change)
+    # vertical_spacing=CONTRIB_GAP, row_heights=CONTRIB_ROWS) would, in one constructor call: the subplot
+    # helpers and update_*axes re-walk the figure (4x the build time of a page change)
+    top, bottom = ((1 - CONTRIB_GAP) * h for h in CONTRIB_ROWS)
     fig = go.Figure(data=bars, layout=dict(
         xaxis=dict(anchor="y", domain=[0.0, 1.0], matches="x2", showticklabels=False),
-        yaxis=dict(anchor="x", domain=[0.494, 1.0], title=dict(text=w["norm"])),
+        yaxis=dict(anchor="x", domain=[1 - top, 1.0], title=dict(text=w["norm"])),
         # turned labels end at their tick (counter-clockwise): turned clockwise, the last one ran past the plot
         xaxis2=dict(anchor="y2", domain=[0.0, 1.0], tickmode="array", tickvals=x, ticktext=names,
                     autotickangles=[0, -30, -60, -90]),
-        yaxis2=dict(anchor="x2", domain=[0.0, 0.414], title=dict(text=w["cosine"]), range=[-1.05, 1.05]),
+        yaxis2=dict(anchor="x2", domain=[0.0, bottom], title=dict(text=w["cosine"]), range=[-1.05, 1.05]),
         height=460, showlegend=False, margin=dict(l=70, r=20, t=40 if title else 20, b=80),
         title=dict(text=html.escape(title)) if title else None,
     ))
