@@ -260,6 +260,32 @@ def decode_tensor(entry: dict[str, Any]) -> np.ndarray:
 
 
 # ---- the bundle ----------------------------------------------------------------------------------
+def weights_bytes(model: Transformer, weights: str) -> int:
+    """The bytes the weights take in a bundle (base64 included), without building it: the
+    bundle is this plus the config and the tokenizer (MiniLM's vocabulary: ~0.5 MB)."""
+    per = {"float32": 4, "float16": 2, "int8": 1}[weights]
+    seen: set[int] = set()
+    raw = 0
+    for tensor in model.state_dict().values():
+        if tensor.data_ptr() in seen:
+            continue
+        seen.add(tensor.data_ptr())
+        rows = tensor.shape[0] if tensor.ndim >= 2 and weights == "int8" else 0
+        raw += tensor.numel() * (2 if weights == "int8" and tensor.ndim < 2 else per) + 4 * rows
+    return math.ceil(raw / 3) * 4
+
+
+def exact_weights(model: Transformer) -> str:
+    """The smallest weight format that carries this model's parameters exactly: "float16"
+    when every value is a float16 number already (the shipped verse and pe64 models are
+    stored so), else "float32"."""
+    for tensor in model.state_dict().values():
+        w = tensor.detach().to("cpu", torch.float32)
+        if w.abs().max().item() > FLOAT16_MAX or not torch.equal(w.to(torch.float16).to(torch.float32), w):
+            return "float32"
+    return "float16"
+
+
 def browser_model(model: Transformer, tokenizer: Tokenizer, *, weights: str = "float16") -> dict[str, Any]:
     """The browser form of a loaded model (see the module docstring). Raises ValueError for
     a model the browser pass cannot compute, a tokenizer it cannot run, or an unknown

@@ -72,3 +72,52 @@ def test_a_head_switch_in_the_viewer_keeps_its_start():
     select_instant(at, 2, 5)
     assert (at.slider(key="layer").value, at.slider(key="head").value) == (2, 5)
     assert instant_data(at) == before
+
+
+VERSE = "Verse LM (characters, 中文 + English)"
+
+
+def _nodes(at, suffix: str):
+    return [n for n in at.get("bidi_component") if n.proto.id.endswith(suffix)]
+
+
+def test_a_small_model_comes_with_the_live_box_and_its_bytes_once():
+    """verse-lm has a browser form of 3.3 MB (its exact float16 weights): the viewer gets the
+    live box's words and the model's id, and a second component carries the model's bytes
+    (raw bytes, no JSON: the same bytes every rerun, sent once by Streamlit's message cache)."""
+    from models.weights.browser import FORMAT
+
+    at = open_app({"text": "床前明月光", "view": "instant", "model": VERSE})
+    assert_ok(at)
+    data = json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
+    live = data["live"]
+    assert live["text"] == "床前明月光" and live["labels"]["use"] == "Use this text on every page"
+    (model,) = _nodes(at, "-instant_canvas_model")
+    raw = model.proto.bytes
+    ident, body = raw.split(b"\n", 1)
+    assert ident.decode() == live["model_id"] and ident.startswith(b"toy:verse-lm/float16/")
+    bundle = json.loads(body)
+    assert bundle["format"] == FORMAT and bundle["config"]["arch"] == "decoder"
+    assert any("costs the server nothing" in c.value and "exact weights" in c.value for c in at.caption)
+    # the export offers the live file with its size before the download
+    assert any(b.label.startswith("All heads, live: the model inside the file (3.") for b in at.get("download_button"))
+    # the reader sends the box's text to every page: the sidebar takes it
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=_nodes(at, "-instant_canvas")[0].proto.id,
+                                      json_value=json.dumps({"text": "举头望明月"})))
+    at._run(states)
+    assert_ok(at)
+    assert at.text_area(key="text").value == "举头望明月"
+
+
+def test_live_box_in_chinese_and_minilm_asks_first():
+    at = open_app({"text": "床前明月光", "view": "instant", "model": VERSE, "lang": "中文"})
+    assert_ok(at)
+    live = json.loads(_nodes(at, "-instant_canvas")[0].proto.json)["live"]
+    assert live["labels"]["box"].startswith("你的文本")
+    assert any("不占用服务器" in c.value for c in at.caption)
+    at = open_app({"text": TEXT, "view": "instant"})               # MiniLM: 60 MB, only when asked
+    assert_ok(at)
+    assert "live" not in json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
+    assert not _nodes(at, "-instant_canvas_model")
+    assert at.toggle(key="instant_live").label.startswith("Recompute in this browser as I type")

@@ -13,12 +13,14 @@ Environment
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from support.browser import REPO_ROOT
 
@@ -73,3 +75,26 @@ def assert_clean(page: Page) -> None:
     assert page.glassbox_external_requests == [], page.glassbox_external_requests
     assert page.glassbox_js_errors == [], page.glassbox_js_errors
     expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+@contextlib.contextmanager
+def offline_page(browser: Browser) -> Iterator[Page]:
+    """A fresh page for files opened from file://: every other request is aborted, and on
+    leaving, none may have been made and no uncaught script error may have happened."""
+    context = browser.new_context()
+    asked: list[str] = []
+
+    def abort(route) -> None:  # noqa: ANN001
+        asked.append(route.request.url)
+        route.abort()
+
+    context.route(lambda url: not url.startswith("file:"), abort)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not asked, f"the page asked the network for {asked}"
+    assert not errors, errors

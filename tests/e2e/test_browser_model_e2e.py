@@ -26,6 +26,7 @@ from models.tokenizer import minilm_tokenizer
 from models.weights import zoo
 from models.weights.browser import browser_model, bundle_json, unsupported_feature
 from models.weights.checkpoint import shipped_checkpoints
+from tests.e2e.helpers import offline_page
 from ui.serving import gate
 
 MODEL_JS = Path(__file__).resolve().parents[2] / "viz_core" / "web" / "model.js"
@@ -65,24 +66,11 @@ def model_page(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> It
     (folder / "index.html").write_text(
         f"<!doctype html><meta charset='utf-8'><title>model.js</title><script src='{MODEL_JS.as_uri()}'></script>",
         encoding="utf-8")
-    context = browser.new_context()
-    requested: list[str] = []
-
-    def abort(route) -> None:
-        requested.append(route.request.url)
-        route.abort()
-
-    context.route(lambda url: not url.startswith("file:"), abort)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto((folder / "index.html").as_uri())
-    page.glassbox_folder = folder
-    assert page.evaluate("typeof glassboxModel.load") == "function"
-    yield page
-    context.close()
-    assert not requested, f"the page asked the network for {requested}"
-    assert not errors, errors
+    with offline_page(browser) as page:
+        page.goto((folder / "index.html").as_uri())
+        page.glassbox_folder = folder
+        assert page.evaluate("typeof glassboxModel.load") == "function"
+        yield page
 
 
 # In the page: run a script file that sets window.BUNDLE, then load it as window.model.

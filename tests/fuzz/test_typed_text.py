@@ -101,3 +101,36 @@ def test_typed_text_in_the_app(text, page, model):
 
     at = run_door("typed_text_app", run, what=f"{page} {model} {len(text)} characters")
     check_page(at)
+
+
+# ---- the live box's text (attention's instant view, ui/widgets/attention_canvas.py) -------------
+# "Use this text on every page" sends the box's text back as the component's `text` state; a
+# forged message can send anything there. A string becomes the sidebar's text (as if typed),
+# anything else is ignored.
+LIVE_MODEL = "Toy: reverse · rope"          # has a browser form: the live box is on
+FORGED = st.one_of(TEXTS.filter(lambda t: len(t) < 30_000), st.none(), st.integers(), st.floats(allow_nan=True),
+                   st.lists(st.text(max_size=3), max_size=3), st.dictionaries(st.text(max_size=3), st.text(max_size=3),
+                                                                               max_size=2))
+
+
+@examples("live_text_app")
+@given(FORGED)
+def test_live_box_text_in_the_app(value):
+    import json
+
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    def run():
+        at = open_app({"model": LIVE_MODEL, "view": "instant", "text": "abc"}, page="app_pages/attention.py",
+                      direct=True, errors_ok=True)
+        nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-instant_canvas")]
+        assert len(nodes) == 1 and "live" in json.loads(nodes[0].proto.json)
+        states = at._tree.get_widget_states()
+        states.widgets.append(WidgetState(id=nodes[0].proto.id, json_value=json.dumps({"text": value})))
+        at._run(states)
+        return at
+
+    at = run_door("live_text_app", run, what=f"{type(value).__name__} {len(str(value))} characters")
+    check_page(at)
+    wanted = value if isinstance(value, str) and value.strip() else "abc"
+    assert at.text_area(key="text").value == wanted

@@ -19,7 +19,8 @@ from models.config import MaskSpec
 from models.tokenizer import WordTokenizer
 from models.weights import zoo
 from models.weights.browser import (FLOAT16_ABSOLUTE_ERROR, FLOAT16_RELATIVE_ERROR, browser_model, bundle_bytes,
-                                    bundle_json, decode_tensor, unsupported_feature)
+                                    bundle_json, decode_tensor, exact_weights, unsupported_feature,
+                                    weights_bytes)
 from models.weights.checkpoint import shipped_checkpoints
 
 MODEL_JS = Path(__file__).resolve().parents[2] / "viz_core" / "web" / "model.js"
@@ -232,3 +233,22 @@ def test_the_wasm_kernel_is_its_source_text_assembled():
                                                   src[src.index("const KERNEL_WASM"):src.index("const KERNELS")])))
     assert shipped[:4] == b"\0asm"
     assert _wasm_sections(wat2wasm(wat)) == _wasm_sections(shipped)
+
+
+def test_exact_weights_is_float16_only_when_nothing_is_lost(verse, reverse) -> None:
+    """verse-lm's checkpoint is float16 already: float16 carries it exactly (and halves the
+    download); the reverse toy is float32, so float16 would round it."""
+    assert exact_weights(verse[0]) == "float16"
+    state = _state(verse[0])
+    for name, entry in browser_model(*verse, weights="float16")["weights"].items():
+        np.testing.assert_array_equal(decode_tensor(entry), state[name], err_msg=name)
+    assert exact_weights(reverse[0]) == "float32"
+
+
+@pytest.mark.parametrize("weights", ["float32", "float16", "int8"])
+def test_weights_bytes_predicts_the_bundle_without_building_it(verse, weights) -> None:
+    """The live view decides whether a model travels without asking from this estimate:
+    the bundle is the weights plus a config and a vocabulary (a few tens of KB here)."""
+    model, tok = verse
+    actual = bundle_bytes(browser_model(model, tok, weights=weights))
+    assert weights_bytes(model, weights) <= actual <= weights_bytes(model, weights) + 100_000

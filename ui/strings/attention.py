@@ -37,10 +37,43 @@ STRINGS = {
               "viewer, and so does the link.",
         "zh": "全部 {heads} 个头只发送一次（{kb} KB，每个单元 uint8、每个头一个缩放系数：显示的权重与模型的值相差不超过 "
               "±缩放系数/510），在浏览器中绘制。层和头的滑块以及链接都会跟随查看器。"},
+    "instant_live_box": {"en": "Your text: every head is recomputed in this browser as you type",
+                         "zh": "你的文本：输入时，每个头都在本浏览器中重新计算"},
+    "instant_live_status": {"en": "{n} tokens · computed in this browser in {ms} ms",
+                            "zh": "{n} 个词元 · 本浏览器计算用时 {ms} 毫秒"},
+    "instant_live_server": {"en": "{n} tokens · drawn from the server's pass; type to recompute here",
+                            "zh": "{n} 个词元 · 来自服务器的计算；输入文字即在本机重新计算"},
+    "instant_live_truncated": {"en": "The model read the first {kept} of {n} tokens.",
+                               "zh": "模型只读取了 {n} 个词元中的前 {kept} 个。"},
+    "instant_live_empty": {"en": "Type some text to see its attention.", "zh": "请输入文字以查看注意力。"},
+    "instant_live_use": {"en": "Use this text on every page", "zh": "在所有页面使用这段文本"},
+    "instant_live_waiting": {"en": "Loading the model into this browser…", "zh": "正在把模型载入本浏览器……"},
+    "instant_live_exact": {
+        "en": "Typing in the box costs the server nothing: the model ({mb} MB, its exact weights) runs in this "
+              "browser, and its attention equals the server's to within 1e-4.",
+        "zh": "在框中输入不占用服务器：模型（{mb} MB，原样权重）在本浏览器中运行，其注意力与服务器计算的结果相差不超过 1e-4。"},
+    "instant_live_float16": {
+        "en": "Typing in the box costs the server nothing: the model ({mb} MB, weights rounded to float16) runs in "
+              "this browser; its attention weights stay within 0.015 of the server's.",
+        "zh": "在框中输入不占用服务器：模型（{mb} MB，权重舍入为 float16）在本浏览器中运行，其注意力权重与服务器的结果相差不超过 0.015。"},
+    "instant_live_ask": {"en": "Recompute in this browser as I type (downloads the model once: {mb} MB)",
+                         "zh": "输入时在本浏览器中重新计算（模型只下载一次：{mb} MB）"},
+    "instant_live_none": {
+        "en": "New text for this model goes through the server: its architecture is outside what the browser pass "
+              "computes.",
+        "zh": "这个模型的新文本要交给服务器计算：它的结构超出了浏览器前向计算支持的范围。"},
     "instant_selected": {"en": "Selected in the viewer: layer {layer}, head {head}{query}.",
                          "zh": "查看器中选中：第 {layer} 层，第 {head} 个头{query}。"},
     "instant_selected_query": {"en": ", query {q} ({tok})", "zh": "，查询 {q}（{tok}）"},
     "export_html": {"en": "All heads as one HTML file", "zh": "全部注意力头（单个 HTML 文件）"},
+    "export_live": {"en": "All heads, live: the model inside the file ({mb} MB)",
+                    "zh": "全部注意力头（可交互：模型嵌入文件，{mb} MB）"},
+    "export_live_help": {"en": "One HTML file with the model in it: open it from disk with no network, type any text, "
+                              "and every head is recomputed on your machine.",
+                         "zh": "一个内含模型的 HTML 文件：无需网络，直接从磁盘打开，输入任意文本，每个头都在你的电脑上重新计算。"},
+    "export_live_note": {"en": "Glassbox: type in the box and the model in this file recomputes every layer and head "
+                               "on your machine. Opens from disk, no network.",
+                         "zh": "Glassbox：在框中输入文字，本文件中的模型会在你的电脑上重新计算每一层、每个头。可直接从磁盘打开，无需网络。"},
     "export_html_note": {"en": "Glassbox: every layer and head of this text. Opens from disk, no network.",
                          "zh": "Glassbox：这段文本的全部层与头。可直接从磁盘打开，无需网络。"},
     "view_export": {"en": "Export", "zh": "导出"},
@@ -144,6 +177,36 @@ STRINGS = {
               "are drawn in different colours.",
         "zh": "每条线连接左侧的查询和右侧的键，线的不透明度就是注意力权重。多个头用不同颜色绘制。"},
     "ex_rows_sum": {"en": "Every row sums to 1:", "zh": "每一行的和为 1："},
+    # ---- notes: what the course notes say, and what this page computes (issue 36, item 8) ----
+    "at_mis_heads_common": {
+        "en": "“Multi-head attention is there to raise parallelism” (and “in some sense it prevents over-fitting”).",
+        "zh": "“多头注意力是为了提高并行度”（以及“在某种意义上防止过拟合”）。"},
+    "at_mis_heads_shown": {
+        "en": "The paper's reason is different representation subspaces: each head has its own projections, so each "
+              "can look for something else. On this text, the {h} heads of one layer pick on average {u:.1f} "
+              "different strongest keys for the same query. Heads add no parallelism and no parameters: {h} heads of "
+              "width {dh} have the same 3·d² = {multi:,} Q/K/V weights as one head of width d = {d} ({single:,}), "
+              "and one wide matrix product is just as parallel. Nothing in the paper says they prevent over-fitting.",
+        "zh": "论文给出的理由是不同的表示子空间：每个头有自己的投影，因此可以关注不同的东西。在这段文本上，同一层的 {h} 个头对"
+              "同一个查询平均选出 {u:.1f} 个不同的最强键。多头既不增加并行度，也不增加参数：{h} 个宽度为 {dh} 的头与一个宽度为 "
+              "d = {d} 的头有同样多的 Q/K/V 权重，3·d² = {multi:,}（单头 {single:,}），而一个宽的矩阵乘法同样可以并行。"
+              "论文中也没有说多头能防止过拟合。"},
+    "at_mis_pair_common": {"en": "“Attention's output is y_i = Σ w_i·x_i”, one weight per input token.",
+                           "zh": "“注意力的输出是 y_i = Σ w_i·x_i”，每个输入词元一个权重。"},
+    "at_mis_pair_shown": {
+        "en": "The weight belongs to a pair, query i and key j: y_i = Σ_j w_ij·v_j, with a row of weights for every "
+              "query. In layer 0, head 0, the rows of query 0 and query {q} differ by up to {diff:.3f}, and "
+              "each row sums to 1 over the keys.",
+        "zh": "权重属于一个位置对，即查询 i 和键 j：y_i = Σ_j w_ij·v_j，每个查询都有自己的一行权重。在第 0 层第 0 个头中，"
+              "查询 0 与查询 {q} 的权重行最多相差 {diff:.3f}，而且每一行对所有键求和都等于 1。"},
+    "at_mis_dv_common": {"en": "“Q, K and V must all have the same width, d_q = d_k = d_v.”",
+                         "zh": "“Q、K、V 的宽度必须相同，d_q = d_k = d_v。”"},
+    "at_mis_dv_shown": {
+        "en": "Only q and k meet in a dot product, so only d_q = d_k is required. The weights of a head are a "
+              "{nq} × {nk} matrix here (queries × keys), and they multiply V's rows whatever V's width: d_v sets only "
+              "the width of the output. This model uses d_v = d_k = {dk}, a choice (the paper's too), not a rule.",
+        "zh": "只有 q 和 k 要做点积，所以只要求 d_q = d_k。这里一个头的权重是 {nq} × {nk} 的矩阵（查询 × 键），它与 V 的各行相乘，"
+              "无论 V 有多宽：d_v 只决定输出的宽度。这个模型使用 d_v = d_k = {dk}，这是一种选择（论文也是这样选的），而不是规定。"},
 }
 
 FORMULAS = {

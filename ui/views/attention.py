@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 import viz_core as vz
-from lab import attention
+from lab import attention, sizes
 from lab.memory import format_formula
 from models.trace import Stack
 from viz_core import colors
@@ -30,12 +30,14 @@ from ..figure_words import attention_terms
 from ..i18n import FORMULAS, STRINGS, formula, t
 from ..links import choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import md_escape
-from ..page import require_data, require_model, require_text
+from ..page import require_data, require_model, require_text, use_text
 from ..serving import AttentionData, config_json, trace_npz
 from ..serving.attention import instant_payload, model_view_figure
+from ..serving import browser
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import attention_canvas, compare, figure_export
+from ..widgets.notes import misconception
 
 # the instant view first and by default: every head drawn in the browser from one payload, so
 # a head switch costs no server run and a class's first screen builds no plotly figure
@@ -73,6 +75,7 @@ def render(sel: Selection) -> None:
     explorer(data, sel, model.cfg.n_layers, model.cfg.n_heads, model.cfg.arch)
     memory_caption(data, model.cfg)
     explanations()
+    heads_notes(data, model.cfg)
 
 
 def controls(n_layers: int, n_heads: int, arch: str) -> Controls:
@@ -221,7 +224,9 @@ def instant_view(c: Controls, sel: Selection) -> None:
     payload = instant_payload(RunKey.of(sel), c.stack, colors.palette(),
                               instant_labels())
     attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", text_scale=text_scale(),
-                                      on_select=_on_instant)
+                                      on_select=_on_instant, live=live_box(sel, c.stack))
+    if st.session_state.pop(_LIVE_SENT, False):
+        st.rerun(scope="app")
     kb = len(payload["data"]) / 1e3          # the cells (base64 of deflated bytes): nearly all of it
     st.caption(t("instant_caption", heads=payload["n_layers"] * payload["n_heads"], kb=f"{kb:,.0f}"))
     q = st.session_state.get("instant_query")
@@ -230,11 +235,56 @@ def instant_view(c: Controls, sel: Selection) -> None:
         st.caption(t("instant_selected", layer=c.layer, head=c.head, query=where))
 
 
+_LIVE_SENT = "_instant_live_sent"
+LIVE_PAGE_BYTES = 90_000         # the live file beside the model: scripts, style and the drawn payload (~60-90 KB)
+LIVE_LABELS = ("box", "status", "server", "truncated", "empty", "use", "waiting")
+
+
+def live_labels() -> tuple[tuple[str, str], ...]:
+    return tuple((k, t(f"instant_live_{k}")) for k in LIVE_LABELS)
+
+
+def _on_live_text() -> None:
+    text = attention_canvas.sent_text("instant_canvas")
+    if text and text.strip():
+        use_text(text, None)                  # the sidebar's text: every page reads it
+        st.session_state[_LIVE_SENT] = True   # the view is a fragment: the sidebar needs a whole run
+
+
+def live_box(sel: Selection, stack: str) -> attention_canvas.Live | None:
+    """The live text box when the model has a browser form: automatic for a small model,
+    a toggle with the download size for a big one (MiniLM); None otherwise, with why."""
+    if stack not in ("self",):
+        return None
+    how = browser.plan(sel.model_key, sel.device)
+    if how.reason is not None:
+        st.caption(t("instant_live_none"))
+        return None
+    if not how.automatic and not st.toggle(t("instant_live_ask", mb=f"{how.size / 1e6:,.0f}"), key="instant_live"):
+        return None
+    form = browser.form(sel.model_key, sel.device, how.weights)
+    st.caption(t("instant_live_exact" if how.exact else "instant_live_float16", mb=f"{form.size / 1e6:,.1f}"))
+    return attention_canvas.Live(model_id=form.id, model_bytes=form.data, text=sel.text, labels=live_labels(),
+                                 on_text=_on_live_text)
+
+
 def instant_html(sel: Selection, stack: str) -> str:
     """The standalone HTML export of every head (built when the download is clicked)."""
     payload = instant_payload(RunKey.of(sel), stack, colors.palette(),
                               instant_labels())
     return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_html_note"))
+
+
+def live_html(sel: Selection, stack: str) -> str:
+    """The live export: the file above plus the model, so that a reader can type new text
+    at home (built when the download is clicked)."""
+    payload = instant_payload(RunKey.of(sel), stack, colors.palette(), instant_labels())
+    how = browser.plan(sel.model_key, sel.device)
+    form = browser.form(sel.model_key, sel.device, how.weights)
+    labels = dict(live_labels())
+    return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_live_note"),
+                           model_json=form.data.split(b"\n", 1)[1].decode("utf-8"), text=sel.text,
+                           live_labels=labels)
 
 
 # ---- lines ------------------------------------------------------------------------------
@@ -353,9 +403,36 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
                                 "application/json", key="dl_json")
         cols[3].download_button(t("export_html"), lambda: instant_html(sel, c.stack), f"{stem}_all_heads.html",
                                 "text/html", key="dl_html")
+        how = browser.plan(sel.model_key, sel.device) if c.stack == "self" else None
+        if how is not None and how.automatic:
+            size = browser.form(sel.model_key, sel.device, how.weights).size + LIVE_PAGE_BYTES
+            st.download_button(t("export_live", mb=f"{size / 1e6:,.1f}"),
+                               lambda: live_html(sel, c.stack), f"{stem}_live.html", "text/html", key="dl_live",
+                               help=t("export_live_help"))
         model, _ = serving.load_model(sel.model_key, sel.device)
         n_names = len(model.hook_names())
         st.caption(t("export_caption", n=n_names) + " " + t("export_png"))
+
+
+def heads_notes(data: AttentionData, cfg) -> None:
+    """Why several heads (how many different strongest keys the heads of a layer pick, their
+    Q/K/V weights against one wide head: lab.sizes) and d_v's freedom (the weights' shape)."""
+    stack = next(iter(data.patterns))
+    p = data.patterns[stack]                                            # [L, H, q, k]
+    d_k = cfg.d_head or cfg.d_model // cfg.n_heads
+    if cfg.n_heads > 1 and cfg.d_model % cfg.n_heads == 0:
+        top = p.argmax(-1)                                              # [L, H, q]: each head's strongest key
+        distinct = np.mean([len(set(top[layer, :, q])) for layer in range(p.shape[0]) for q in range(p.shape[2])])
+        w = sizes.single_vs_multi_head(cfg.d_model, cfg.n_heads)
+        misconception("at_heads", t("at_mis_heads_common"),
+                      t("at_mis_heads_shown", h=cfg.n_heads, u=distinct, dh=cfg.d_model // cfg.n_heads, d=cfg.d_model,
+                        multi=w["multi"], single=w["single"]))
+    if p.shape[2] > 1:
+        rows = p[0, 0]                                                  # layer 0, head 0: [q, k]
+        q = int(np.abs(rows - rows[0]).max(-1).argmax())                # the row that differs most from query 0's
+        misconception("at_pair", t("at_mis_pair_common"),
+                      t("at_mis_pair_shown", q=q, diff=float(np.abs(rows[q] - rows[0]).max())))
+    misconception("at_dv", t("at_mis_dv_common"), t("at_mis_dv_shown", nq=p.shape[2], nk=p.shape[3], dk=d_k))
 
 
 def memory_caption(data: AttentionData, cfg) -> None:

@@ -15,28 +15,64 @@ reference of a few bytes instead of the payload.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import streamlit as st
 
-from viz_core.attention_html import viewer_css, viewer_js
+from viz_core.attention_html import live_js, model_js, viewer_css, viewer_js
 
 _ADAPTER = """
 export default function (component) {
   const { data, parentElement, setStateValue } = component;
   const host = parentElement;
   const prev = host.__gbInstant;
-  const cleanup = () => { const cur = host.__gbInstant; if (cur) { cur.viewer.destroy(); host.__gbInstant = null; } };
-  const id = data.payload.id + "/" + data.text_scale;
+  const cleanup = () => { const cur = host.__gbInstant; if (cur) { cur.destroy(); host.__gbInstant = null; } };
+  const live = data.live || null;          // {model_id, text, labels}: recompute in this browser as the reader types
+  const id = data.payload.id + "/" + data.text_scale + "/" + (live ? live.model_id : "");
   if (prev && prev.id === id) {
     prev.send = setStateValue;          // same text: keep the viewer and what the reader did in it
     return cleanup;
   }
-  if (prev) prev.viewer.destroy();
+  if (prev) prev.destroy();
   const payload = Object.assign({}, data.payload, { selected: data.selected, text_scale: data.text_scale });
-  const state = { id, send: setStateValue, viewer: null };
-  state.viewer = glassboxAttention(host, payload, { onSelect: (sel) => state.send("selection", sel) });
+  const state = { id, send: setStateValue, destroy: null };
+  const onSelect = (sel) => state.send("selection", sel);
+  if (!live) {
+    const viewer = glassboxAttention(host, payload, { onSelect });
+    state.destroy = () => viewer.destroy();
+  } else {
+    const entry = glassboxLive.modelEntry(live.model_id);
+    const view = glassboxLive(host, entry.model, payload, {
+      text: live.text, labels: live.labels, serverPayload: payload, selected: data.selected, onSelect,
+      onUse: (text) => state.send("text", text),
+    });
+    if (!entry.model) entry.wait((e) => { if (host.__gbInstant === state) view.setModel(e.model, e.error); });
+    state.destroy = () => view.destroy();
+  }
   host.__gbInstant = state;
   return cleanup;
+}
+"""
+
+# the browser-model component: no drawing; it loads the bundle it is sent (raw bytes:
+# b"<id>\n" + JSON, ui/serving/browser.py) into the registry the viewer reads. Its data is
+# the same bytes on every rerun, so Streamlit's message cache sends them once per session.
+_MODEL_ADAPTER = """
+export default function (component) {
+  const bytes = component.data;
+  if (!(bytes instanceof Uint8Array)) return;
+  const cut = bytes.indexOf(10);
+  const id = new TextDecoder().decode(bytes.subarray(0, cut));
+  const entry = glassboxLive.modelEntry(id);
+  if (entry.started) return;
+  entry.started = true;
+  setTimeout(() => {
+    try {
+      entry.settle(glassboxModel.load(JSON.parse(new TextDecoder().decode(bytes.subarray(cut + 1)))), null);
+    } catch (err) {
+      entry.settle(null, String(err && err.message || err));
+    }
+  }, 0);
 }
 """
 
@@ -44,7 +80,8 @@ NAME = "glassbox.attention_canvas"
 _START = "_instant_start"      # session key: (payload id, [layer, head]) the open viewer started from
 
 # registered once, at import
-_component = st.components.v2.component(NAME, css=viewer_css(), js=viewer_js() + _ADAPTER)
+_component = st.components.v2.component(NAME, css=viewer_css(), js=viewer_js() + live_js() + _ADAPTER)
+_model_component = st.components.v2.component("glassbox.browser_model", js=model_js() + live_js() + _MODEL_ADAPTER)
 
 
 def selection(key: str) -> dict | None:
@@ -57,10 +94,12 @@ def selection(key: str) -> dict | None:
 
 
 def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_scale: float = 1.0,
-                     on_select: Callable[[], None] | None = None) -> dict | None:
+                     on_select: Callable[[], None] | None = None, live: Live | None = None) -> dict | None:
     """Mount the viewer for `payload` (viz_core.attention_pack.pack_attention), starting
     at (layer, head) the first time this text is shown, with text `text_scale` times the
-    normal size (presenter mode); returns the last selection."""
+    normal size (presenter mode); returns the last selection. With `live`, a text box above
+    the viewer recomputes every head in the browser as the reader types (the model's bytes
+    travel in a second, invisible component, once per session)."""
     start = st.session_state.get(_START)
     # the head the open viewer shows: its last selection, else where it started. Sliders
     # that say otherwise were moved by something else (a link, another page's button):
@@ -71,9 +110,35 @@ def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_sca
     if start is None or start[0] != payload["id"] or shown != [int(layer), int(head)]:
         start = (payload["id"], [int(layer), int(head)])
         st.session_state[_START] = start
-    _component(key=key, data={"payload": payload, "selected": start[1], "text_scale": float(text_scale)},
-               on_selection_change=on_select or (lambda: None))
+    data = {"payload": payload, "selected": start[1], "text_scale": float(text_scale)}
+    callbacks = {"on_selection_change": on_select or (lambda: None)}
+    if live is not None:
+        data["live"] = {"model_id": live.model_id, "text": live.text, "labels": dict(live.labels)}
+        callbacks["on_text_change"] = live.on_text
+    _component(key=key, data=data, **callbacks)
+    if live is not None:
+        _model_component(key=f"{key}_model", data=live.model_bytes)
     return selection(key)
+
+
+@dataclass(frozen=True)
+class Live:
+    """The live text box: the model's browser form (`model_bytes` = b"<model_id>\n" + bundle
+    JSON, ui/serving/browser.py), the text it starts from, its words, and what to do when
+    the reader sends the text to every page (`on_text`; read it with `sent_text`)."""
+
+    model_id: str
+    model_bytes: bytes
+    text: str
+    labels: tuple[tuple[str, str], ...]
+    on_text: Callable[[], None]
+
+
+def sent_text(key: str) -> str | None:
+    """The text the reader sent from the live box ("use on every page"), if any."""
+    state = st.session_state.get(key)
+    value = state.get("text") if hasattr(state, "get") else getattr(state, "text", None)
+    return value if isinstance(value, str) else None
 
 
 def forget_start() -> None:

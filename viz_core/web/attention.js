@@ -9,7 +9,8 @@
  *   viewer.select(layer, head)   viewer.destroy()
  *
  * payload: format glassbox-attention/1 (viz_core/attention_pack.py): uint8 cells
- * [layer, head, q, k], weight = byte / 255 * scale[head], deflated, base64.
+ * [layer, head, q, k], weight = byte / 255 * scale[head], deflated, base64; or, packed in
+ * the browser by live.js, the same bytes as `cells` (Uint8Array) and the mask as `mask_bytes`.
  */
 function glassboxAttention(root, payload, callbacks) {
   "use strict";
@@ -40,7 +41,7 @@ function glassboxAttention(root, payload, callbacks) {
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Uint8Array(await new Response(stream).arrayBuffer());
   }
-  const maskBits = unb64(P.mask);
+  const maskBits = P.mask_bytes || unb64(P.mask);     // mask_bytes / cells: a payload packed in this browser (live.js)
   const allowed = (q, k) => { const i = q * NK + k; return (maskBits[i >> 3] >> (7 - (i & 7))) & 1; };
   const lutBytes = unb64(P.lut);
   const LUT = new Uint32Array(257);   // RGBA packed little-endian for ImageData; 256 = masked
@@ -424,11 +425,12 @@ function glassboxAttention(root, payload, callbacks) {
     },
     zoom(qa, qb, ka, kb) { S.win = { qa, qb, ka, kb }; redraw("map"); },
     weight(l, h, q, k) { return cells && allowed(q, k) ? weight(l, h, q, k) : NaN; },
+    payload() { return P; },
     destroy() { clearTimeout(sendTimer); off.forEach((f) => f()); if (ro) ro.disconnect(); box.remove(); },
     ready: null,
   };
   box.__gb = api;
-  api.ready = inflate(unb64(P.data)).then((raw) => {
+  api.ready = (P.cells ? Promise.resolve(P.cells) : inflate(unb64(P.data))).then((raw) => {
     if (raw.length !== L * H * CELLS) throw new Error(`attention payload holds ${raw.length} bytes, expected ${L * H * CELLS}`);
     cells = raw;
     const s = P.selected || [0, 0];

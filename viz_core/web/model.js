@@ -596,7 +596,7 @@
 
   /** _run_stack + forward for one sequence: embeddings, positions, the blocks, the final
    *  norm, and the unembedding when the model has one. */
-  function forward(cfg, W, kernel, ids) {
+  function forward(cfg, W, kernel, ids, wantLogits) {
     const n = ids.length, d = cfg.d_model;
     if (n === 0) throw new Error("The input is empty: give at least one token.");
     if (n > cfg.max_len) {                                     // tokenize() keeps max_len, as the app does
@@ -639,7 +639,7 @@
     }
     if (cfg.norm_position !== "post") x = norm(cfg, W, "ln_final", x, n);   // cfg.final_norm
     let logits = null;
-    if (cfg.output === "logits") {
+    if (cfg.output === "logits" && wantLogits !== false) {
       const U = cfg.tie_embeddings ? E : W["unembed.weight"].data;
       logits = linear(x, n, d, U, null);                         // [n, vocab]
     }
@@ -671,9 +671,10 @@
       config: cfg,
       kernel: kernel ? "wasm-simd" : "javascript",
       tokenize,
-      /** The pass over token ids: {tokens, attention[layer][head]: Float32Array(n*n), hidden, logits}. */
-      run(ids) {
-        const out = forward(cfg, W, kernel, Array.from(ids));
+      /** The pass over token ids: {tokens, attention[layer][head]: Float32Array(n*n), hidden, logits}.
+       *  options.logits = false skips the unembedding (logits null): what the attention view needs. */
+      run(ids, options) {
+        const out = forward(cfg, W, kernel, Array.from(ids), !(options && options.logits === false));
         return {tokens: Array.from(ids, tokenText), n: ids.length, ...out};
       },
     };

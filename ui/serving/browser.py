@@ -1,0 +1,72 @@
+"""A loaded model's browser form (models/weights/browser.py) for the live instant view:
+built once per model and server, as the bytes the browser-model component sends
+(ui/widgets/attention_canvas.py).
+
+Which weights travel: the exact ones (float16 when the checkpoint is float16 already, as the
+verse and pe64 models are; else float32) when they take at most `LIVE_AUTO_BYTES`: the model
+then comes with the instant view without asking. A bigger model (MiniLM: 121 MB exact)
+travels as float16 (attention within 1.5e-2 of the model's, measured 2.2e-3), and only when
+the reader asks, with its size on the button: `plan` is cheap (no bundle is built), `form`
+builds the bytes once per server.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from models.weights.browser import browser_model, bundle_json, exact_weights, unsupported_feature, weights_bytes
+
+from .gate import load_model
+
+LIVE_AUTO_BYTES = 8_000_000
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a model would travel: its weight format, whether that is exact, about how many
+    bytes, and whether it comes without asking; `reason` (the API's sentence) when the
+    model has no browser form."""
+
+    weights: str
+    exact: bool
+    size: int
+    automatic: bool
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Form:
+    """The bytes the browser-model component sends: b"<id>\\n" + the bundle's JSON (the id
+    lets the viewer find the model the other component loaded)."""
+
+    id: str
+    data: bytes
+    size: int                 # of the bundle JSON
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def plan(key: str, device: str) -> Plan:
+    """How the model would travel (see the module docstring); never raises for a model the
+    browser pass does not compute."""
+    model, _ = load_model(key, device)
+    why = unsupported_feature(model)
+    if why is not None:
+        return Plan(weights="", exact=False, size=0, automatic=False, reason=why)
+    weights = exact_weights(model)
+    size = weights_bytes(model, weights)
+    if size <= LIVE_AUTO_BYTES:
+        return Plan(weights=weights, exact=True, size=size, automatic=True)
+    if weights == "float32":
+        weights = "float16"
+        size = weights_bytes(model, weights)
+    return Plan(weights=weights, exact=weights == exact_weights(model), size=size, automatic=False)
+
+
+@st.cache_resource(max_entries=4, show_spinner=False)
+def form(key: str, device: str, weights: str) -> Form:
+    """The model's bundle as bytes (0.1 s for verse-lm, ~1 s for MiniLM in float16; once per server)."""
+    model, tok = load_model(key, device)
+    body = bundle_json(browser_model(model, tok, weights=weights)).encode("utf-8")
+    ident = f"{key}/{weights}/{len(body)}"
+    return Form(id=ident, data=ident.encode("utf-8") + b"\n" + body, size=len(body))
