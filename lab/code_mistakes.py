@@ -6,8 +6,9 @@ matches the model to float precision, so each difference below is the mistake's 
 The mistakes are the ones tutorials and the course notes make (the walk-through page's
 "Common code mistakes" section): scaling after the softmax; splitting into heads without
 the transpose; the causal triangle the wrong way round; a `masked_fill` whose result is
-dropped; 1/sqrt(d_model) for 1/sqrt(d_k); and the head width divided by the head count a
-second time. numpy float64; no torch in the arithmetic.
+dropped; 1/sqrt(d_model) for 1/sqrt(d_k); the head width divided by the head count a
+second time; and a scale that is computed but never applied. numpy float64; no torch in
+the arithmetic.
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from .long_memory import softmax_rows
 from .residual import out_norms
 
 MISTAKES = ("scale_after_softmax", "split_without_transpose", "mask_inverted", "mask_fill_dropped",
-            "sqrt_d_model", "head_width_split_twice")
+            "sqrt_d_model", "head_width_split_twice", "scale_never_applied")
 
 
 def unsupported(cfg: TransformerConfig, stack: Stack | str) -> str | None:
@@ -119,6 +120,8 @@ def weights(x: LayerInputs, mistake: str | None = None) -> np.ndarray:
         scale = x.d_model ** -0.5
     elif mistake == "head_width_split_twice":
         scale = max(1, dh // H) ** -0.5                      # k.size(-1) // heads on keys already split
+    elif mistake == "scale_never_applied":
+        scale = 1.0                                          # the factor is stored, the scores never see it
     scores = q @ k.transpose(0, 2, 1)                        # [H, n, n]
     if mistake != "scale_after_softmax":
         scores = scores * scale

@@ -206,6 +206,19 @@ def sinusoidal_entry(pos: int, dim: int, d: int = 64, base: float = STOCK_BASE) 
                            float(models.positional.sinusoidal_at([pos], d, base)[0, dim]), fn(math.radians(angle)))
 
 
+def exponent_mistake_radii(pos: int, d: int = 64, base: float = STOCK_BASE) -> np.ndarray:
+    """A code mistake of the notes: the frequency written base^(i/d) with i every dimension's
+    own index instead of base^(2i/d) shared by the pair (2i, 2i+1). Then sin and cos of a
+    pair turn at different speeds, so the pair is no longer a point on the unit circle and
+    PE(pos + k) is no longer a rotation of PE(pos). Returns each pair's radius
+    sqrt(PE[2i]² + PE[2i+1]²) at `pos` with the mistake (the model's own table gives 1)."""
+    if d < 2 or d % 2:
+        raise ValueError(f"A sinusoidal table needs an even width; got {d}.")
+    dims = np.arange(d, dtype=np.float64)
+    row = np.where(dims % 2 == 0, np.sin(pos / base ** (dims / d)), np.cos(pos / base ** (dims / d)))
+    return np.hypot(row[0::2], row[1::2])
+
+
 NOTES_EXAMPLE = (10, 512, (0, 1, 2, 3, 510, 511))    # (pos, d_model, dims) of the course notes' worked table
 
 

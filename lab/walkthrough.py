@@ -274,6 +274,19 @@ def neuron_view(walk: HeadWalk, key: int) -> dict[str, np.ndarray | float]:
             "weighted_v": walk.weights[key] * walk.v_all[key]}
 
 
+def agreement(products: np.ndarray, top: int = 3) -> dict[str, object]:
+    """q·k read as the course notes' film example reads a rating (a film's features times a
+    viewer's tastes, summed): which dimensions agree (positive q_i·k_i) and which disagree,
+    from the per-dimension products. Returns the `top` largest positive and negative
+    products as (dimension, product), and the sums of all positive and all negative ones
+    (they add up to q·k)."""
+    p = np.asarray(products, dtype=np.float64)
+    order = np.argsort(p)
+    pos = [(int(i), float(p[i])) for i in order[::-1][:top] if p[i] > 0]
+    neg = [(int(i), float(p[i])) for i in order[:top] if p[i] < 0]
+    return {"agree": pos, "disagree": neg, "plus": float(p[p > 0].sum()), "minus": float(p[p < 0].sum())}
+
+
 def key_value_difference(walk: HeadWalk) -> tuple[float, float]:
     """K and V read the same input but through different matrices: (cosine between this
     head's W_K and W_V, flattened; mean over tokens of ‖k_j − v_j‖ / ‖k_j‖)."""

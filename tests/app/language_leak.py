@@ -49,11 +49,11 @@ float32 float16 bfloat16 fp32 fp16 bf16 int8 int4 fp8
 transformers safetensors NPZ npz gpt2 all-MiniLM-L6-v2 SmolLM2-135M SmolLM2-360M gemma-3-270m xlm-roberta-base
 Qwen3-0.6B Llama-3.2-1B Phi-4-mini-instruct
 viridis cividis inferno magma plasma turbo
-cpu cuda mps Ctrl Enter Shift Cmd Esc
+cpu cuda mps Ctrl Enter Shift Cmd Esc Megatron-LM all-reduce MoE Switch DeepSpeed FasterTransformer LSRA Lite ResiDual Xie
 PReLU ELU RNN LSTM NTK LongRoPE YaRN llama3 WKV Infini RoFormer AttentionViz vLLM absmean WikiText-103 TOML
 Glassbox Debian Vaswani Shaw Press Raffel Su Dao Beltagy Zaheer Dai Munkhdalai Ding Peng Gu Sun Ma Abnar Zuidema Elhage Olsson
-Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu Yu Hoyer CRATE
-Sublayer
+Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu Yu Hoyer CRATE GRU Bahdanau Luong
+Sublayer RETRO WebGPT Borgeaud Nakano Jurassic-1 Pile CNN JPEG scikit-learn Pillow
 sin cos tan exp log log2 ln Var diag Concat concat pos softplus
 ang
 """.split())

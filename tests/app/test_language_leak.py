@@ -106,12 +106,31 @@ def page_masks(lang):
 
 
 def page_beyond(lang):
+    from lab import retrieval
+    from models.training import corpus
     from ui.views.beyond import SECTIONS
     from ui.views.beyond_long_memory import PARTS
     from ui.views.beyond_recurrent import FORMS
 
-    return sections_walk("app_pages/beyond.py", "bx_view", SECTIONS, lang,
-                         sub={"long": {"bxl_part": PARTS}, "recurrent": {"bxr_form": FORMS}})
+    shots = sections_walk("app_pages/beyond.py", "bx_view", SECTIONS, lang,
+                          sub={"long": {"bxl_part": PARTS}, "recurrent": {"bxr_form": FORMS}})
+    database = [text for _, _, text in retrieval.corpus_docs(corpus.load_corpus(corpus.CORPUS_PATH))]
+    for sc in shots:
+        if sc.where.startswith("beyond/bx_view=retrieval"):
+            sc.typed += database             # the retrieval section's English verse: its data, in any language
+    return shots
+
+
+def page_tokens(lang):
+    from lab import text
+    from ui.serving.tokens import MAX_MERGES, verse_bpe
+    from ui.views.tokens import SECTIONS
+
+    shots = sections_walk("app_pages/tokens.py", "tk_view", SECTIONS, lang, {"tk_merges": str(MAX_MERGES)})
+    learned = [text.piece_label(text.token_bytes(m.token)) for m in verse_bpe().merges]
+    for sc in shots:
+        sc.typed += learned             # the merges table: the learned vocabulary, token text in any language
+    return shots
 
 
 def page_walkthrough(lang):

@@ -177,7 +177,7 @@ def checkpoint_lab(name: str, query: dict[str, str] | None = None):
 def test_checkpoint_sections_are_offered():
     at = lab()
     radio = [r for r in at.radio if r.key.startswith("pe_view__")][0]
-    assert list(radio.options)[5:] == ["Effect on attention", "Length extrapolation", "Shift test",
+    assert list(radio.options)[6:] == ["Effect on attention", "Length extrapolation", "Shift test",
                                        "Train short, test long", "Query–key geometry"]
 
 

@@ -25,6 +25,17 @@ def notes(at) -> list[str]:
     return [m for m in texts(at, "markdown") if ":material/lightbulb:" in m]
 
 
+def block_notes(block) -> list[str]:
+    """The notes inside one container (other sections' notes left out)."""
+    out = []
+    for child in getattr(block, "children", {}).values():
+        value = getattr(child, "value", None)
+        if isinstance(value, str) and ":material/lightbulb:" in value:
+            out.append(value)
+        out += block_notes(child)
+    return out
+
+
 def frame(at, column: str):
     """The first table on the page with this column (plain st.dataframe has no key in AppTest)."""
     found = [d.value for d in at.dataframe if column in d.value.columns]
@@ -44,7 +55,7 @@ def test_scaling_and_flash_sections(lang):
     subheaders = texts(at, "subheader")
     assert ("6. 为什么要除以 √d_k？" if zh else "6. Why divide by √d_k?") in subheaders
     assert any(s.startswith("7. FlashAttention") for s in subheaders)
-    assert len(notes(at)) == 4                      # K/V, 0–1, gradients, linearity
+    assert len(block_notes(find_block(at.main, "sc_section"))) == 6   # mean, paper, 0–1, gradients, linearity, risk
     assert all(("常见说法" in n) == zh for n in notes(at))
     success = " ".join(texts(at, "success"))
     assert ("一致" if zh else "equals the model's own attention output") in success
@@ -116,7 +127,7 @@ def test_layernorm_vs_batchnorm_view(lang):
     for key in ("bn_ln_map", "bn_features", "bn_sweep", "bn_scatter"):
         assert key in chart_ids(at), key
     assert frame(at, "statistics over").shape == (4, 3) if lang == "English" else True
-    assert len(notes(at)) == 1
+    assert len(notes(at)) == 4                      # Add & Norm ≠ BN, RMSNorm's speed, LN not for RNNs only, DyT's α
     # the padded batch: text 2 ("A shorter one.") is padded to text 1's length
     z = heatmap_z(spec(at, "bn_ln_map"))
     assert z.shape == (2, 8) and np.isnan(z[1, 6:]).all() and np.isfinite(z[0]).all()
@@ -152,7 +163,8 @@ def test_training_vs_generation(lang):
     assert z.shape == (len(ids) - 1, len(ids))
     table = frame(at, "loss −log p" if lang == "English" else "损失 −log p")
     assert np.allclose(table.iloc[:, 4].to_numpy(dtype=float), r.loss, atol=1e-5)
-    assert len(notes(at)) == 1 and (("教师强制" in " ".join(texts(at, "markdown"))) == (lang == "中文"))
+    assert len(notes(at)) == 2                                            # parallel training, sampling ≠ training
+    assert ("教师强制" in " ".join(texts(at, "markdown"))) == (lang == "中文")
 
 
 def test_training_vs_generation_for_an_encoder_decoder_and_a_short_text():

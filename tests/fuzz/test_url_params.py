@@ -84,14 +84,22 @@ PAGES = {
                                 "pe_gset": values("pe64", "reverse", "copy"), "pe_g_blayer": numbers(0, 3),
                                 "pe_g_bhead": numbers(0, 3),
                                 # before sinusoidal (ui/views/positional_naive_positions.py)
-                                "pn_n": numbers(4, 64), "pn_trained": numbers(2, 64)},
+                                "pn_n": numbers(4, 64), "pn_trained": numbers(2, 64),
+                                # RoPE's cost (ui/views/positional_rope_cost.py)
+                                "rc_repeats": numbers(5, 200)},
     "app_pages/masks.py": {"mk_layer": numbers(0, 5), "mk_head": numbers(0, 11),
-                           "mk_stack": values("encoder", "decoder"), "ob_pos": numbers(1, 127)},
+                           "mk_stack": values("encoder", "decoder"), "ob_pos": numbers(1, 127),
+                           "bsp_b": numbers(1, 16), "bsp_local": numbers(0, 4), "bsp_global": numbers(0, 4),
+                           "bsp_random": numbers(0, 4), "bsp_seed": numbers(0, 10_000)},
     "app_pages/walkthrough.py": {"wt_stack": values("encoder", "decoder", "cross"), "wt_layer": numbers(0, 5),
-                                 "wt_head": numbers(0, 11)},
+                                 "wt_head": numbers(0, 11), "fu_runs": numbers(3, 50)},
     "app_pages/ffn.py": {"layer": numbers(0, 5), "neuron": numbers(0, 1535), "fview": values(*ffn.VIEWS),
-                         "fwhich": values("post", "pre"), "forder": values(*ffn.ORDERS)},
-    "app_pages/residual.py": {"rview": values(*residual.VIEWS), "lens": values("top", "final")},
+                         "fwhich": values("post", "pre"), "forder": values(*ffn.ORDERS),
+                         "fs_k": numbers(1, 16), "fe_e": numbers(2, 16), "fe_k": numbers(1, 4),
+                         "fe_seed": numbers(0, 10_000)},
+    "app_pages/residual.py": {"rview": values(*residual.VIEWS), "lens": values("top", "final"),
+                              # training: Pre-LN vs Post-LN (ui/views/residual_ln_training.py)
+                              "lnt_step": numbers(0, 600), "lnt_w": values("trained", "initial")},
     "app_pages/generate.py": {"strategy": values(*generate.STRATEGIES), "gen_n": numbers(1, 64),
                               "gen_t": numbers(0.0, 2.0), "gen_k": numbers(0, 30522), "gen_p": numbers(0.0, 1.0),
                               "gen_seed": numbers(0, 1_000_000), "gen_width": numbers(1, 8),
@@ -122,9 +130,22 @@ PAGES["app_pages/beyond.py"].update({"bxm_lo": numbers(0, 10**6), "bxm_hi": numb
                                      "bxm_window": numbers(0, 10**5), "bxm_stack": values("encoder", "decoder"),
                                      "bxm_layer": numbers(0, 5), "bxm_matrix": values("W_Q", "W_gate", "W_out"),
                                      "bxm_mix": values("fit", "random"), "bxm_shuffle": values("true", "false"),
-                                     "bxm_pseed": numbers(0, 1000)})
+                                     "bxm_pseed": numbers(0, 1000),
+                                     "cz_k": values(1, 3, 5, 7), "cz_dil": numbers(1, 8), "cz_groups": values(1, 2, 4, 8),
+                                     "cz_layers": numbers(1, 6)})
+PAGES["app_pages/beyond.py"].update({"bx_rt_q": values("vanity", "", "   ", "<b>x</b> [y](z)", "\u200b", "智慧"),
+                                     "bx_rt_k": numbers(-2, 20), "bx_rt_m": numbers(-2, 40),
+                                     "bx_rt_nb": numbers(-1, 9), "bx_rt_w": values("random", "identity"),
+                                     "bx_rt_seed": numbers(0, 1000)})
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
+# the tokens page (ui/views/tokens.py) and its text section (ui/views/tokens_text.py)
+PAGES["app_pages/tokens.py"] = {"tk_view": values("text", "images"), "tk_merges": numbers(0, 2000),
+                                "tk_word": values("flumbersnatch", "明月", "", "<b>x</b> [y](z)", "\u200b", "🤖" * 50)}
+# its images section (ui/views/tokens_patches.py)
+PAGES["app_pages/tokens.py"].update({"tim_src": values("digit", "upload"), "tim_i": numbers(0, 449),
+                                     "tim_p": values(1, 2, 4, 8), "tim_q": numbers(0, 16), "tim_seed": numbers(0, 999)})
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
+PAGES["app_pages/residual.py"].update({"rd_layers": numbers(2, 24), "rd_gain": values(0.5, 1.0, 4.0, 8.0)})
 
 
 DOOR_BUDGET_MB = APP_BUDGET_MB                  # the app doors (tests/fuzz/conftest.py's budget_mb)

@@ -138,6 +138,14 @@ def test_neuron_view_products_sum_to_the_dot_product(minilm):
     assert nv["products"].sum() == pytest.approx(w.dots[4])
     assert nv["weight"] == pytest.approx(w.weights[4])
     assert np.allclose(nv["weighted_v"], w.weights[4] * w.v_all[4])
+    a = walkthrough.agreement(nv["products"])
+    # by hand: every dimension's product, sorted; the positive and negative parts add up to q·k
+    q_k = [float(w.q[i] * w.keys[4][i]) for i in range(len(w.q))]
+    assert a["plus"] + a["minus"] == pytest.approx(sum(q_k))
+    assert a["plus"] == pytest.approx(sum(x for x in q_k if x > 0))
+    assert [i for i, _ in a["agree"]] == sorted(range(len(q_k)), key=lambda i: -q_k[i])[:3]
+    assert [i for i, _ in a["disagree"]] == sorted(range(len(q_k)), key=lambda i: q_k[i])[:3]
+    assert walkthrough.agreement(np.array([1.0, 2.0]))["disagree"] == []   # no disagreement to list
 
 
 def test_run_with_mask_is_the_model_computing_with_it(minilm):

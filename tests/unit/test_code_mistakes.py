@@ -101,3 +101,16 @@ def test_what_the_short_functions_leave_out_is_named(kw, stack, reason):
 def test_an_unknown_mistake_is_refused():
     with pytest.raises(ValueError, match="unknown mistake"):
         code_mistakes.weights(inputs(model_of()), "off_by_one")
+
+
+def test_a_scale_never_applied_is_plain_softmax_of_the_dot_products():
+    """Checked without the code under test: per head, softmax(q kᵀ) over the allowed keys, by hand."""
+    x = inputs(model_of())
+    w = code_mistakes.weights(x, "scale_never_applied")
+    H, dh, n = x.n_heads, x.d_head, x.q.shape[0]
+    q = x.q.reshape(n, H, dh).transpose(1, 0, 2)
+    k = np.repeat(x.k.reshape(n, x.kv_heads, dh).transpose(1, 0, 2), H // x.kv_heads, axis=0)
+    scores = np.where(x.mask, q @ k.transpose(0, 2, 1), -np.inf)
+    by_hand = np.exp(scores - scores.max(-1, keepdims=True))
+    np.testing.assert_allclose(w, by_hand / by_hand.sum(-1, keepdims=True), rtol=1e-10, atol=1e-14)
+    assert code_mistakes.outcomes(x)[-1].mistake == "scale_never_applied"

@@ -167,3 +167,18 @@ def test_pe_calculator_any_width_any_position_in_radians():
     assert torch.equal(models.positional.sinusoidal_at(torch.arange(20), 512).float(), table)
     with pytest.raises(ValueError):
         lab.positional.sinusoidal_entry(1, 512, 512)
+
+
+def test_the_wrong_exponent_takes_each_pair_off_the_unit_circle():
+    """The model's table: every (sin, cos) pair has radius 1 (checked on models.positional's own
+    table); with base^(i/d) per dimension, by hand with math, the radii are not 1."""
+    pos, d = 37, 16
+    table = models.positional.sinusoidal_at([pos], d, 10000.0)[0].numpy().astype(np.float64)
+    np.testing.assert_allclose(np.hypot(table[0::2], table[1::2]), 1.0, atol=1e-6)
+    radii = lab.positional.exponent_mistake_radii(pos, d)
+    by_hand = [math.hypot(math.sin(pos / 10000 ** (2 * i / d)), math.cos(pos / 10000 ** ((2 * i + 1) / d)))
+               for i in range(d // 2)]
+    np.testing.assert_allclose(radii, by_hand, rtol=1e-12)
+    assert np.abs(radii - 1).max() > 0.01
+    with pytest.raises(ValueError, match="even width"):
+        lab.positional.exponent_mistake_radii(1, 7)

@@ -23,6 +23,7 @@ import lab.length_curve
 import lab.pe_knobs
 import lab.positional
 import lab.qk_geometry
+import lab.rope_cost
 import viz_core.positional
 from models.config import POSITIONALS
 from models.training import tasks
@@ -30,7 +31,8 @@ from models.training.tasks import get_task
 from models.transformer import Transformer
 from models.weights import zoo
 
-from .gate import encode, load_model, run_held
+from .gate import encode, load_model, run, run_held
+from .run_key import RunKey
 from .trained import entry
 
 DEVICE = "cpu"                             # the lab's models are small; they run and are read on CPU
@@ -244,3 +246,19 @@ def profile(key: str, lang: str, knobs: lab.pe_knobs.Knobs, n_train: int, factor
     ids = heldout(key, lang)
     d, w = run_held(model, lambda m: lab.length_curve.distance_profile(m, ids, length, n_windows=4), length)
     return d, w.mean(axis=(0, 1))
+
+
+# ---- RoPE's cost (ui/views/positional_rope_cost.py) -----------------------------------------------
+def position_cost(key: RunKey, repeats: int) -> tuple[lab.rope_cost.Cost, str]:
+    """lab.rope_cost.measure at the sidebar's model's shape and text length, with that model's
+    own forward pass on the text, in the gate (measured on every call: a timing, not cached).
+    Returns the cost and the model's own positional scheme."""
+    model, tok = load_model(key.model_key, key.device)
+    ids = encode(tok, model, key.text).ids[:128]
+    tgt = encode(tok, model, key.target or key.text).ids[:128] if model.cfg.arch == "encoder-decoder" else None
+
+    def attempt(m: Transformer, _n: int) -> lab.rope_cost.Cost:
+        shape = lab.rope_cost.Shape.of(m.cfg, len(ids))
+        device = str(next(m.parameters()).device)
+        return lab.rope_cost.measure(shape, repeats, forward=lambda: m(ids, tgt), device=device)
+    return run(key.model_key, key.device, attempt, len(ids)), model.cfg.positional

@@ -17,6 +17,7 @@ STRINGS = {
     "bx_sec_memory": {"en": "Memory per token", "zh": "每个词元的内存"},
     "bx_sec_mixer": {"en": "MLP-Mixer vs attention", "zh": "MLP-Mixer 与注意力"},
     "bx_sec_ternary": {"en": "Ternary weights", "zh": "三值权重"},
+    "bx_sec_retrieval": {"en": "Retrieval (RETRO)", "zh": "检索增强（RETRO）"},
     "bx_source": {"en": "Queries, keys and values from", "zh": "查询、键、值的来源"},
     "bx_src_model": {"en": "the model (one head)", "zh": "模型（某一个头）"},
     "bx_src_random": {"en": "random vectors", "zh": "随机向量"},

@@ -36,6 +36,18 @@ STRINGS = {
     "bxm_term_share": {"en": "share", "zh": "占比"},
     "bxm_term_threshold": {"en": "rounding threshold ±γ/2", "zh": "取整阈值 ±γ/2"},
     "bxm_term_gamma": {"en": "±γ (where ±1 lands)", "zh": "±γ（±1 反量化后的位置）"},
+    "bxm_mis_adds_common": {"en": "“BitNet b1.58 needs only integer additions: no floating-point multiplication or "
+                                  "addition at all.”",
+                            "zh": "“BitNet b1.58 只需要整数加法：完全没有浮点乘法或浮点加法。”"},
+    "bxm_mis_adds_shown": {
+        "en": "Almost none, not none. Per token this {rows} × {cols} matrix needs {adds:,} integer additions or "
+              "subtractions (one per non-zero weight) and no multiplication by a weight, but still {mults:,} "
+              "multiplications: {cols} to round the activations to 8 bits and {rows} to scale the outputs back by "
+              "γ = {gamma:.3g} and the activations' scale. The norms, the softmax and the residual additions stay in "
+              "floating point.",
+        "zh": "是几乎没有，而不是完全没有。每个词元经过这个 {rows} × {cols} 的矩阵，需要 {adds:,} 次整数加减法（每个非零权重一次），"
+              "不需要乘以任何权重，但仍要做 {mults:,} 次乘法：{cols} 次把激活值量化为 8 位，{rows} 次用 γ = {gamma:.3g} "
+              "和激活值的缩放系数把输出缩放回来。归一化、softmax 和残差相加仍然使用浮点数。"},
     "bxm_t_summary": {
         "en": "γ = mean|W| = {gamma:.4g}. Codes: {neg:.1%} are −1, {zero:.1%} are 0, {pos:.1%} are +1. The weights "
               "themselves change by {werr:.1%} (relative error of W̃·γ); a sign-only 1-bit version (±γ, no zero) "

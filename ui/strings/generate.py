@@ -258,6 +258,24 @@ STRINGS = {
         "zh": "GPT、LLaMA 以及大多数大语言模型都是只有解码器的模型，而且它们是并行训练的：上面在因果掩码下的一次前向计算就给你的"
               "文本的全部 {n} 个样本打了分，并且与 {steps} 次逐个词元计算得到的 logits 相同（最大差值 {diff:.1e}）。"
               "只有生成才是逐步进行的。"},
+    "tf_mis_sampling_common": {"en": "“The simplest way to train GPT-2 is to generate unconditional samples.”",
+                               "zh": "“训练 GPT-2 最简单的方法是生成无条件样本。”"},
+    "tf_mis_sampling_shown": {
+        "en": "Sampling is how a trained model is run; it changes no weight. Training needs targets: the {n} "
+              "examples above, each with the next token as its target, give a mean loss of {loss:.3f} nats, and "
+              "training moves the weights down that loss's gradient. GPT-2's code release offered unconditional "
+              "and conditional sampling of the trained model, not training.",
+        "zh": "采样是运行训练好的模型的方式，它不改变任何权重。训练需要目标：上面的 {n} 个样本各以下一个词元为目标，平均损失为 "
+              "{loss:.3f} 奈特，训练沿着这个损失的梯度调整权重。GPT-2 发布的代码提供的是对训练好的模型做无条件和有条件采样，"
+              "而不是训练。"},
+    "gen_mis_encoder_common": {"en": "“An encoder is suited to text generation.”",
+                               "zh": "“编码器适合做文本生成。”"},
+    "gen_mis_encoder_shown": {
+        "en": "An encoder has no next-token head and its tokens see the tokens after them, so it cannot write a text "
+              "one token at a time. Free generation needs a decoder or an encoder-decoder; an encoder is for "
+              "understanding (classification, tagging, retrieval) and fills in masked tokens at most.",
+        "zh": "编码器没有预测下一个词元的输出头，而且它的每个词元都能看到后面的词元，所以它无法一个词元接一个词元地写出文本。"
+              "自由生成需要解码器或编码器-解码器；编码器用于理解（分类、标注、检索），最多只能填补被掩码的词元。"},
     "tf_term_context": {"en": "context (visible)", "zh": "上下文（可见）"},
     "tf_term_target": {"en": "target", "zh": "目标"},
     "tf_term_example": {"en": "example", "zh": "样本"},

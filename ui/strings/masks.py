@@ -200,6 +200,52 @@ STRINGS = {
     "mk_term_change": {"en": "change", "zh": "变化量"},
     "mk_term_fewest": {"en": "min", "zh": "最少"},
     "mk_term_position": {"en": "position", "zh": "位置"},
+    # ---- notes: what the course notes say, and what this page computes (issue 36, item 8) ----
+    "mk_mis_add_common": {"en": "“To combine a padding mask and a causal mask, add them.”",
+                          "zh": "“要组合填充掩码和因果掩码，把它们相加即可。”"},
+    "mk_mis_add_shown": {
+        "en": "A sum counts a pair that both masks block twice: with {a} and {b} on these {n} tokens, {two} pairs add "
+              "up to 2, so the sum must be turned back into yes/no before it is a mask. The rule is AND of “may "
+              "attend” (OR of “masked”): a pair is allowed only if every pattern allows it, {allowed} of {total} "
+              "pairs here.",
+        "zh": "相加会把两个掩码都屏蔽的位置对算两次：在这 {n} 个词元上组合{a}和{b}，有 {two} 个位置对的和为 2，所以必须先把和"
+              "变回“是/否”才能当掩码用。正确的规则是对“可以关注”取与（对“被掩码”取或）：只有每个模式都允许时，一个位置对才被允许，"
+              "这里是 {total} 个位置对中的 {allowed} 个。"},
+    "mk_mis_cost_common": {"en": "“Attention's memory grows four times as the input grows.”",
+                           "zh": "“输入变长时，注意力的内存增长四倍。”"},
+    "mk_mis_cost_shown": {
+        "en": "It grows with the square of the length: from n = {n1:,} to {n2:,} the full pairs go from {p1:,} to "
+              "{p2:,}, ×{r:g}. Four times is what doubling n gives; tripling it gives nine.",
+        "zh": "它随长度的平方增长：n 从 {n1:,} 变为 {n2:,} 时，全注意力的位置对从 {p1:,} 增加到 {p2:,}，是原来的 {r:g} 倍。"
+              "四倍只是 n 翻倍时的结果；n 变为三倍时是九倍。"},
+    "mk_mis_sparse_common": {"en": "“Sparse self-attention was introduced in the Image Transformer.”",
+                             "zh": "“稀疏自注意力是在图像 Transformer 中提出的。”"},
+    "mk_mis_sparse_shown": {
+        "en": "The strided and fixed patterns are from Child et al. 2019, *Generating Long Sequences with Sparse "
+              "Transformers*; the Image Transformer (Parmar et al. 2018) restricted attention to a local "
+              "neighbourhood of the image. The strided pattern above keeps {pairs:,} of the {total:,} pairs on "
+              "{n} tokens.",
+        "zh": "跨步模式和固定模式出自 Child 等 2019 年的论文《用稀疏 Transformer 生成长序列》；更早的图像 Transformer"
+              "（2018）是把注意力限制在图像的局部邻域内。上面的跨步模式在 {n} 个词元上保留了 {total:,} "
+              "个位置对中的 {pairs:,} 个。"},
+    "mk_mis_convention_common": {
+        "en": "“`False` marks the positions to mask” (while the code beside it, `seq_k.eq(0)`, is `True` at [PAD]).",
+        "zh": "“`False` 表示要掩码的位置”（而旁边的代码 `seq_k.eq(0)` 在 [PAD] 处为 `True`）。"},
+    "mk_mis_convention_shown": {
+        "en": "Either convention works if it is said once and kept. This app's masks are `True` where a query may "
+              "attend: text {i}'s mask above is `False` at its {pad} [PAD] keys, and the weight there is {w:.1e}.",
+        "zh": "两种约定都可以，只要说清楚并始终如一。本应用的掩码在查询可以关注的位置为 `True`：上面第 {i} 段文本的掩码在它的 "
+              "{pad} 个 [PAD] 键上为 `False`，那里的权重为 {w:.1e}。"},
+    "mk_mis_xlnet_common": {
+        "en": "“XLNet picks i − 1 random words as the context of word i; how much a word sees depends on where it "
+              "sits in the sentence.”",
+        "zh": "“XLNet 随机选 i − 1 个词作为第 i 个词的上下文；一个词能看到多少取决于它在句子中的位置。”"},
+    "mk_mis_xlnet_shown": {
+        "en": "What a token sees is set by its rank in the factorisation order, not by its place in the sentence: "
+              "in the order typed above, position {first} comes first and sees {seen_first} position(s) in the "
+              "content stream, position {last} comes last and sees {seen_last}.",
+        "zh": "一个词元能看到什么，由它在分解顺序中的名次决定，而不是由它在句子中的位置决定：按上面输入的顺序，位置 {first} "
+              "排第一，在内容流中看到 {seen_first} 个位置；位置 {last} 排最后，看到 {seen_last} 个。"},
 }
 
 FORMULAS = {

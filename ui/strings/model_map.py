@@ -194,4 +194,17 @@ STRINGS = {
     "mm_layer_local": {"en": "window", "zh": "滑动窗口"},
     "mm_layer_nope": {"en": "no RoPE", "zh": "无 RoPE"},
     "mm_num_sep": {"en": ", ", "zh": "、"},
+    # ---- notes: what the course notes say, and what the map shows (issue 36, item 8) ----
+    "map_mis_decoder_common": {
+        "en": "“GPT-2 is built from encoder blocks” and “the Transformer-Decoder removes the second self-attention "
+              "layer”.",
+        "zh": "“GPT-2 由编码器块构成”，以及“Transformer 解码器去掉了第二个自注意力层”。"},
+    "map_mis_decoder_shown": {
+        "en": "A decoder-only model such as GPT-2 is made of decoder blocks with one part taken out: this model's {n} "
+              "blocks each hold a masked self-attention and an FFN, and no cross-attention. What the original "
+              "decoder loses is its encoder–decoder (cross) attention, since there is no encoder to read; its "
+              "self-attention stays, and stays masked, which an encoder block's is not.",
+        "zh": "像 GPT-2 这样只有解码器的模型，由去掉了一个部分的解码器块构成：这个模型的 {n} 个块各有一个带掩码的自注意力和一个"
+              "前馈网络，没有交叉注意力。原始解码器去掉的是编码器-解码器（交叉）注意力，因为已经没有编码器可读；它的自注意力保留了，"
+              "而且仍然带掩码，而编码器块的自注意力不带掩码。"},
 }

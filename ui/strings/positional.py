@@ -251,6 +251,108 @@ STRINGS = {
         "zh": "失效的界限是*训练*长度，无论它是多少。这个正弦位置编码检查点训练时的输入为 {train} 个符号（{pos} 个位置）：在 1× 时"
               "{metric}为 {a1:.0%}，在 ×{f:g}（{n} 个符号）时为 {af:.0%}。编码表本身在很远处也没有问题：在位置 10,000 处相邻位置之间"
               "相距 {gap:.3f}，与位置 0 处（{gap0:.3f}）完全相同。在 512 或 2,048 个词元上训练的模型能读取全部这些位置。"},
+    # ---- notes: what the course notes say, and what this page computes (item 8 of issue 36) ----
+    "pe_mis_wavelength_common": {
+        "en": "“The smaller the position, the longer the wavelength; the right half of the table is flat because later "
+              "positions have lower frequencies.”",
+        "zh": "“位置越小，波长越长；编码表的右半部分很平，是因为靠后的位置频率更低。”"},
+    "pe_mis_wavelength_shown": {
+        "en": "The wavelength belongs to the dimension, not to the position: 2π·{base:g}^(2i/d) has no pos in it. In the "
+              "table above (d = {d}) dimensions 0 and 1 repeat every {w0:.1f} positions and dimensions {a} and {b} every "
+              "{wl:,.0f}, at every position alike. Along a row the frequency falls from left to right; down a column it "
+              "never changes. The right half is flat because its dimensions turn slowly.",
+        "zh": "波长属于维度，而不属于位置：2π·{base:g}^(2i/d) 里没有 pos。在上面的编码表中（d = {d}），第 0、1 维每 {w0:.1f} "
+              "个位置重复一次，第 {a}、{b} 维每 {wl:,.0f} 个位置重复一次，在任何位置都一样。沿着一行看，频率从左到右降低；"
+              "沿着一列看，频率始终不变。右半部分之所以平，是因为这些维度转得慢。"},
+    "pe_mis_evenodd_common": {"en": "“Even positions use sin, odd positions use cos.”",
+                              "zh": "“偶数位置用 sin，奇数位置用 cos。”"},
+    "pe_mis_evenodd_shown": {
+        "en": "It is the dimension that decides: dimension 2i uses sin and 2i + 1 uses cos, at every position. Your "
+              "dimension {dim} uses {fn} at position {pos} and {fn2} again at position {pos2}.",
+        "zh": "决定用 sin 还是 cos 的是维度：第 2i 维用 sin，第 2i + 1 维用 cos，在任何位置都是如此。你选的第 {dim} 维在位置 "
+              "{pos} 用 {fn}，在位置 {pos2} 仍然用 {fn2}。"},
+    "pe_mis_exponent_common": {"en": "Code: `div = 10000 ** (i / d_model)` with `i` running over every dimension.",
+                               "zh": "代码：`div = 10000 ** (i / d_model)`，其中 `i` 取遍每一个维度。"},
+    "pe_mis_exponent_shown": {
+        "en": "The exponent is 2i/d_model, the same for both dimensions of a pair (2i, 2i + 1). With every dimension's "
+              "own index, sin and cos of a pair turn at different speeds: at position {pos} with d_model = {d}, the "
+              "pairs' radii √(sin² + cos²) range from {lo} to {hi} ({bad} of {pairs} pairs off 1 by more than 0.001), "
+              "where the model's table keeps every pair on the unit circle. Then PE(pos + k) is no longer PE(pos) "
+              "turned by a fixed rotation, which is what the Sinusoidal shift section relies on.",
+        "zh": "指数应当是 2i/d_model，一对维度 (2i, 2i + 1) 共用同一个指数。若用每个维度自己的下标，同一对的 sin 和 cos 转动速度"
+              "就不一样了：在位置 {pos}、d_model = {d} 时，各对的半径 √(sin² + cos²) 在 {lo} 到 {hi} 之间（{pairs} 对中有 {bad} "
+              "对偏离 1 超过 0.001），而模型的表让每一对都落在单位圆上。于是 PE(pos + k) 不再是 PE(pos) 经过一个固定旋转得到的，"
+              "而“正弦平移性质”部分正依赖这一点。"},
+    "pe_mis_vocab_common": {"en": "“The position vector depends on the vocabulary size and on the token's id.”",
+                            "zh": "“位置向量取决于词表大小和词元的编号。”"},
+    "pe_mis_vocab_shown": {
+        "en": "PE({pos}, {dim}) = {value:.6f} above came from the position, the dimension and d_model alone: the calculator "
+              "has no field for a token or a vocabulary. Every token at position {pos} gets the same position vector; "
+              "what the token is comes from the embedding table (vocabulary × d_model), added to it.",
+        "zh": "上面的 PE({pos}, {dim}) = {value:.6f} 只由位置、维度和 d_model 算出：计算器里没有词元或词表的输入框。"
+              "位置 {pos} 上的任何词元得到的都是同一个位置向量；词元本身是什么，来自与它相加的嵌入表（词表大小 × d_model）。"},
+    "pe_mis_source_common": {"en": "“The GPT-3 paper gives the sinusoidal formula.”",
+                             "zh": "“正弦位置编码的公式出自 GPT-3 的论文。”"},
+    "pe_mis_source_shown": {
+        "en": "The formula is from Vaswani et al. 2017 (§3.5), the paper of the original Transformer. GPT-2 and GPT-3 do "
+              "not use it: they learn a table of position vectors, the *learned* scheme on this page.",
+        "zh": "这个公式出自 Vaswani 等 2017（§3.5），即原始 Transformer 的论文。GPT-2 和 GPT-3 并不使用它：它们学习一张位置向量"
+              "表，也就是本页的*可学习*方案。"},
+    "pe_mis_addition_common": {"en": "“sin(a + b) = sin(a), so a shift leaves the position vector as it was.”",
+                               "zh": "“sin(a + b) = sin(a)，所以平移后位置向量不变。”"},
+    "pe_mis_addition_shown": {
+        "en": "sin(a + b) = sin a·cos b + cos a·sin b. For pair 0 with pos = {pos} and k = {k}: sin((pos + k)ω) = "
+              "{after:.4f}, not sin(pos·ω) = {before:.4f}; the formula gives {sum:.4f}. A shift turns each pair by k·ω, "
+              "which is why the matrix M_k above exists at all.",
+        "zh": "sin(a + b) = sin a·cos b + cos a·sin b。对第 0 对、pos = {pos}、k = {k}：sin((pos + k)ω) = {after:.4f}，"
+              "并不等于 sin(pos·ω) = {before:.4f}；按公式计算得 {sum:.4f}。平移把每一对转过 k·ω 的角度，上面的矩阵 M_k "
+              "正是因此而存在。"},
+    "pe_mis_unique_common": {"en": "“Each position's vector is unique because a sine does not repeat its values within one period.”",
+                             "zh": "“每个位置的向量都是唯一的，因为正弦函数在一个周期内取值不重复。”"},
+    "pe_mis_unique_shown": {
+        "en": "A sine does repeat within a period: sin x = sin(π − x). Position {pos} has sin = {s:.4f} in pair 0; the "
+              "angle π − x gives the same sine, but its cosine is {c2:.4f} instead of {c:.4f}. Positions are told apart by "
+              "the (sin, cos) pair, a point on a circle, and by the many frequencies: the slowest pair here takes "
+              "{wl:,.0f} positions to go round once, and PE(pos + 1) − PE(pos) has the same length, {gap:.3f}, at every "
+              "position.",
+        "zh": "正弦函数在一个周期内确实会重复取值：sin x = sin(π − x)。位置 {pos} 在第 0 对上 sin = {s:.4f}；角度 π − x 的正弦"
+              "与它相同，但 cos 值是 {c2:.4f} 而不是 {c:.4f}。区分不同位置的是 (sin, cos) 这一对，即圆上的一个点，以及众多的频率："
+              "这里最慢的一对要 {wl:,.0f} 个位置才转一圈，而 PE(pos + 1) − PE(pos) 在每个位置的长度都是 {gap:.3f}。"},
+    "pe_mis_rope_common": {"en": "“RoPE is an absolute position encoding, the only absolute one that works with linear "
+                                 "attention.”",
+                           "zh": "“RoPE 是绝对位置编码，是唯一能用于线性注意力的绝对位置编码。”"},
+    "pe_mis_rope_shown": {
+        "en": "Each vector is turned by the absolute angle of its own position, but the score q·k only sees the "
+              "difference of the two angles: the score curves above, for queries at different positions, agree to "
+              "{err:.1e}. RoPE is a relative encoding written with absolute rotations. Any absolute vector added to "
+              "the input works with linear attention; the RoFormer paper's point is that RoPE, unlike other relative "
+              "encodings, does too.",
+        "zh": "每个向量按自己位置的绝对角度旋转，但分数 q·k 只看两个角度之差：上面不同位置查询的分数曲线相差不超过 {err:.1e}。"
+              "RoPE 是用绝对旋转写出来的相对位置编码。任何加到输入上的绝对位置向量都能用于线性注意力；RoFormer 论文要说的是："
+              "与其他相对位置编码不同，RoPE 也能用于线性注意力。"},
+    "pe_mis_direction_common": {"en": "“A relative position encoding cannot tell left from right.”",
+                                "zh": "“相对位置编码分不清左右方向。”"},
+    "pe_mis_direction_shown": {
+        "en": "T5's buckets use the signed offset k − q: in {model}, head {h} adds {left:.3f} to the key one step to the "
+              "left and {right:.3f} to the key one step to the right. What is symmetric is the sinusoidal product "
+              "PE(t)·PE(t + k), the same for +k and −k (the similarity curves of the tables section).",
+        "zh": "T5 的分桶使用带符号的偏移 k − q：在 {model} 中，第 {h} 个头给左边一步的键加上 {left:.3f}，给右边一步的键加上 "
+              "{right:.3f}。真正左右对称的是正弦位置向量的乘积 PE(t)·PE(t + k)：+k 和 −k 的结果相同（见编码表部分的相似度曲线）。"},
+    "pe_mis_copies_common": {"en": "“To reach 4,096 positions, copy 8 position embeddings.”",
+                             "zh": "“要达到 4,096 个位置，复制 8 个位置嵌入即可。”"},
+    "pe_mis_copies_shown": {
+        "en": "Longformer copies the whole learned table of RoBERTa, 512 rows, 8 times (512 × 8 = 4,096). This table "
+              "has {rows:,} rows, so reaching 4,096 positions the same way would take {copies} copies of it.",
+        "zh": "Longformer 复制的是 RoBERTa 整张可学习的位置表（512 行），复制 8 次（512 × 8 = 4,096）。这张表有 {rows:,} 行，"
+              "用同样的办法达到 4,096 个位置需要复制它 {copies} 次。"},
+    "pe_mis_shuffle_common": {"en": "“Without positional encoding, a shuffled sentence gives the same output.”",
+                              "zh": "“没有位置编码时，打乱句子得到的输出完全相同。”"},
+    "pe_mis_shuffle_shown": {
+        "en": "It gives the same vectors in the shuffled order. Compared position by position, the unmasked weights "
+              "above differ by up to {raw:.3f}; with the shuffle undone, by {full:.1e}. And this only holds without "
+              "the causal mask: with it, the weights differ by {masked:.3f} even after undoing the shuffle.",
+        "zh": "得到的是打乱了顺序的同一组向量。逐个位置比较，上面未掩码的权重最多相差 {raw:.3f}；把打乱的顺序恢复后，只相差 "
+              "{full:.1e}。而且只有在没有因果掩码时才如此：加上因果掩码后，即使恢复顺序，权重也相差 {masked:.3f}。"},
     "pe_your_pos": {"en": "pos", "zh": "pos"},
     "pe_your_dim": {"en": "dimension", "zh": "维度"},
     # ---- checkpoint sections -------------------------------------------------------------------

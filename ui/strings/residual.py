@@ -264,6 +264,39 @@ STRINGS = {
               "图中的输出与对输入套用公式的结果一致，最大差值 {err:.1e}。"},
     "bn_scatter_dyt": {"en": "This model's norm is DyT itself: its learned α is {alpha:.3g}.",
                        "zh": "本模型的归一化就是 DyT：学到的 α 为 {alpha:.3g}。"},
+    "res_in_mis_table_common": {
+        "en": "“A vocabulary of 10 gives a 10 × 3 table”, beside code that builds `nn.Embedding(5, 3)` and looks up id 9.",
+        "zh": "“大小为 10 的词表得到一张 10 × 3 的表”，而旁边的代码建的是 `nn.Embedding(5, 3)`，还查了编号 9。"},
+    "res_in_mis_table_shown": {
+        "en": "`nn.Embedding(V, d)` has one row of width d per id, V rows in all, and an id of V or more has no row (an "
+              "index error, not a new row). This model's table is {v:,} × {d}, and the ids of your text above run "
+              "from {lo:,} to {hi:,}.",
+        "zh": "`nn.Embedding(V, d)` 为每个编号准备一行宽度为 d 的向量，一共 V 行；编号大于或等于 V 时没有对应的行（会报索引错误，"
+              "而不是新增一行）。这个模型的表是 {v:,} × {d}，上面你的文本的编号从 {lo:,} 到 {hi:,}。"},
+    "bn_mis_rnn_common": {"en": "“LayerNorm is mostly used in RNN-like models.”",
+                          "zh": "“层归一化（LayerNorm）主要用于类似 RNN 的结构。”"},
+    "bn_mis_rnn_shown": {
+        "en": "It was first proposed for RNNs (Ba et al. 2016), but it, or its RMSNorm variant, is the default "
+              "normalisation of Transformers: the picker below lists {k} norm layers of this model, one before or "
+              "after every sub-layer, plus one on the embeddings or at the end. BatchNorm is the one Transformers avoid.",
+        "zh": "它最早是为 RNN 提出的（Ba 等，2016），但它（或它的变体 RMSNorm）是 Transformer 默认的归一化方式：下面的选择框列出了本模型的 "
+              "{k} 个归一化层，每个子层之前或之后各一个，另外在嵌入之后或末尾还有一个。Transformer 避免使用的是批归一化（BatchNorm）。"},
+    "bn_mis_rms_common": {"en": "“RMSNorm keeps the accuracy and is 40% faster.”",
+                          "zh": "“RMSNorm 精度不变，速度快 40%。”"},
+    "bn_mis_rms_shown": {
+        "en": "RMSNorm drops LayerNorm's mean (and its β): per token it computes one mean square over the d = {d} "
+              "numbers instead of a mean and a variance. How much faster a model runs depends on the model and the "
+              "implementation: the RMSNorm paper measured from 7% to 64% across its models, so no single figure such "
+              "as 40% holds in general.",
+        "zh": "RMSNorm 去掉了层归一化的均值（以及 β）：每个词元只在 d = {d} 个数上计算一次均方，而不是均值和方差。模型能快多少"
+              "取决于模型和实现：RMSNorm 的论文在不同模型上测得 7% 到 64% 不等，所以 40% 这样的单一数字并不普遍成立。"},
+    "bn_mis_dyt_common": {"en": "“DyT simply replaces LayerNorm with tanh.”",
+                          "zh": "“DyT 就是直接用 tanh 替换层归一化。”"},
+    "bn_mis_dyt_shown": {
+        "en": "DyT(x) = γ ⊙ tanh(αx) + β, with α learned: a plain tanh would squash every input the same way whatever "
+              "its scale. The fit above needs α = {alpha:.3g} and a gain of {g:.3g} to follow this norm (R² = {r2:.3f}).",
+        "zh": "DyT(x) = γ ⊙ tanh(αx) + β，其中 α 是学出来的：单纯的 tanh 无论输入的尺度如何都会以同样的方式压缩。上面的拟合需要 "
+              "α = {alpha:.3g}、增益 {g:.3g} 才能贴合这个归一化层（R² = {r2:.3f}）。"},
     "bn_term_token": {"en": "token", "zh": "词元"},
     "bn_term_feature": {"en": "feature", "zh": "特征"},
     "bn_term_mean": {"en": "mean", "zh": "均值"},

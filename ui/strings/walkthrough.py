@@ -104,6 +104,14 @@ STRINGS = {
               "match. The value v of this key, times its weight, is what it adds to z.",
         "zh": "q ⊙ k 把两个向量逐维相乘；这些乘积之和就是 q·k = {dot:.4g}（分数 {score:.4g}，权重 {weight:.4f}）。"
               "较大的乘积说明是哪些维度让这一对匹配。这个键的值 v 乘以它的权重，就是它加到 z 上的部分。"},
+    "wt_neuron_agree": {
+        "en": "Read like a film rating (a film's features times a viewer's tastes, added up): of the head's {d} "
+              "dimensions, those where q and k agree push the score up, most of all {agree}; those where they "
+              "disagree pull it down, most of all {disagree}. Agreement {plus}, disagreement {minus}, together q·k = "
+              "{dot}. Unlike the film example's genres, these dimensions have no names: the model learned them.",
+        "zh": "可以像电影评分那样理解（电影的特征乘以观众的口味，再加起来）：在这个头的 {d} 个维度中，q 和 k 一致的维度把分数往上推，"
+              "最多的是 {agree}；不一致的维度把分数往下拉，最多的是 {disagree}。一致部分合计 {plus}，不一致部分合计 {minus}，"
+              "两者之和就是 q·k = {dot}。与电影例子里的类型不同，这些维度没有名字：它们是模型自己学出来的。"},
     "wt_neuron_masked": {"en": "This key is masked for this query: its weight is exactly 0 (e^−∞), so it adds nothing.",
                          "zh": "对这个查询来说这个键被掩码了：它的权重严格为 0（e^−∞），所以没有任何贡献。"},
     "wt_kv": {"en": "5. Multi-head, grouped-query and multi-query attention",
@@ -143,6 +151,15 @@ STRINGS = {
               "all, which is why generation computes them once.",
         "zh": "Q 来自解码器，K 和 V 来自编码器：这里是 {nq} 行查询（解码器的词元）对 {nk} 行键和值（编码器的词元）。"
               "K 和 V 完全不依赖解码器的输入，所以生成时只需计算一次。"},
+    "wt_mis_cross_mask_common": {
+        "en": "“Cross-attention is masked multi-head attention; it reads the block's input x with the causal mask.”",
+        "zh": "“交叉注意力是带掩码的多头注意力；它用因果掩码读取这个块的输入 x。”"},
+    "wt_mis_cross_mask_shown": {
+        "en": "Cross-attention has no causal mask: decoder token {q} reads {seen} of the {m} encoder tokens, wherever "
+              "they sit; only the source's padding is masked. The masked attention is the decoder's self-attention, "
+              "the sub-layer before, and its output (not x) gives cross-attention its queries.",
+        "zh": "交叉注意力没有因果掩码：解码器的词元 {q} 读取编码器 {m} 个词元中的 {seen} 个，无论它们在什么位置；只有源序列的"
+              "填充被掩码。带掩码的是解码器的自注意力，也就是前一个子层，交叉注意力的查询来自它的输出（而不是 x）。"},
     # ---- 6. why divide by sqrt(d_k) ------------------------------------------------------------
     "sc_title": {"en": "6. Why divide by √d_k?", "zh": "6. 为什么要除以 √d_k？"},
     "sc_intro": {
@@ -220,6 +237,39 @@ STRINGS = {
               "softmax of X, so attention is nonlinear in X; it is linear in V only once the weights are fixed.",
         "zh": "把这一层的输入 X 加倍，注意力输出并不会加倍（按仿射映射比较，偏置不计入误差）：输出偏离线性 {dev:.1%}。"
               "权重是 X 的 softmax，所以注意力对 X 是非线性的；只有在权重固定之后，它才对 V 是线性的。"},
+    "sc_mis_mean_common": {"en": "“We divide by √d_k because the dot product's mean (or its “dimension”) grows with d_k.”",
+                           "zh": "“除以 √d_k 是因为点积的均值（或者说它的“维度”）随 d_k 增大。”"},
+    "sc_mis_mean_shown": {
+        "en": "q·k is one number whatever d_k is; what grows is its spread. For q and k with zero-mean components the "
+              "mean stays 0 at every d_k, while the variance follows d_k: the dots on the left measure {v0:.3g} at "
+              "d_k = {d0} and {v1:.3g} at d_k = {d1}. A mean would not matter anyway: adding the same number to every "
+              "score of a row leaves its softmax unchanged. A wide spread is what saturates the softmax, and ÷√d_k "
+              "brings the variance back to {s1:.3g}.",
+        "zh": "无论 d_k 多大，q·k 都只是一个数；变大的是它的分散程度。q 和 k 的分量均值为 0 时，点积的均值在任何 d_k 下都是 0，"
+              "方差却随 d_k 增长：左图的圆点在 d_k = {d0} 时测得 {v0:.3g}，在 d_k = {d1} 时测得 {v1:.3g}。即使均值变化也无关紧要："
+              "给一行的每个分数加上同一个数，softmax 的结果不变。让 softmax 饱和的是分散程度，除以 √d_k 把方差拉回到 {s1:.3g}。"},
+    "sc_mis_paper_common": {"en": "“The paper does not explain why it divides by √d_k.”",
+                            "zh": "“论文没有解释为什么要除以 √d_k。”"},
+    "sc_mis_paper_shown": {
+        "en": "It does, in §3.2.1 and its footnote 4: if the components of q and k are independent with mean 0 and "
+              "variance 1, then q·k has mean 0 and variance d_k. The dots on the left are that footnote measured on "
+              "{samples:,} random pairs per d_k (Var = {v1:.3g} at d_k = {d1}), and the star is this head's own value "
+              "({var:.3g} at d_k = {dk}).",
+        "zh": "论文解释了，在 §3.2.1 及其脚注 4 中：如果 q 和 k 的各分量相互独立、均值为 0、方差为 1，那么 q·k 的均值为 0，"
+              "方差为 d_k。左图的圆点就是在每个 d_k 下用 {samples:,} 对随机向量测量这条脚注（d_k = {d1} 时 Var = {v1:.3g}），"
+              "星号是这个头自己的值（d_k = {dk} 时为 {var:.3g}）。"},
+    "sc_mis_gradrisk_common": {
+        "en": "“A nonlinearity inside attention would raise the risk of vanishing or exploding gradients, so attention "
+              "leaves it out.”",
+        "zh": "“在注意力里加入非线性会增加梯度消失或爆炸的风险，所以注意力里没有非线性。”"},
+    "sc_mis_gradrisk_shown": {
+        "en": "Attention has a nonlinearity already, the softmax ({dev:.1%} away from linear above), and the gradient "
+              "risk it brings is the saturation that ÷√d_k keeps small (‖∂p/∂s‖ = {g1:.3g} here with the division, "
+              "{g0:.3g} without). Where the block's elementwise nonlinearity sits is a design choice; the notes' "
+              "reason for it is a guess, not a result.",
+        "zh": "注意力本来就有非线性，即 softmax（上面测得偏离线性 {dev:.1%}），它带来的梯度风险正是 ÷√d_k 所抑制的饱和"
+              "（这里除以 √d_k 时 ‖∂p/∂s‖ = {g1:.3g}，不除时为 {g0:.3g}）。逐元素的非线性放在块中的哪个位置是一种设计选择；"
+              "笔记给出的理由只是猜测，而不是结论。"},
     "sc_term_d_k": {"en": "d_k (dimensions of q and k)", "zh": "d_k（q 和 k 的维数）"},
     "sc_term_variance": {"en": "variance", "zh": "方差"},
     "sc_term_random": {"en": "random q, k: Var(q·k)", "zh": "随机 q、k：Var(q·k)"},

@@ -3,12 +3,12 @@
 STRINGS = {
     "cm_title": {"en": "8. Common code mistakes", "zh": "8. 常见的代码错误"},
     "cm_intro": {
-        "en": "Six mistakes that tutorials (and the course notes) make when they write attention by hand. Each is "
+        "en": "Seven mistakes that tutorials (and the course notes) make when they write attention by hand. Each is "
               "written below as a small function of our own and run on layer {layer}'s own queries, keys and values, "
               "every head and every token, then compared with what the model's layer really outputs. The right code "
               "comes first: it matches the model, so each row's difference is the mistake's alone. None of them "
               "raises an error: the shapes are right, only the numbers are wrong.",
-        "zh": "教程（以及课程笔记）手写注意力代码时常犯的六个错误。下面把每个错误写成我们自己的小函数，在第 {layer} 层自己的"
+        "zh": "教程（以及课程笔记）手写注意力代码时常犯的七个错误。下面把每个错误写成我们自己的小函数，在第 {layer} 层自己的"
               "查询、键和值上运行（所有头、所有词元），再与模型这一层的真实输出比较。第一行是正确的代码：它与模型一致，"
               "所以每一行的差异都只来自那一个错误。这些错误都不会报错：形状全对，只是数字错了。"},
     "cm_col_code": {"en": "Code", "zh": "代码"},
@@ -69,6 +69,27 @@ STRINGS = {
               "the scores are divided by √{split} instead of √{dk}: {large}× too large, and the weights too peaked.",
         "zh": "拆分之后，`k.size(-1)` 已经是 d_k = {dk}。再除以 {h} 个头得到 {split}，于是分数除以的是 √{split} 而不是 "
               "√{dk}：大了 {large} 倍，权重过于尖锐。"},
+    "cm_name_scale_never_applied": {"en": "a scale that is computed but never applied",
+                                    "zh": "算出了缩放系数却没有用上"},
+    "cm_does_scale_never_applied": {
+        "en": "The factor 1/√d_k is computed and kept, but the line that makes the scores never multiplies by it, so "
+              "the scores are √d_k = {root}× too large and the weights far more peaked than the model's. Nothing "
+              "fails: the unused attribute is the only trace.",
+        "zh": "代码算出并保存了缩放系数 1/√d_k，但计算分数的那一行从没乘上它，于是分数大了 √d_k = {root} 倍，权重比模型的尖锐"
+              "得多。程序不会报错：唯一的痕迹是那个没用到的属性。"},
+    "cm_loud": {
+        "en": "The notes' code has more mistakes that fail at once instead of giving wrong numbers, so they need no "
+              "table: `np` used but never imported and `if attn_mask:` on a tensor (an error as soon as it runs); "
+              "`np.pow` and torch tensors mixed with numpy arrays in one `cat`; the two `Conv1d` of the position-wise "
+              "network given their channel counts the wrong way round (a shape error); `ffn_dim=2018` for 2048 and "
+              "the mask function passed where its result was meant; one attention module used for both "
+              "self-attention and cross-attention (it runs, but ties the two sets of weights, which the Transformer "
+              "keeps apart); `super().__init__()` called after `self.dropout` is assigned; and `.append` on a set.",
+        "zh": "课程笔记的代码里还有一些错误会直接报错，而不是悄悄给出错误的数字，所以不需要放进表格：用了 `np` 却没有导入，"
+              "以及对张量写 `if attn_mask:`（一运行就报错）；`np.pow`，以及把 PyTorch 张量和 NumPy 数组混在同一个 `cat` 里；"
+              "逐位置前馈网络的两个 `Conv1d` 把通道数写反了（形状错误）；把 2048 写成 `ffn_dim=2018`，以及把掩码函数本身当作"
+              "它的结果传进去；自注意力和交叉注意力共用同一个注意力模块（能运行，但两套权重被绑在了一起，而 Transformer 让"
+              "它们各自独立）；在给 `self.dropout` 赋值之后才调用 `super().__init__()`；以及对集合调用 `.append`。"},
     "cm_models": {"en": "{a} or {b}", "zh": "{a}或{b}"},
     "cm_unsupported_cross": {
         "en": "This section rewrites self-attention; pick the decoder's self-attention or the encoder above.",

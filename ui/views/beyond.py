@@ -9,7 +9,8 @@ seeded random vectors (lab/beyond.py) — and hands it to the open section:
   RWKV, a selective state-space step;
 - memory per generated token (`beyond_kv_families`): bytes per token and in total, per family;
 - MLP-Mixer beside attention (`beyond_mixer`);
-- ternary weights (`beyond_ternary`): BitNet b1.58's absmean quantisation.
+- ternary weights (`beyond_ternary`): BitNet b1.58's absmean quantisation;
+- retrieval (`beyond_retrieval`): MiniLM nearest chunks and RETRO's chunked cross-attention.
 
 Only the open section runs (a radio bound to `?bx_view=`).
 """
@@ -28,9 +29,10 @@ from ..serving.beyond import random_qkv
 from ..serving.walkthrough import token_lists, walk
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
-from . import beyond_kv_families, beyond_long_memory, beyond_mixer, beyond_recurrent, beyond_ternary
+from . import (beyond_conv_zoo, beyond_kv_families, beyond_long_memory, beyond_mixer, beyond_recurrent,
+               beyond_retrieval, beyond_ternary)
 
-SECTIONS = ("long", "recurrent", "memory", "mixer", "ternary")
+SECTIONS = ("long", "recurrent", "memory", "mixer", "conv", "ternary", "retrieval")
 SOURCES = ("model", "random")
 MAX_RANDOM = 512          # random q, k, v: at most this many positions
 MAX_DIM = 256
@@ -49,6 +51,12 @@ def render(sel: Selection) -> None:
         return
     if section == "ternary":        # quantises the model's own weights
         beyond_ternary.render(sel)
+        return
+    if section == "retrieval":      # its own model (the bundled MiniLM) and its own text
+        beyond_retrieval.render(sel)
+        return
+    if section == "conv":           # the sidebar's token vectors through seeded convolutions
+        beyond_conv_zoo.render(sel)
         return
     src = source(sel)
     if section == "long":

@@ -15,6 +15,7 @@ from ..links import bound, choice, index_slider
 from ..serving.beyond import gated, retention, rwkv, ssm
 from ..sidebar import Selection
 from ..widgets import figure_export
+from ..widgets.notes import misconception
 from ..widgets.beyond import beside_softmax, computed, fmt, labels
 
 FORMS = ("retention", "gated", "rwkv", "ssm")
@@ -79,6 +80,9 @@ def retention_view(src) -> None:
     m3.markdown(t("bxr_chunks", n=src.n, chunks=r.n_chunks, chunk=r.chunk))
     beside_softmax(src, r.weights, t("bxr_implied_ret"), "bxr_ret")
     state_panel(src, r.state_norms, r.final_state, "retention", "ret")
+    d = int(src.q.shape[-1])
+    misconception("bxr_speed", t("bxr_mis_speed_common"),
+                  t("bxr_mis_speed_shown", state=d * d, d=d, kv=2 * src.n * d, n=src.n))
     st.latex(FORMULAS["bxr_retention"])
     st.latex(FORMULAS["bxr_chunkwise"])
 

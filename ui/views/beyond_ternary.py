@@ -22,6 +22,7 @@ from ..serving.beyond import Summary, errors, matrix_view, sizes
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
+from ..widgets.notes import misconception
 
 
 def render(sel: Selection) -> None:
@@ -48,6 +49,9 @@ def render(sel: Selection) -> None:
     figure_export.chart(fig, key="bxm_ternary_hist", width="stretch")
     st.markdown(t("bxm_t_summary", gamma=s.gamma, neg=s.shares[0], zero=s.shares[1], pos=s.shares[2],
                   werr=s.weight_error, serr=s.sign_error))
+    misconception("bxm_adds", t("bxm_mis_adds_common"),
+                  t("bxm_mis_adds_shown", rows=s.rows, cols=s.cols, adds=round(s.rows * s.cols * (1 - s.shares[1])),
+                    mults=s.rows + s.cols, gamma=s.gamma))
     run_errors(sel, stack, layer, matrix)
     bits_table(sel, s)
     st.info(t("bxm_t_after_training"), icon=":material/school:")

@@ -27,8 +27,9 @@ from ..sidebar import Selection
 from ..widgets import compare, figure_export, size_calculator
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
+from . import ffn_experts, ffn_sharding
 
-VIEWS = ("activations", "function", "size", "compare", "ablation")
+VIEWS = ("activations", "function", "size", "sharding", "experts", "compare", "ablation")
 ORDERS = ("top", "all")
 TOL = 0.01          # |activation| at or below this counts as "near zero" for GELU / SwiGLU
 MAX_NEURONS = 48    # columns of the clickable heatmap
@@ -56,7 +57,7 @@ def _on_cell() -> None:
 class Controls:
     """What the row of controls chose."""
 
-    view: str          # activations | function | size | compare | ablation
+    view: str          # activations | function | size | sharding | experts | compare | ablation
     layer: int
 
 
@@ -89,6 +90,10 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
         function_view(data, sel, cfg, c.layer)
     elif c.view == "size":
         size_view(sel, cfg)
+    elif c.view == "sharding":
+        ffn_sharding.section(sel, cfg, c.layer)
+    elif c.view == "experts":
+        ffn_experts.section(sel, cfg, c.layer)
     elif c.view == "compare":
         compare.ffn_ab(sel, c.layer)
     else:

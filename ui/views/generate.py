@@ -33,6 +33,7 @@ from ..serving import MAX_CHARS, run_held
 from ..serving.generate import compare_settings
 from ..sidebar import Selection
 from ..widgets import figure_export
+from ..widgets.notes import misconception
 from . import generate_teacher_forcing
 
 STRATEGIES = lab.generate.STRATEGIES
@@ -129,6 +130,7 @@ def _switch_model(entry: zoo.Entry) -> None:
 def encoder_only(sel: Selection) -> None:
     """An encoder (MiniLM, BERT) reads a whole text at once and has no next-token head."""
     st.info(t("gen_encoder_only", model=md_escape(sel.model_label)), icon=":material/block:")
+    misconception("encoder_generation", t("gen_mis_encoder_common"), t("gen_mis_encoder_shown"))
     entry = decoder_choice()
     if entry is not None:
         st.button(t("gen_switch_decoder", model=md_escape(model_names.label(entry))), on_click=_switch_model,

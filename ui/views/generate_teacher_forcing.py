@@ -64,3 +64,4 @@ def section(sel: Selection, arch: str) -> None:
     st.caption(t("tf_diff_caption", max=r.max_diff, agree=int((r.top_parallel == r.top_cached).sum()),
                  n=len(r.ids)))
     misconception("parallel", t("tf_mis_common"), t("tf_mis_shown", n=n, steps=r.n_passes_cached, diff=r.max_diff))
+    misconception("sampling", t("tf_mis_sampling_common"), t("tf_mis_sampling_shown", n=n, loss=r.mean_loss))

@@ -15,6 +15,7 @@ from ..page import require_model
 from ..serving import encode
 from ..sidebar import Selection, describe_entry, unavailable_reason
 from ..widgets import model_loader, model_map
+from . import home_task_fit
 
 SPECIAL = {"[CLS]", "[SEP]", "[PAD]", "[UNK]", "[MASK]", "<bos>", "<eos>", "<pad>", "<unk>", "<|endoftext|>"}
 
@@ -36,6 +37,7 @@ def render(sel: Selection) -> None:
     with right:
         badge = model_card(model, sel)
     model_map.section(sel, model)          # ui/widgets/model_map.py
+    home_task_fit.section()                # which architecture for which task (lab/task_fit.py)
     catalogue_table()
     # last: the first comparison imports transformers (seconds), after the page is drawn
     model_loader.card_badge(badge, sel.model_key, sel.text, sel.target, sel.device)

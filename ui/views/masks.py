@@ -32,9 +32,10 @@ from ..serving.masks import cost_curves, lab_tokens, masked_run, padded_batch
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
-from . import masks_objectives
+from ..widgets.notes import misconception
+from . import masks_block_sparse, masks_objectives
 
-TABS = ("compose", "gallery", "padding", "cost", "reach", "variants", "objectives")
+TABS = ("compose", "gallery", "padding", "cost", "blocks", "reach", "variants", "objectives")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ def render(sel: Selection) -> None:
             padding_view(sel, cfg.arch, c)
         elif c.tab == "cost":
             cost_view(parts)
+        elif c.tab == "blocks":
+            masks_block_sparse.view(tokens, stack, run.composed, [p["kind"] for p in parts])
         elif c.tab == "reach":
             reach_view(run.composed, tokens, cfg.n_layers, next((p["window"] for p in parts if "window" in p), 2))
         elif c.tab == "variants":
@@ -235,11 +238,30 @@ def compose_view(run: lab.masks.MaskedRun, tokens: list[str], parts: list[dict],
         figure_export.chart(viz_core.masks.per_query_bars(run.composed.sum(-1), tokens, terms=mask_terms()),
                             key="mk_per_query",
                  width="stretch")
+    compose_notes(parts, len(tokens))
     st.subheader(t("mk_apply", model=model_label))
     st.markdown(t("mk_apply_how"))
     trained_note(run)
     st.caption(t("mk_layer_head", layer=c.layer, head=c.head))
     applied_view(run, tokens, c.layer, c.head)
+
+
+def compose_notes(parts: list[dict], n: int) -> None:
+    """Two masks added instead of combined (two of the chosen parts, or the first with the causal
+    triangle), and what an XLNet token sees (its rank in the order), from lab.masks.gallery."""
+    g = lab.masks.gallery(parts, n)
+    kinds = [p["kind"] for p in parts][:2]
+    kinds += [k for k in ("causal", "local") if k not in kinds][:2 - len(kinds)]
+    a, b = g[kinds[0]], g[kinds[1]]
+    misconception("mk_add", t("mk_mis_add_common"),
+                  t("mk_mis_add_shown", a=t(f"mk_kind_{kinds[0]}"), b=t(f"mk_kind_{kinds[1]}"), n=n,
+                    two=int((~a & ~b).sum()), allowed=int((a & b).sum()), total=n * n))
+    order = next((p["order"] for p in parts if p["kind"] in lab.masks.XLNET_KINDS), None)
+    if order:
+        content = g["xlnet_content"]
+        misconception("mk_xlnet", t("mk_mis_xlnet_common"),
+                      t("mk_mis_xlnet_shown", first=order[0], last=order[-1], seen_first=int(content[order[0]].sum()),
+                        seen_last=int(content[order[-1]].sum())))
 
 
 def weight_terms() -> dict[str, str]:
@@ -294,12 +316,15 @@ def gallery(tokens: list[str], parts: list[dict]) -> None:
     toks = tokens[:n]
     st.caption(t("mk_gallery_caption", n=n))
     cols = st.columns(3)
-    for i, (kind, m) in enumerate(lab.masks.gallery(parts, n).items()):
+    g = lab.masks.gallery(parts, n)
+    for i, (kind, m) in enumerate(g.items()):
         with cols[i % 3]:
             figure_export.chart(viz_core.masks.mask_figure(m, toks, title=t(f"mk_kind_{kind}"), terms=mask_terms(),
                                                            height=330),
                      key=f"mk_gallery_{kind}", width="stretch")
     st.markdown(t("mk_ex_kinds"))
+    misconception("mk_sparse", t("mk_mis_sparse_common"),
+                  t("mk_mis_sparse_shown", pairs=int(g["strided"].sum()), total=n * n, n=n))
 
 
 # ---- padding ----------------------------------------------------------------------------------------
@@ -330,6 +355,11 @@ def padding_view(sel: Selection, arch: str, c: Controls) -> None:
                      key=f"mk_pad_pattern_{i}", width="stretch")
             if n_real < data.n:
                 st.caption(t("mk_pad_weights", w=data.pad_weight(i, c.head)) + " " + t("mk_pad_queries"))
+    padded = [i for i in range(len(cols)) if data.lengths[i] < data.n]
+    if padded:
+        i = padded[0]
+        misconception("mk_convention", t("mk_mis_convention_common"),
+                      t("mk_mis_convention_shown", i=i + 1, pad=data.n - data.lengths[i], w=data.pad_weight(i, c.head)))
 
 
 # ---- cost -------------------------------------------------------------------------------------------
@@ -342,6 +372,8 @@ def cost_view(parts: list[dict]) -> None:
                         width="stretch")
     table = pd.DataFrame({t("mk_cost_table_n"): lab.masks.COST_LENGTHS, **curves})
     st.dataframe(table, hide_index=True, width="stretch", key="mk_cost_table")
+    (n1, n2), (p1, p2) = lab.masks.COST_LENGTHS[:2], raw["full"][:2]
+    misconception("mk_cost", t("mk_mis_cost_common"), t("mk_mis_cost_shown", n1=n1, n2=n2, p1=p1, p2=p2, r=p2 / p1))
 
 
 # ---- receptive field ----------------------------------------------------------------------------------

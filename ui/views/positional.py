@@ -29,9 +29,11 @@ from ..serving.positional import (lm_set, relative_table, scheme_checkpoints, si
                                   vector_table)
 from ..sidebar import Selection
 from ..widgets import figure_export
-from . import positional_checkpoints, positional_length_curve, positional_naive_positions, positional_qk_geometry
+from ..widgets.notes import misconception
+from . import (positional_checkpoints, positional_length_curve, positional_naive_positions, positional_qk_geometry,
+               positional_rope_cost)
 
-BASE_SECTIONS = ("tables", "naive", "shift", "rope", "bias")
+BASE_SECTIONS = ("tables", "naive", "shift", "rope", "cost", "bias")
 DEFAULT_SCHEMES = ("sinusoidal", "learned", "rope")
 MAX_LEN, MAX_DIM = 1024, 1024
 GRID_CAP = 64            # positions shown in the per-head small multiples
@@ -145,6 +147,8 @@ def page_body(sel: Selection) -> None:
         shift_section()
     elif section == "rope":
         rope_section()
+    elif section == "cost":
+        positional_rope_cost.section(sel)
     elif section == "bias":
         bias_section()
     elif section == "geometry":
@@ -185,6 +189,10 @@ def tables_section(c: TableControls) -> None:
                 drawn.append(s)
     if not drawn:
         return
+    if "sinusoidal" in drawn:
+        wl = vector_table("sinusoidal", n, d, base).wavelengths
+        misconception("pe_wavelength", t("pe_mis_wavelength_common"),
+                      t("pe_mis_wavelength_shown", base=base, d=d, w0=wl[0], a=d - 2, b=d - 1, wl=wl[-1]))
 
     st.subheader(t("pe_sim_title"))
     st.caption(t("pe_sim_caption"))
@@ -215,6 +223,8 @@ def learned_notes(vt: lab.positional.VectorTable, key: str, n: int) -> None:
     trained = trained_rows(key)
     if trained is not None and trained < vt.rows:
         st.caption(t("pe_trained_rows", trained=trained, rows=vt.rows))
+    misconception("pe_copies", t("pe_mis_copies_common"),
+                  t("pe_mis_copies_shown", rows=vt.rows, copies=-(-4096 // vt.rows)))
 
 
 # ---- sinusoidal shift -------------------------------------------------------------------------------
@@ -245,7 +255,22 @@ def shift_section() -> None:
             dashed=[False, False, True], title=t("pe_shift_arrows", pos=pos, pos2=pos + k))
         figure_export.chart(fig, key="pe_shift_arrows", width="stretch")
     st.success(t("pe_shift_check", n=demo.checked, d=size.d, err=demo.error), icon=":material/check:")
+    shift_notes(size, int(k), int(pos))
     formulas(["sinusoidal"])
+
+
+def shift_notes(size: Size, k: int, pos: int) -> None:
+    """sin(a + b) written out on pair 0, and why positions stay distinct (every value from lab.positional)."""
+    at = {p: (lab.positional.sinusoidal_entry(p, 0, size.d, size.base).value,
+              lab.positional.sinusoidal_entry(p, 1, size.d, size.base).value) for p in (pos, k, pos + k)}
+    (s_pos, c_pos), (s_k, c_k) = at[pos], at[k]
+    misconception("pe_addition", t("pe_mis_addition_common"),
+                  t("pe_mis_addition_shown", pos=pos, k=k, after=at[pos + k][0], before=s_pos,
+                    sum=s_pos * c_k + c_pos * s_k))
+    wl = lab.positional.vector_table("sinusoidal", 2, size.d, size.base).wavelengths
+    misconception("pe_unique", t("pe_mis_unique_common"),
+                  t("pe_mis_unique_shown", pos=pos, s=s_pos, c=c_pos, c2=-c_pos, wl=wl[-1],
+                    gap=lab.positional.neighbour_gap(pos, size.d, size.base)))
 
 
 # ---- RoPE ------------------------------------------------------------------------------------------
@@ -278,6 +303,7 @@ def rope_section() -> None:
                        overlap=True),
              key="pe_rope_scores", width="stretch")
     st.success(t("pe_rope_check", err=demo.error), icon=":material/check:")
+    misconception("pe_rope", t("pe_mis_rope_common"), t("pe_mis_rope_shown", err=demo.error))
     formulas(["rope"])
 
 
@@ -345,6 +371,11 @@ def relative_view(opts: dict[str, str], n: int, shown: int) -> None:
     figure_export.chart(viz_core.positional.curves(series, title=t("pe_rel_curve"), x_name=t("pe_w_rel_offset"),
                                                    y_name=t("pe_w_bias")),
              key="pe_rel_curve", width="stretch")
+    if rt.bidirectional and n > 1:
+        left_b, right_b = view.curves[view.offsets == -1][0], view.curves[view.offsets == 1][0]
+        h = int(np.argmax(np.abs(right_b - left_b)))
+        misconception("pe_direction", t("pe_mis_direction_common"),
+                      t("pe_mis_direction_shown", model=md_escape(label), h=h, left=left_b[h], right=right_b[h]))
 
 
 # ---- formulas -----------------------------------------------------------------------------------------
@@ -387,6 +418,15 @@ def calculator() -> None:
     e = lab.positional.sinusoidal_entry(pos, dim, d)
     st.markdown(t("pe_ex_yours", pos=pos, dim=dim, fn=e.fn, two_i=e.two_i, d=d, angle=e.angle, value=e.value) + " "
                 + t("pe_ex_yours_degrees", fn=e.fn, angle=e.angle, deg=e.degrees))
+    e2 = lab.positional.sinusoidal_entry(pos + 1, dim, d)
+    misconception("pe_evenodd", t("pe_mis_evenodd_common"),
+                  t("pe_mis_evenodd_shown", dim=dim, fn=e.fn, pos=pos, fn2=e2.fn, pos2=pos + 1))
+    misconception("pe_vocab", t("pe_mis_vocab_common"), t("pe_mis_vocab_shown", pos=pos, dim=dim, value=e.value))
+    misconception("pe_source", t("pe_mis_source_common"), t("pe_mis_source_shown"))
+    radii = lab.positional.exponent_mistake_radii(pos, d)
+    misconception("pe_exponent", t("pe_mis_exponent_common"),
+                  t("pe_mis_exponent_shown", pos=pos, d=d, lo=f"{radii.min():.4f}", hi=f"{radii.max():.4f}",
+                    bad=int((abs(radii - 1) > 1e-3).sum()), pairs=len(radii)))
     npos, nd, _ = lab.positional.NOTES_EXAMPLE
     rows = lab.positional.notes_example()
     st.markdown(t("pe_notes_title", pos=npos, d=nd))

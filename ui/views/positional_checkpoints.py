@@ -164,6 +164,9 @@ def permutation_view(task_name: str, cards: dict[str, dict]) -> None:
                                showscale=i == 2),   # one scale for the three, drawn once
                      key=f"pe_perm_{i}", width="stretch")
     st.success(t("pe_perm_result", score=res.score_error, full=res.full_error), icon=":material/check:")
+    misconception("pe_shuffle", t("pe_mis_shuffle_common"),
+                  t("pe_mis_shuffle_shown", raw=float(np.abs(res.full_shuffled - res.full).max()),
+                    full=res.full_error, masked=res.pattern_error))
     st.markdown(t("pe_perm_causal", masked=res.pattern_error, rows=", ".join(map(str, res.fixed_rows)),
                   rows_err=res.fixed_rows_error))
     table = []

@@ -27,9 +27,11 @@ from ..widgets import figure_export
 from ..widgets import compare
 from ..widgets.ablation import ablation_panel
 from ..widgets.notes import misconception
-from . import residual_compression, residual_input_layer, residual_norms
+from . import (residual_compression, residual_dual_residual, residual_input_layer, residual_ln_training,
+               residual_norms)
 
-VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "lens", "compression", "compare", "ablation")
+VIEWS = ("input", "stream", "norms", "batchnorm", "prepost", "training", "dual", "lens", "compression", "compare",
+         "ablation")
 # the shipped twin checkpoints (training lab): same task, data and seed, pre-LN and post-LN
 PAIR = ("toy:reverse-sinusoidal", "toy:reverse-sinusoidal-postln")
 FALLBACK = "custom:gpt"
@@ -59,6 +61,12 @@ def body(data: InternalsData, sel: Selection, cfg) -> None:
             residual_norms.view(sel, cfg)
     elif view == "prepost":
         prepost_view(sel)
+    elif view == "training":
+        with st.container(key="lnt_view"):
+            residual_ln_training.view(sel, cfg)
+    elif view == "dual":
+        with st.container(key="rd_view"):
+            residual_dual_residual.view(sel, cfg)
     elif view == "lens":
         lens_view(data, cfg)
     elif view == "compression":

@@ -24,6 +24,7 @@ from ..serving.residual import input_layer
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
+from ..widgets.notes import misconception
 
 ADDED = ("learned", "sinusoidal")
 
@@ -60,6 +61,9 @@ def view(sel: Selection, cfg) -> None:
     table[t("res_in_block")] = data.block_input_norm
     st.dataframe(pd.DataFrame(table), hide_index=True, width="stretch", key="in_table")
     st.caption(t("res_in_check", err=data.lookup_error, sum_err=data.sum_error))
+    misconception("embedding_table", t("res_in_mis_table_common"),
+                  t("res_in_mis_table_shown", v=cfg.vocab_size, d=cfg.d_model, lo=int(min(data.ids)),
+                    hi=int(max(data.ids))))
     explain_parts(data, cfg)
 
 

@@ -40,6 +40,7 @@ def view(sel: Selection, cfg) -> None:
                                t("bn_col_padding"): [t(f"bn_pad_{a}") for a in AXES]}),
                  hide_index=True, width="stretch", key="bn_axes")
     st.caption(t("bn_this_model", norm=t(f"bn_axis_{cfg.norm}")))
+    misconception("rmsnorm_speed", t("bn_mis_rms_common"), t("bn_mis_rms_shown", d=cfg.d_model))
     if cfg.arch == "encoder-decoder":
         st.info(t("bn_encdec"), icon=":material/info:")
     else:
@@ -88,6 +89,7 @@ def scatter_view(sel: Selection) -> None:
         return
     # open on the norm whose cloud bends most (where tanh beats a straight line by the most)
     best = int(np.argmax([s.r2_tanh - s.r2_line for s in items]))
+    misconception("ln_rnn", t("bn_mis_rnn_common"), t("bn_mis_rnn_shown", k=len(items)))
     labels = [site_label(s.label) for s in items]
     pick = st.selectbox(t("bn_scatter_norm"), list(range(len(items))), index=best, key="bn_norm",
                         format_func=labels.__getitem__)
@@ -103,3 +105,4 @@ def scatter_view(sel: Selection) -> None:
                  err=s.formula_error))
     if s.kind == "dyt":
         st.caption(t("bn_scatter_dyt", alpha=s.model_alpha))
+    misconception("dyt", t("bn_mis_dyt_common"), t("bn_mis_dyt_shown", alpha=s.alpha, g=s.gain, r2=s.r2_tanh))

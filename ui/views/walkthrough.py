@@ -31,7 +31,8 @@ from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import figure_export
 from ..widgets.notes import misconception
-from . import walkthrough_code_mistakes, walkthrough_flash, walkthrough_scaling
+from . import (walkthrough_before_attention, walkthrough_code_mistakes, walkthrough_flash, walkthrough_fused,
+               walkthrough_scaling)
 
 NEG_INF = "−∞"
 
@@ -52,6 +53,9 @@ def render(sel: Selection) -> None:
     w = walk_or_explain(sel, c)
     if c.stack == "cross":
         misconception("cross", t("wt_mis_cross_common"), t("wt_mis_cross_shown", nq=len(q_tok), nk=len(k_tok)))
+        misconception("cross_mask", t("wt_mis_cross_mask_common"),
+                      t("wt_mis_cross_mask_shown", q=md_escape(plain_label(c.query, q_tok[c.query])),
+                        seen=int(w.mask.sum()), m=len(w.mask)))
     qkv_section(w, q_tok, k_tok, cfg)
     steps_section(w, q_tok, k_tok, cfg)
     output_section(w, cfg)
@@ -62,8 +66,12 @@ def render(sel: Selection) -> None:
         walkthrough_scaling.section(sel, c, q_tok, k_tok)
     with st.container(key="fa_section"):
         walkthrough_flash.section(sel, c, q_tok, k_tok)
+    with st.container(key="fu_section"):
+        walkthrough_fused.section(sel, c)
     with st.container(key="cm_section"):
         walkthrough_code_mistakes.section(sel, c)
+    with st.container(key="ba_section"):
+        walkthrough_before_attention.section(sel, c, q_tok, k_tok)
 
 
 def _pick(label: str, tokens: list[str], key: str, default: int) -> int:
@@ -229,6 +237,10 @@ def neuron_section(w: HeadWalk, q_tokens: list[str], k_tokens: list[str], key: i
     st.subheader(t("wt_neuron", q=md_escape(plain_label(w.query, q_tokens[w.query])),
                    k=md_escape(plain_label(key, k_tokens[key]))))
     st.markdown(t("wt_neuron_text", dot=nv["dot"], score=_num(nv["score"]), weight=nv["weight"]))
+    a = lab.walkthrough.agreement(nv["products"])
+    dims = lambda pairs: ", ".join(f"{i} ({v:+.3g})" for i, v in pairs) or "—"
+    st.caption(t("wt_neuron_agree", agree=dims(a["agree"]), disagree=dims(a["disagree"]), plus=f"{a['plus']:+.4g}",
+                 minus=f"{a['minus']:+.4g}", dot=f"{nv['dot']:.4g}", d=len(nv["products"])))
     if not w.mask[key]:
         st.info(t("wt_neuron_masked"))
     figure_export.chart(viz_core.walkthrough.vector_figure({"q": nv["q"], "k": nv["k"], "q ⊙ k": nv["products"],

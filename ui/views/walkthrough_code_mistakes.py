@@ -38,6 +38,8 @@ CODE = {
                      "scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)"),
     "head_width_split_twice": ("scale = (k.size(-1) // n_heads) ** -0.5",
                                "scale = k.size(-1) ** -0.5"),
+    "scale_never_applied": ("self.norm_fact = 1 / math.sqrt(d_k)\nscores = q @ k.transpose(-2, -1)",
+                            "self.norm_fact = 1 / math.sqrt(d_k)\nscores = (q @ k.transpose(-2, -1)) * self.norm_fact"),
 }
 
 
@@ -67,12 +69,14 @@ def section(sel: Selection, c: Controls) -> None:
             st.markdown(t("cm_right"))
             st.code(right, language="python")
             st.markdown(what_it_does(o.mistake, r, o.max_abs, o.weights_sum))
+    st.caption(t("cm_loud"))
 
 
 def what_it_does(mistake: str, r: MistakesRun, max_abs: float, weights_sum: float) -> str:
     """The mistake's effect in words, with this layer's numbers."""
     split = max(1, r.d_head // r.n_heads)                   # what k.size(-1) // n_heads gives on split keys
     values = dict(dk=r.d_head, d=r.d_model, h=r.n_heads, split=split, sum=f"{weights_sum:.3f}",
+                  root=f"{math.sqrt(r.d_head):.3g}",
                   small=f"{math.sqrt(r.d_model / r.d_head):.3g}", large=f"{math.sqrt(r.d_head / split):.3g}")
     text = t(f"cm_does_{mistake}", **values)
     if mistake in ("mask_inverted", "mask_fill_dropped"):

@@ -62,6 +62,12 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
                 for name, r in (("sc_with", h.with_scale), ("sc_without", h.without))]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="sc_table")
         st.caption(t("sc_query_caption", err=h.model_error))
+    misconception("mean", t("sc_mis_mean_common"),
+                  t("sc_mis_mean_shown", v0=curve.var[0], d0=int(curve.dims[0]), v1=curve.var[-1],
+                    d1=int(curve.dims[-1]), s1=curve.var_scaled[-1]))
+    misconception("paper", t("sc_mis_paper_common"),
+                  t("sc_mis_paper_shown", samples=curve.samples, v1=curve.var[-1], d1=int(curve.dims[-1]),
+                    var=h.var_dots, dk=h.d_k))
     misconception("scale01", t("sc_mis01_common"),
                   t("sc_mis01_shown", lo=h.scaled_range[0], hi=h.scaled_range[1], scaled=h.var_scaled,
                     raw=h.var_dots))
@@ -70,6 +76,8 @@ def section(sel: Selection, c: Controls, q_tokens: list[str], k_tokens: list[str
                     w1=h.with_scale.max_weight, g1=h.with_scale.grad_scores))
     ablation(s, sel)
     misconception("linear", t("sc_mis_linear_common"), t("sc_mis_linear_shown", dev=s.nonlinearity))
+    misconception("gradrisk", t("sc_mis_gradrisk_common"),
+                  t("sc_mis_gradrisk_shown", dev=s.nonlinearity, g1=h.with_scale.grad_scores, g0=h.without.grad_scores))
 
 
 def ablation(s: lab.scaling.ScalingStudy, sel: Selection) -> None:

@@ -33,6 +33,7 @@ from ..serving.figures import shared_figure
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from . import figure_export
+from .notes import misconception
 
 MODES = ("map", "follow", "compare")
 DRAW = "_map_draw"                       # this reader asked for the map (a busy server draws it on request)
@@ -167,6 +168,8 @@ def map_view(mp: model_map.ModelMap, view: serving.MapView | None, key: RunKey) 
     fig = shared_figure("model_map", (key if view is not None else key.model_key, layer), lambda: vmap.model_map(
         mp, None if view is None else view.data, layer=layer, terms=terms(), unit_px=vmap.unit_for(ROOM_PX, mp)))
     chart(fig, "model_map", mp)
+    if mp.arch == "decoder":
+        misconception("map_decoder", t("map_mis_decoder_common"), t("map_mis_decoder_shown", n=mp.n_layers))
 
 
 # ---- follow one token --------------------------------------------------------------------------------
