@@ -37,6 +37,7 @@ with timed_run():
     pages = [
         st.Page("app_pages/home.py", title=t("nav_home"), default=True),
         st.Page("app_pages/lessons.py", title=t("nav_lessons"), url_path="lessons"),
+        st.Page("app_pages/tokens.py", title=t("nav_tokens"), url_path="tokens"),
         st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
         st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
         st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
@@ -48,4 +49,5 @@ with timed_run():
         st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
         st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
     ]
-    st.navigation(pages, position="sidebar").run()
+    # every page listed: 13 pages would fold into ten and a "View 3 more" button (English on a Chinese screen)
+    st.navigation(pages, position="sidebar", expanded=True).run()

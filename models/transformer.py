@@ -331,6 +331,15 @@ class Transformer(_StackMixin, nn.Module):
                              f"(0..{self.cfg.vocab_size - 1}).")
         return ids
 
+    def _as_vectors(self, x: torch.Tensor, attention_mask, *others) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """(input vectors [b, pos, embed_dim] on the model's device and dtype, the padding mask)."""
+        cfg, x = self.cfg, torch.as_tensor(x).to(self.device, self.embed.weight.dtype)
+        if any(o is not None for o in others) or cfg.arch == "encoder-decoder" or x.dim() != 3 or not x.shape[1] \
+                or x.shape[-1] != cfg.embed_dim or (cfg.positional == "learned" and x.shape[1] > cfg.max_len):
+            raise ValueError(f"Input vectors (no token ids, no KV cache) feed an encoder or a decoder as [batch, "
+                             f"1 to {cfg.max_len} positions, {cfg.embed_dim}]; got {tuple(x.shape)}.")
+        return x, self._as_valid(attention_mask, x[..., 0])
+
     def _as_valid(self, attention_mask: torch.Tensor | Sequence | None, ids: torch.Tensor) -> torch.Tensor | None:
         if attention_mask is None:
             return None
@@ -344,7 +353,7 @@ class Transformer(_StackMixin, nn.Module):
 
     def forward(
         self,
-        ids: torch.Tensor | Sequence[int],
+        ids: torch.Tensor | Sequence[int] | None = None,
         tgt_ids: torch.Tensor | Sequence[int] | None = None,
         *,
         attention_mask: torch.Tensor | Sequence | None = None,
@@ -352,6 +361,7 @@ class Transformer(_StackMixin, nn.Module):
         token_type_ids: torch.Tensor | Sequence | None = None,
         cache: KVCache | None = None,
         out_positions: Sequence[int] | None = None,
+        inputs_embeds: torch.Tensor | None = None,
     ) -> torch.Tensor:
         """Logits [b, pos, vocab] (or the final hidden state [b, pos, d] when
         cfg.output == 'hidden'). Encoder-decoder: ids = source, tgt_ids = target, and the
@@ -363,8 +373,13 @@ class Transformer(_StackMixin, nn.Module):
 
         cache (incremental decoding, see `lab.generate.generate`): the ids (decoder) or tgt_ids
         (encoder-decoder) are only the NEW tokens; their positions continue after the
-        cache's, their K/V rows are appended to it, and the output is for them only."""
+        cache's, their K/V rows are appended to it, and the output is for them only.
+        inputs_embeds [b, pos, embed_dim]: input vectors (ViT patches) in place of the embedding's rows."""
         cfg = self.cfg
+        if inputs_embeds is not None:          # `inputs_embeds=model.embed(ids)` gives what `ids` gives
+            x = self._run_stack(cfg, *self._as_vectors(inputs_embeds, attention_mask, ids, tgt_ids, cache))
+            x = x if out_positions is None else x[:, list(out_positions)]
+            return self.unembed(x) if cfg.output == "logits" else x
         if cache is not None:
             return self._forward_cached(ids, tgt_ids, cache, attention_mask)
         src = self._as_ids(ids, "source" if cfg.arch == "encoder-decoder" else "input")
@@ -415,7 +430,7 @@ class Transformer(_StackMixin, nn.Module):
 
     def run_with_cache(
         self,
-        ids: torch.Tensor | Sequence[int],
+        ids: torch.Tensor | Sequence[int] | None = None,
         tgt_ids: torch.Tensor | Sequence[int] | None = None,
         *,
         names: Names = None,
