@@ -100,7 +100,9 @@ def test_a_small_model_comes_with_the_live_box_and_its_bytes_once():
     assert bundle["format"] == FORMAT and bundle["config"]["arch"] == "decoder"
     assert any("costs the server nothing" in c.value and "exact weights" in c.value for c in at.caption)
     # the export offers the live file with its size before the download
-    assert any(b.label.startswith("All heads, live: the model inside the file (3.") for b in at.get("download_button"))
+    labels = [b.label for b in at.get("download_button")]
+    assert any(label.startswith("All heads, live: the model inside the file (3.") for label in labels)
+    assert "Smaller live file, int8 weights (about 1.8 MB)" in labels          # 1.69 MB of model + the page
     # the reader sends the box's text to every page: the sidebar takes it
     states = at._tree.get_widget_states()
     states.widgets.append(WidgetState(id=_nodes(at, "-instant_canvas")[0].proto.id,
@@ -121,3 +123,6 @@ def test_live_box_in_chinese_and_minilm_asks_first():
     assert "live" not in json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
     assert not _nodes(at, "-instant_canvas_model")
     assert at.toggle(key="instant_live").label.startswith("Recompute in this browser as I type")
+    labels = [b.label for b in at.get("download_button")]                      # the int8 file only: 30.8 MB
+    assert "Smaller live file, int8 weights (about 30.8 MB)" in labels
+    assert not any(label.startswith("All heads, live") for label in labels)

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from models.weights.browser import browser_model, bundle_json, exact_weights, unsupported_feature, weights_bytes
+from models.weights.browser import (browser_config, browser_model, browser_tokenizer, bundle_json, exact_weights,
+                                    unsupported_feature, weights_bytes)
 
 from .gate import load_model
 
@@ -33,6 +34,7 @@ class Plan:
     size: int
     automatic: bool
     reason: str | None = None
+    small: int = 0            # about how many bytes the bundle takes with int8 weights (the small export)
 
 
 @dataclass(frozen=True)
@@ -49,18 +51,21 @@ class Form:
 def plan(key: str, device: str) -> Plan:
     """How the model would travel (see the module docstring); never raises for a model the
     browser pass does not compute."""
-    model, _ = load_model(key, device)
+    model, tok = load_model(key, device)
     why = unsupported_feature(model)
     if why is not None:
         return Plan(weights="", exact=False, size=0, automatic=False, reason=why)
+    # beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
+    rest = len(bundle_json({"config": browser_config(model),
+                            "tokenizer": browser_tokenizer(tok, model.cfg.max_len)}).encode("utf-8"))
     weights = exact_weights(model)
-    size = weights_bytes(model, weights)
+    size, small = weights_bytes(model, weights) + rest, weights_bytes(model, "int8") + rest
     if size <= LIVE_AUTO_BYTES:
-        return Plan(weights=weights, exact=True, size=size, automatic=True)
+        return Plan(weights=weights, exact=True, size=size, automatic=True, small=small)
     if weights == "float32":
         weights = "float16"
-        size = weights_bytes(model, weights)
-    return Plan(weights=weights, exact=weights == exact_weights(model), size=size, automatic=False)
+        size = weights_bytes(model, weights) + rest
+    return Plan(weights=weights, exact=weights == exact_weights(model), size=size, automatic=False, small=small)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)

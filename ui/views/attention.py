@@ -275,12 +275,11 @@ def instant_html(sel: Selection, stack: str) -> str:
     return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_html_note"))
 
 
-def live_html(sel: Selection, stack: str) -> str:
-    """The live export: the file above plus the model, so that a reader can type new text
-    at home (built when the download is clicked)."""
+def live_html(sel: Selection, stack: str, weights: str) -> str:
+    """The live export: the file above plus the model in `weights` (its exact weights, or
+    int8), so that a reader can type new text at home (built when the download is clicked)."""
     payload = instant_payload(RunKey.of(sel), stack, colors.palette(), instant_labels())
-    how = browser.plan(sel.model_key, sel.device)
-    form = browser.form(sel.model_key, sel.device, how.weights)
+    form = browser.form(sel.model_key, sel.device, weights)
     labels = dict(live_labels())
     return standalone_html(payload, title=f"Glassbox · {payload['title']}", note=t("export_live_note"),
                            model_json=form.data.split(b"\n", 1)[1].decode("utf-8"), text=sel.text,
@@ -404,11 +403,17 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
         cols[3].download_button(t("export_html"), lambda: instant_html(sel, c.stack), f"{stem}_all_heads.html",
                                 "text/html", key="dl_html")
         how = browser.plan(sel.model_key, sel.device) if c.stack == "self" else None
-        if how is not None and how.automatic:
-            size = browser.form(sel.model_key, sel.device, how.weights).size + LIVE_PAGE_BYTES
-            st.download_button(t("export_live", mb=f"{size / 1e6:,.1f}"),
-                               lambda: live_html(sel, c.stack), f"{stem}_live.html", "text/html", key="dl_live",
-                               help=t("export_live_help"))
+        if how is not None and how.reason is None:
+            live_cols = st.columns(2)
+            if how.automatic:                 # the exact weights: built once per server (0.1 s for verse-lm)
+                size = browser.form(sel.model_key, sel.device, how.weights).size + LIVE_PAGE_BYTES
+                live_cols[0].download_button(t("export_live", mb=f"{size / 1e6:,.1f}"),
+                                             lambda: live_html(sel, c.stack, how.weights), f"{stem}_live.html",
+                                             "text/html", key="dl_live", help=t("export_live_help"))
+            # int8 weights: about half of float16, a quarter of float32 (size estimated, nothing built yet)
+            live_cols[1].download_button(t("export_live_small", mb=f"{(how.small + LIVE_PAGE_BYTES) / 1e6:,.1f}"),
+                                         lambda: live_html(sel, c.stack, "int8"), f"{stem}_live_int8.html",
+                                         "text/html", key="dl_live_small", help=t("export_live_small_help"))
         model, _ = serving.load_model(sel.model_key, sel.device)
         n_names = len(model.hook_names())
         st.caption(t("export_caption", n=n_names) + " " + t("export_png"))
