@@ -50,14 +50,17 @@ class Form:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def plan(key: str, device: str) -> Plan:
     """How the model would travel (see the module docstring); never raises for a model the
-    browser pass does not compute."""
+    browser pass does not compute or whose tokenizer it does not run: `reason` says why."""
     model, tok = load_model(key, device)
     why = unsupported_feature(model)
     if why is not None:
         return Plan(weights="", exact=False, size=0, automatic=False, reason=why)
+    try:                                  # a tokenizer the browser does not run (BPE, word-level): no live form
+        spec = browser_tokenizer(tok, model.cfg.max_len)
+    except ValueError as e:
+        return Plan(weights="", exact=False, size=0, automatic=False, reason=str(e))
     # beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
-    rest = len(bundle_json({"config": browser_config(model),
-                            "tokenizer": browser_tokenizer(tok, model.cfg.max_len)}).encode("utf-8"))
+    rest = len(bundle_json({"config": browser_config(model), "tokenizer": spec}).encode("utf-8"))
     weights = exact_weights(model)
     size, small = weights_bytes(model, weights) + rest, weights_bytes(model, "int8") + rest
     if size <= LIVE_AUTO_BYTES:

@@ -59,9 +59,9 @@ STRINGS = {
     "instant_live_ask": {"en": "Recompute in this browser as I type (downloads the model once: {mb} MB)",
                          "zh": "输入时在本浏览器中重新计算（模型只下载一次：{mb} MB）"},
     "instant_live_none": {
-        "en": "New text for this model goes through the server: its architecture is outside what the browser pass "
-              "computes.",
-        "zh": "这个模型的新文本要交给服务器计算：它的结构超出了浏览器前向计算支持的范围。"},
+        "en": "New text for this model goes through the server: its architecture or its tokenizer is outside what "
+              "the browser pass computes.",
+        "zh": "这个模型的新文本要交给服务器计算：它的结构或分词器超出了浏览器前向计算支持的范围。"},
     "instant_selected": {"en": "Selected in the viewer: layer {layer}, head {head}{query}.",
                          "zh": "查看器中选中：第 {layer} 层，第 {head} 个头{query}。"},
     "instant_selected_query": {"en": ", query {q} ({tok})", "zh": "，查询 {q}（{tok}）"},
