@@ -175,6 +175,18 @@ STRINGS = {
               "{after:.3g}, so the parts' sizes above are what the norm evens out.",
         "zh": "BERT 随后对总和做一次归一化（嵌入上的层归一化）：平均范数从 {before:.3g} 变为 {after:.3g}，"
               "所以上面各部分的大小差异会被这次归一化拉平。"},
+    "res_in_mis_scale_common": {"en": "Code: `x = self.embedding(ids) + self.pe[:n]`, the token rows added to the "
+                                      "positions as they are, in a model written after the 2017 paper.",
+                                "zh": "代码：`x = self.embedding(ids) + self.pe[:n]`，在按 2017 年论文写的模型里，把词元向量原样"
+                                      "加到位置向量上。"},
+    "res_in_mis_scale_shown": {
+        "en": "That paper's model multiplies by √d_model first, and it was trained so: its rows are small (norm ≈ 1) "
+              "against positions of norm {pe:.3g}, and without the factor the position drowns the token. Whether the "
+              "factor belongs is a property of how the model was trained, not a style: this model was trained "
+              "without it, so its rows already have norm {mean:.3g}, and × √d_model would blow them up to {scaled:.3g}.",
+        "zh": "那篇论文的模型先乘以 √d_model，训练时也是这样：它的嵌入行很小（范数约为 1），而位置向量的范数是 {pe:.3g}，"
+              "不乘这个因子，位置就会淹没词元。要不要这个因子取决于模型是怎样训练的，而不是写法习惯：本模型训练时没有它，"
+              "所以它的嵌入行范数已经是 {mean:.3g}，再乘以 √d_model 就会放大到 {scaled:.3g}。"},
     "res_in_sqrt": {
         "en": "**× √d_model.** Vaswani et al. (2017, §3.4) multiply the embeddings by √d_model = {s:.3g} before adding "
               "the sinusoidal table: their embedding matrix is shared with the output layer and initialised small "

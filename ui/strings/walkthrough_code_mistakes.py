@@ -84,12 +84,14 @@ STRINGS = {
               "network given their channel counts the wrong way round (a shape error); `ffn_dim=2018` for 2048 and "
               "the mask function passed where its result was meant; one attention module used for both "
               "self-attention and cross-attention (it runs, but ties the two sets of weights, which the Transformer "
-              "keeps apart); `super().__init__()` called after `self.dropout` is assigned; and `.append` on a set.",
+              "keeps apart); `super().__init__()` called after `self.dropout` is assigned; `.append` on a set; and calls of MXNet's API "
+              "written into PyTorch code.",
         "zh": "课程笔记的代码里还有一些错误会直接报错，而不是悄悄给出错误的数字，所以不需要放进表格：用了 `np` 却没有导入，"
               "以及对张量写 `if attn_mask:`（一运行就报错）；`np.pow`，以及把 PyTorch 张量和 NumPy 数组混在同一个 `cat` 里；"
               "逐位置前馈网络的两个 `Conv1d` 把通道数写反了（形状错误）；把 2048 写成 `ffn_dim=2018`，以及把掩码函数本身当作"
               "它的结果传进去；自注意力和交叉注意力共用同一个注意力模块（能运行，但两套权重被绑在了一起，而 Transformer 让"
-              "它们各自独立）；在给 `self.dropout` 赋值之后才调用 `super().__init__()`；以及对集合调用 `.append`。"},
+              "它们各自独立）；在给 `self.dropout` 赋值之后才调用 `super().__init__()`；对集合调用 `.append`；以及把 MXNet 的接口调用写进 "
+              "PyTorch 代码里。"},
     "cm_models": {"en": "{a} or {b}", "zh": "{a}或{b}"},
     "cm_unsupported_cross": {
         "en": "This section rewrites self-attention; pick the decoder's self-attention or the encoder above.",

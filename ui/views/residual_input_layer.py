@@ -82,3 +82,6 @@ def explain_parts(data: lab.input_layer.InputLayer, cfg) -> None:
     st.markdown(t("res_in_sqrt", s=math.sqrt(d), d=d, pe=math.sqrt(d / 2), std=data.embed_std,
                   row=data.embed_std * math.sqrt(d), mean=float(data.token_norm.mean()),
                   scaled=float(data.scaled_norm.mean())))
+    misconception("embed_scale", t("res_in_mis_scale_common"),
+                  t("res_in_mis_scale_shown", pe=math.sqrt(d / 2), mean=float(data.token_norm.mean()),
+                    scaled=float(data.scaled_norm.mean())))
