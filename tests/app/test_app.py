@@ -81,7 +81,7 @@ def test_attention_page_opens_on_the_instant_view():
     assert values.shape == (6, 12, len(TEXT_TOKENS), len(TEXT_TOKENS))
     assert not np.isnan(values).any()                # MiniLM is bidirectional: nothing masked
     np.testing.assert_allclose(values.sum(-1), 1.0, atol=float(err.max()) * len(TEXT_TOKENS) + 1e-6)
-    assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html"]
+    assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html", "dl_live_small"]
 
 
 def test_attention_page_charts():
@@ -213,7 +213,8 @@ def test_every_view_renders_for_minilm():
             assert not np.allclose(z, z5)
             at.slider(key="layer").set_value(0)
             rerun(at)
-        assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html"]
+        assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html",
+                                                              "dl_live_small"]
 
 
 def test_mean_and_max_of_heads():
@@ -456,8 +457,10 @@ def test_language_switch_keeps_the_view_and_the_head():
 def test_export_buttons():
     at = open_app({"text": TEXT})
     buttons = {b.key: b for b in at.get("download_button")}
-    assert set(buttons) == {"dl_csv", "dl_npz", "dl_json", "dl_html"}
+    # MiniLM's live file comes in int8 only (its exact form, 121 MB, is not offered as a file)
+    assert set(buttons) == {"dl_csv", "dl_npz", "dl_json", "dl_html", "dl_live_small"}
     assert "HTML" in buttons["dl_html"].proto.label
+    assert "int8" in buttons["dl_live_small"].proto.label
     assert "CSV" in buttons["dl_csv"].proto.label
     assert "NPZ" in buttons["dl_npz"].proto.label
     assert "JSON" in buttons["dl_json"].proto.label
