@@ -31,28 +31,14 @@ from torch import nn
 from models.training.tasks import CopyTask, get_task
 from models.weights.checkpoint import CHECKPOINT_DIR, load_checkpoint
 
+from .attention import entropy
+from .long_memory import softmax_rows
+
 SEED = 0                 # the seeded weights of the additive and general scores
 SCORES = ("additive", "dot", "general", "scaled")
 
 
 # ---- 1. score functions ---------------------------------------------------------------------
-def softmax(x: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
-    """Softmax over the last axis; `allowed` False entries get weight 0."""
-    x = np.asarray(x, dtype=np.float64)
-    if allowed is not None:
-        x = np.where(allowed, x, -np.inf)
-    m = np.max(x, axis=-1, keepdims=True)
-    e = np.exp(x - m)
-    return e / e.sum(-1, keepdims=True)
-
-
-def entropy(p: np.ndarray) -> float:
-    """Entropy in nats of one weight row (0 log 0 = 0)."""
-    p = np.asarray(p, dtype=np.float64)
-    nz = p[p > 0]
-    return float(-(nz * np.log(nz)).sum())
-
-
 @dataclass(frozen=True)
 class SeededScores:
     """The seeded parameters of the additive and general scores for width d (said as such:
@@ -103,8 +89,9 @@ def score_rows(q: np.ndarray, keys: np.ndarray, allowed: np.ndarray, scale: floa
     out = []
     for kind in SCORES:
         s = scores(kind, q, keys, p, scale)
-        w = softmax(s, allowed)
-        out.append(ScoreRow(kind, np.where(allowed, s, -np.inf), w, float(w.max()), entropy(w), int(np.argmax(w))))
+        w = softmax_rows(s, allowed)
+        out.append(ScoreRow(kind, np.where(allowed, s, -np.inf), w, float(w.max()), float(entropy(w[None])[0]),
+                            int(np.argmax(w))))
     return out
 
 
@@ -130,9 +117,9 @@ def scaling_sweep(n_keys: int, widths=(4, 16, 64, 256, 1024), n_queries: int = 6
         q = rng.normal(size=(n_queries, d))
         k = rng.normal(size=(n_keys, d))
         dots = q @ k.T
-        w, ws = softmax(dots), softmax(dots / math.sqrt(d))
+        w, ws = softmax_rows(dots, True), softmax_rows(dots / math.sqrt(d), True)
         out.append(SweepPoint(d, float(dots.mean()), float(dots.std()), float(w.max(-1).mean()), float(ws.max(-1).mean()),
-                              float(np.mean([entropy(r) for r in w])), float(np.mean([entropy(r) for r in ws]))))
+                              float(entropy(w).mean()), float(entropy(ws).mean())))
     return out
 
 
@@ -152,7 +139,7 @@ def raw_self_attention(x: np.ndarray, allowed: np.ndarray) -> RawAttention:
     """softmax(X Xᵀ) X with no projections, on embeddings x [n, d] (mask [n, n])."""
     x = np.asarray(x, dtype=np.float64)
     s = x @ x.T
-    w = softmax(s, allowed)
+    w = softmax_rows(s, allowed)
     rows = np.arange(len(x))
     return RawAttention(s, w, w @ x, float(np.abs(s - s.T).max()), float(np.mean(w.argmax(-1) == rows)),
                         float(w[rows, rows].mean()), float(np.mean(1.0 / allowed.sum(-1))))

@@ -31,6 +31,8 @@ from torch import nn
 from models import Transformer, TransformerConfig
 from models.weights.checkpoint import CHECKPOINT_DIR, load_checkpoint, save_checkpoint
 
+from . import attention
+
 SIDE = 8                      # scikit-learn's digits are 8×8, grey levels 0..16
 PATCH = 2                     # the shipped ViT's patch: 2×2 pixels, 16 patches + [CLS] = 17 positions
 N_CLASSES = 10
@@ -293,17 +295,6 @@ def held_out() -> tuple[np.ndarray, np.ndarray]:
     return images[te], labels[te]
 
 
-def rollout(patterns: np.ndarray) -> np.ndarray:
-    """Attention rollout (Abnar & Zuidema 2020): per layer the heads' mean plus the identity
-    (the residual), rows renormalised, multiplied through the layers. patterns [layer, head,
-    q, k] -> [q, k]."""
-    out = np.eye(patterns.shape[-1])
-    for layer in patterns:
-        a = layer.mean(0) + np.eye(layer.shape[-1])
-        out = (a / a.sum(-1, keepdims=True)) @ out
-    return out
-
-
 def cls_attention(model: ViT, image: np.ndarray, query: int = 0) -> dict:
     """Attention from one query position (0 = [CLS], i = patch i) to every patch, each laid
     back on the patch grid: "heads" [layer, head, rows, cols], "rollout" [rows, cols], "cls"
@@ -312,7 +303,7 @@ def cls_attention(model: ViT, image: np.ndarray, query: int = 0) -> dict:
     pat = trace.patterns().float().cpu().numpy()                   # [layer, head, q, k]
     g = SIDE // model.front.p
     return {"heads": pat[:, :, query, 1:].reshape(*pat.shape[:2], g, g), "cls": pat[:, :, query, 0],
-            "rollout": rollout(pat)[query, 1:].reshape(g, g),
+            "rollout": attention.rollout(pat)[-1][query, 1:].reshape(g, g),     # through every layer
             "probs": logits.softmax(-1)[0].float().cpu().numpy()}
 
 

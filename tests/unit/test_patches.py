@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from lab import patches
+from lab import attention, patches
 from models import Transformer, TransformerConfig
 
 
@@ -99,10 +99,12 @@ def test_shuffle_test(seed):
 
 
 def test_rollout_rows_are_distributions_and_match_by_hand():
+    """The ViT's rollout is lab.attention.rollout's last layer (mean of heads + identity, rows
+    renormalised, multiplied through the layers)."""
     rng = np.random.default_rng(0)
     pat = rng.random((2, 3, 5, 5))
     pat /= pat.sum(-1, keepdims=True)
-    got = patches.rollout(pat)
+    got = attention.rollout(pat)[-1]
     a0 = pat[0].mean(0) + np.eye(5)
     a1 = pat[1].mean(0) + np.eye(5)
     want = (a1 / a1.sum(-1, keepdims=True)) @ (a0 / a0.sum(-1, keepdims=True))
