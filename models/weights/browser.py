@@ -235,17 +235,21 @@ def encode_tensor(name: str, tensor: torch.Tensor, weights: str) -> dict[str, An
     return {"dtype": "float16", "shape": shape, "data": b64(w.astype(np.float16))}
 
 
-def browser_weights(model: Transformer, weights: str) -> dict[str, dict[str, Any]]:
-    """Every parameter of the state dict by its module path (a tensor shared by two names,
-    the tied unembedding, once: model.js reads embed.weight for it)."""
+def unique_tensors(model: Transformer) -> dict[str, torch.Tensor]:
+    """The state dict with a tensor shared by two names (the tied unembedding) once, under
+    its first name: what a bundle carries (model.js reads embed.weight for the unembedding)."""
     seen: set[int] = set()
     out = {}
     for name, tensor in model.state_dict().items():
-        if tensor.data_ptr() in seen:
-            continue
-        seen.add(tensor.data_ptr())
-        out[name] = encode_tensor(name, tensor, weights)
+        if tensor.data_ptr() not in seen:
+            seen.add(tensor.data_ptr())
+            out[name] = tensor
     return out
+
+
+def browser_weights(model: Transformer, weights: str) -> dict[str, dict[str, Any]]:
+    """Every parameter of the bundle (`unique_tensors`) by its module path, encoded."""
+    return {name: encode_tensor(name, tensor, weights) for name, tensor in unique_tensors(model).items()}
 
 
 def decode_tensor(entry: dict[str, Any]) -> np.ndarray:
@@ -264,12 +268,8 @@ def weights_bytes(model: Transformer, weights: str) -> int:
     """The bytes the weights take in a bundle (base64 included), without building it: the
     bundle is this plus the config and the tokenizer (MiniLM's vocabulary: ~0.5 MB)."""
     per = {"float32": 4, "float16": 2, "int8": 1}[weights]
-    seen: set[int] = set()
     raw = 0
-    for tensor in model.state_dict().values():
-        if tensor.data_ptr() in seen:
-            continue
-        seen.add(tensor.data_ptr())
+    for tensor in unique_tensors(model).values():
         rows = tensor.shape[0] if tensor.ndim >= 2 and weights == "int8" else 0
         raw += tensor.numel() * (2 if weights == "int8" and tensor.ndim < 2 else per) + 4 * rows
     return math.ceil(raw / 3) * 4
@@ -279,7 +279,7 @@ def exact_weights(model: Transformer) -> str:
     """The smallest weight format that carries this model's parameters exactly: "float16"
     when every value is a float16 number already (the shipped verse and pe64 models are
     stored so), else "float32"."""
-    for tensor in model.state_dict().values():
+    for tensor in unique_tensors(model).values():
         w = tensor.detach().to("cpu", torch.float32)
         if w.abs().max().item() > FLOAT16_MAX or not torch.equal(w.to(torch.float16).to(torch.float32), w):
             return "float32"

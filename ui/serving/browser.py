@@ -61,14 +61,13 @@ def plan(key: str, device: str) -> Plan:
         return Plan(weights="", exact=False, size=0, automatic=False, reason=str(e))
     # beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
     rest = len(bundle_json({"config": browser_config(model), "tokenizer": spec}).encode("utf-8"))
-    weights = exact_weights(model)
-    size, small = weights_bytes(model, weights) + rest, weights_bytes(model, "int8") + rest
+    exact = exact_weights(model)
+    size, small = weights_bytes(model, exact) + rest, weights_bytes(model, "int8") + rest
     if size <= LIVE_AUTO_BYTES:
-        return Plan(weights=weights, exact=True, size=size, automatic=True, small=small)
-    if weights == "float32":
-        weights = "float16"
-        size = weights_bytes(model, weights) + rest
-    return Plan(weights=weights, exact=weights == exact_weights(model), size=size, automatic=False, small=small)
+        return Plan(weights=exact, exact=True, size=size, automatic=True, small=small)
+    # too big to come without asking: float16 (the exact weights already when the checkpoint is float16)
+    return Plan(weights="float16", exact=exact == "float16", size=weights_bytes(model, "float16") + rest,
+                automatic=False, small=small)
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
