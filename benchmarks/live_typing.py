@@ -16,6 +16,11 @@ instant view with verse-lm. Each student types `--texts` sentences key by key in
 box, then the same sentences into the sidebar's text box (the server path: one rerun per
 sentence). For each path: the server's CPU seconds (psutil, the `streamlit run` process) and
 the websocket frames the pages sent, per sentence.
+
+And the live export's files (issue 38, part 4): for each model, the file with its live form
+(verse-lm's exact float16 weights, MiniLM's float16) and the small file (int8 weights,
+deflated, as the attention page's export builds it), their sizes against the issue's targets
+(verse-lm <= 3 MB, MiniLM <= 30 MB) and the time from opening the file to a model ready to type.
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from benchmarks._timing import load_average, machine, publish
 from benchmarks.summary import summary_line
 
 TARGETS = {"toy:verse-lm": 100.0, "minilm": 300.0}
+SIZE_TARGETS = {"toy:verse-lm": 3_000_000, "minilm": 30_000_000}      # bytes of the live file (part 4)
 VERSE_TEXT = "床前明月光，疑是地上霜。举头望明月，低头思故乡。The moon is bright over the river tonight!!"
 
 
@@ -47,7 +53,8 @@ def texts_for(key: str, repeats: int) -> list[str]:
     return out
 
 
-def export_file(key: str, folder: Path) -> Path:
+def export_file(key: str, folder: Path, small: bool = False) -> Path:
+    """The live export of `key`: its live form (small=False), or int8 deflated (the small file)."""
     from models.weights import zoo
     from models.weights.browser import browser_model, bundle_json, exact_weights
     from viz_core.attention_html import standalone_html
@@ -56,11 +63,42 @@ def export_file(key: str, folder: Path) -> Path:
     model, tok = zoo.load(key)
     weights = exact_weights(model)
     weights = "float16" if key == "minilm" else weights          # the app's live form of each (ui/serving/browser.py)
+    weights = "int8" if small else weights
+    bundle = browser_model(model, tok, weights=weights, deflate=small)   # as ui/serving/browser.form builds it
     payload = pack_attention(np.full((1, 1, 1, 1), 1.0, dtype=np.float32), ["·"])
-    path = folder / f"{key.replace(':', '-')}.html"
-    path.write_text(standalone_html(payload, title=key, model_json=bundle_json(browser_model(model, tok, weights=weights)),
-                                    text="·"), encoding="utf-8")
+    path = folder / f"{key.replace(':', '-')}{'-int8' if small else ''}.html"
+    path.write_text(standalone_html(payload, title=key, model_json=bundle_json(bundle), text="·"), encoding="utf-8")
     return path
+
+
+def open_offline(browser, path: Path):
+    """A page on `path` with every non-file request aborted (returns page, context, the asked URLs)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    asked: list[str] = []
+    context.route(lambda url: not url.startswith("file:"), lambda route: (asked.append(route.request.url),
+                                                                           route.abort()))
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(path.as_uri())
+    return page, context, asked
+
+
+def file_sizes(browser, folder: Path) -> list[dict]:
+    """Each model's two live files: bytes, and seconds from opening to the model ready."""
+    import time
+
+    out = []
+    for key in TARGETS:
+        for small in (False, True):
+            path = export_file(key, folder, small)
+            t0 = time.perf_counter()
+            page, context, asked = open_offline(browser, path)
+            page.wait_for_selector('.gb-live[data-model="ready"]')
+            ready = time.perf_counter() - t0
+            context.close()
+            assert not asked, asked
+            out.append({"key": key, "small": small, "bytes": path.stat().st_size, "ready_s": ready})
+    return out
 
 
 def measure(page, texts: list[str]) -> list[dict]:
@@ -149,14 +187,7 @@ def main() -> None:
     rows, summary = [], []
     with tempfile.TemporaryDirectory() as tmp, chromium() as browser:
         for key, target in TARGETS.items():
-            path = export_file(key, Path(tmp))
-            context = browser.new_context(viewport={"width": 1400, "height": 1000})
-            asked: list[str] = []
-            context.route(lambda url: not url.startswith("file:"), lambda route: (asked.append(route.request.url),
-                                                                                   route.abort()))
-            page = context.new_page()
-            page.set_default_timeout(120_000)
-            page.goto(path.as_uri())
+            page, context, asked = open_offline(browser, export_file(key, Path(tmp)))
             runs = measure(page, texts_for(key, args.repeats + 2))[2:]      # two warm-up rounds
             context.close()
             assert not asked, asked
@@ -166,7 +197,17 @@ def main() -> None:
             rows.append(f"| {key} | {n} | {passes:.0f} | {total:.0f} | <= {target:.0f} | {'yes' if total <= target else 'no'} |")
             summary.append(summary_line(f"Live view in the browser: new text -> drawn, {key}, {n} tokens (ms, median)",
                                         f"{total:.0f}", f"<= {target:.0f}", total <= target))
+        files = file_sizes(browser, Path(tmp))
         cls = classroom(browser, args.students, args.texts)
+    size_rows = []
+    for f in files:
+        target = SIZE_TARGETS[f["key"]] if f["small"] else None
+        size_rows.append(f"| {f['key']} | {'int8, deflated' if f['small'] else 'live form'} | {f['bytes'] / 1e6:.1f} | "
+                         f"{f['ready_s']:.1f} | {'' if target is None else f'<= {target / 1e6:.0f}'} | "
+                         f"{'' if target is None else ('yes' if f['bytes'] <= target else 'no')} |")
+        if target is not None:
+            summary.append(summary_line(f"Live HTML export, int8 file, {f['key']} (MB)", f"{f['bytes'] / 1e6:.1f}",
+                                        f"<= {target / 1e6:.0f}", f["bytes"] <= target))
     live_cpu, live_frames = cls["live box"]
     side_cpu, side_frames = cls["sidebar"]
     summary.append(summary_line("Live box: server CPU per typed sentence (s), verse-lm, a class typing",
@@ -197,6 +238,16 @@ def main() -> None:
         "",
         "The live box's server CPU is what the server spends with no request at all (its idle "
         "loop over the same seconds).",
+        "",
+        "**The live export's files** (part 4: the text box, the grid, the head map and the lines, with the model "
+        "inside; opened from file:// with every network request aborted). The live form is what the app's live box "
+        "loads (verse-lm's exact float16 weights; MiniLM's float16, on request); the small file carries int8 weights, "
+        "deflated (model.js inflates them with the browser's DecompressionStream). Ready: seconds from opening the "
+        "file to a model ready to type.",
+        "",
+        "| model | weights | file (MB) | ready (s) | target | met |",
+        "| --- | --- | --- | --- | --- | --- |",
+        *size_rows,
         "",
         *summary,
     ])

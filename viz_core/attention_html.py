@@ -31,7 +31,7 @@ def live_js() -> str:
 
 
 def model_js() -> str:
-    """The forward pass in the browser (defines ``glassboxModel.load(bundle)``)."""
+    """The forward pass in the browser (defines ``glassboxModel.load(bundle)`` and ``loadAsync``)."""
     return (WEB / "model.js").read_text(encoding="utf-8")
 
 
@@ -66,9 +66,12 @@ _BOOT_LIVE = """
 (function () {
   var payload = JSON.parse(document.getElementById("gb-data").textContent);
   var live = JSON.parse(document.getElementById("gb-live").textContent);
-  var model = glassboxModel.load(JSON.parse(document.getElementById("gb-model").textContent));
-  glassboxLive(document.getElementById("gb-root"), model, payload,
-               {text: live.text, labels: live.labels, serverPayload: payload});
+  var view = glassboxLive(document.getElementById("gb-root"), null, payload,
+                          {text: live.text, labels: live.labels, serverPayload: payload});
+  // the int8 file's weights travel deflated: inflating them is asynchronous
+  glassboxModel.loadAsync(JSON.parse(document.getElementById("gb-model").textContent)).then(
+    function (model) { view.setModel(model); },
+    function (err) { view.setModel(null, String(err && err.message || err)); });
 })();
 """
 

@@ -305,3 +305,37 @@ def test_a_page_with_a_strict_csp(model_page: Page, csp: str, kernel: str) -> No
     attention = np.array(got["attention"], dtype=np.float32).reshape(ref.shape[:2] + (n, n))
     assert float(np.abs(attention - ref).max()) <= ATTENTION_TOL["float32"]
 
+
+
+# In the page: load window.BUNDLE (deflated int8) with loadAsync and with load, run one text
+# through the first, and return its attention and load's refusal.
+ASYNC_JS = """([src, text]) => new Promise((resolve, reject) => {
+  const script = document.createElement("script");
+  script.src = src;
+  script.onerror = () => reject(new Error("could not read " + src));
+  script.onload = async () => {
+    script.remove();
+    let refusal = "";
+    try { glassboxModel.load(window.BUNDLE); } catch (err) { refusal = String(err.message); }
+    const model = await glassboxModel.loadAsync(window.BUNDLE);
+    const out = model.run(model.tokenize(text).ids);
+    resolve({refusal, attention: out.attention.map((layer) => layer.map((head) => Array.from(head)))});
+  };
+  document.head.append(script);
+})"""
+
+
+def test_deflated_int8_loads_asynchronously_to_the_same_model(model_page: Page) -> None:
+    """The small export's weights travel deflated (models/weights/browser.py): loadAsync
+    inflates them with the browser's DecompressionStream and computes exactly what the plain
+    int8 bundle computes; load refuses them with a sentence naming loadAsync."""
+    model, tok = zoo.load("toy:verse-lm", "cpu")
+    text = "Moon 月光 🌙 <b>"
+    outs = []
+    for deflate in (False, True):
+        path = model_page.glassbox_folder / f"bundle-{deflate}.js"
+        bundle = browser_model(model, tok, weights="int8", deflate=deflate)
+        path.write_text("window.BUNDLE = " + bundle_json(bundle) + ";", encoding="utf-8")
+        outs.append(model_page.evaluate(ASYNC_JS, [path.as_uri() + f"?{time.monotonic_ns()}", text]))
+    assert outs[0]["refusal"] == "" and "loadAsync" in outs[1]["refusal"]
+    assert outs[0]["attention"] == outs[1]["attention"] and len(outs[1]["attention"]) == model.cfg.n_layers

@@ -151,7 +151,8 @@ def test_minilm_asks_before_downloading(app_server, page):
 
 @pytest.mark.parametrize("weights", ["float16", "int8"])
 def test_live_export_works_from_disk_with_no_network(browser, tmp_path, weights):
-    """Part 4: the exported file embeds the model (verse-lm's exact float16 weights, or int8);
+    """Part 4: the exported file embeds the model (verse-lm's exact float16 weights, or int8
+    deflated as the app exports it: model.js inflates it with DecompressionStream);
     opened from file:// with every network route aborted, typing three sentences redraws every
     head, equal to PyTorch's within the format's bound."""
     start = "Moon"
@@ -160,7 +161,8 @@ def test_live_export_works_from_disk_with_no_network(browser, tmp_path, weights)
                              mask=np.tril(np.ones(ref.shape[-2:], dtype=bool)))
     model, tok = zoo.load("toy:verse-lm")
     page_html = standalone_html(payload, title="Glassbox · live", note="offline",
-                                model_json=bundle_json(browser_model(model, tok, weights=weights)), text=start)
+                                model_json=bundle_json(browser_model(model, tok, weights=weights,
+                                                                     deflate=weights == "int8")), text=start)
     path = tmp_path / "live.html"
     path.write_text(page_html, encoding="utf-8")
     with offline_page(browser) as page:

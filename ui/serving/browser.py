@@ -34,7 +34,6 @@ class Plan:
     size: int
     automatic: bool
     reason: str | None = None
-    small: int = 0            # about how many bytes the bundle takes with int8 weights (the small export)
 
 
 @dataclass(frozen=True)
@@ -62,18 +61,29 @@ def plan(key: str, device: str) -> Plan:
     # beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
     rest = len(bundle_json({"config": browser_config(model), "tokenizer": spec}).encode("utf-8"))
     exact = exact_weights(model)
-    size, small = weights_bytes(model, exact) + rest, weights_bytes(model, "int8") + rest
+    size = weights_bytes(model, exact) + rest
     if size <= LIVE_AUTO_BYTES:
-        return Plan(weights=exact, exact=True, size=size, automatic=True, small=small)
+        return Plan(weights=exact, exact=True, size=size, automatic=True)
     # too big to come without asking: float16 (the exact weights already when the checkpoint is float16)
     return Plan(weights="float16", exact=exact == "float16", size=weights_bytes(model, "float16") + rest,
-                automatic=False, small=small)
+                automatic=False)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def int8_size(key: str, device: str) -> int:
+    """The bytes of the int8 bundle (the small live export), deflated as `form` sends it: known
+    only by compressing (~1 s for MiniLM, once per server); the bundle itself is built on click."""
+    model, tok = load_model(key, device)
+    rest = len(bundle_json({"config": browser_config(model), "tokenizer": browser_tokenizer(tok, model.cfg.max_len)})
+               .encode("utf-8"))
+    return weights_bytes(model, "int8", deflate=True) + rest
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
 def form(key: str, device: str, weights: str) -> Form:
-    """The model's bundle as bytes (0.1 s for verse-lm, ~1 s for MiniLM in float16; once per server)."""
+    """The model's bundle as bytes (0.1 s for verse-lm, ~1 s for MiniLM in float16; once per server).
+    int8 weights (the small export) travel deflated."""
     model, tok = load_model(key, device)
-    body = bundle_json(browser_model(model, tok, weights=weights)).encode("utf-8")
+    body = bundle_json(browser_model(model, tok, weights=weights, deflate=weights == "int8")).encode("utf-8")
     ident = f"{key}/{weights}/{len(body)}"
     return Form(id=ident, data=ident.encode("utf-8") + b"\n" + body, size=len(body))

@@ -410,8 +410,9 @@ def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
                 live_cols[0].download_button(t("export_live", mb=f"{size / 1e6:,.1f}"),
                                              lambda: live_html(sel, c.stack, how.weights), f"{stem}_live.html",
                                              "text/html", key="dl_live", help=t("export_live_help"))
-            # int8 weights: about half of float16, a quarter of float32 (size estimated, nothing built yet)
-            live_cols[1].download_button(t("export_live_small", mb=f"{(how.small + LIVE_PAGE_BYTES) / 1e6:,.1f}"),
+            # int8 weights, deflated: under half of float16 (the size counted once per server, the file built on click)
+            small = browser.int8_size(sel.model_key, sel.device) + LIVE_PAGE_BYTES
+            live_cols[1].download_button(t("export_live_small", mb=f"{small / 1e6:,.1f}"),
                                          lambda: live_html(sel, c.stack, "int8"), f"{stem}_live_int8.html",
                                          "text/html", key="dl_live_small", help=t("export_live_small_help"))
         model, _ = serving.load_model(sel.model_key, sel.device)

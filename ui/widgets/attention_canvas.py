@@ -67,11 +67,15 @@ export default function (component) {
   if (entry.started) return;
   entry.started = true;
   setTimeout(() => {
+    let bundle;
     try {
-      entry.settle(glassboxModel.load(JSON.parse(new TextDecoder().decode(bytes.subarray(cut + 1)))), null);
+      bundle = JSON.parse(new TextDecoder().decode(bytes.subarray(cut + 1)));
     } catch (err) {
       entry.settle(null, String(err && err.message || err));
+      return;
     }
+    glassboxModel.loadAsync(bundle).then((model) => entry.settle(model, null),
+                                         (err) => entry.settle(null, String(err && err.message || err)));
   }, 0);
 }
 """

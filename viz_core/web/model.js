@@ -2,6 +2,7 @@
  * the reader's machine from a bundle made by models/weights/browser.py.
  *
  *   const model = glassboxModel.load(bundle);        // bundle: the JSON object
+ *   glassboxModel.loadAsync(bundle).then((model) => ...)   // the same, for deflated weights too
  *   const enc = model.tokenize("The cat sat.");      // {ids, tokens, truncated, n_tokens_before_truncation}
  *   const out = model.run(enc.ids);                   // {tokens, n, attention, hidden, logits}
  *   out.attention[layer][head]                        // Float32Array(n * n), row q, column k
@@ -51,9 +52,13 @@
     return HALF_TABLE;
   }
 
-  /** One bundle tensor -> {shape, data: Float32Array} (browser.py: decode_tensor). */
+  /** One bundle tensor -> {shape, data: Float32Array} (browser.py: decode_tensor). A deflated
+   *  tensor arrives here already inflated by loadAsync (entry.bytes). */
   function decodeTensor(entry) {
-    const bytes = base64Bytes(entry.data);
+    if (entry.packing && !entry.bytes) {
+      throw new Error("This model's weights are packed (" + entry.packing + "): load it with glassboxModel.loadAsync.");
+    }
+    const bytes = entry.bytes || base64Bytes(entry.data);
     const size = entry.shape.reduce((a, b) => a * b, 1);
     let data;
     if (entry.dtype === "float32") {
@@ -680,5 +685,24 @@
     };
   }
 
-  root.glassboxModel = {load};
+  /** The browser's own zlib (DecompressionStream, no network): a deflated tensor's bytes. */
+  async function inflate(bytes) {
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Uint8Array(await new Response(stream).arrayBuffer());
+  }
+
+  /** load(), for a bundle whose tensors may travel deflated ("packing": "deflate": the int8
+   *  export, models/weights/browser.py): inflates them first. A Promise of the model. */
+  async function loadAsync(bundle, options) {
+    const weights = {};
+    await Promise.all(Object.keys((bundle && bundle.weights) || {}).map(async (name) => {
+      const entry = bundle.weights[name];
+      if (!entry.packing) { weights[name] = entry; return; }
+      if (entry.packing !== "deflate") throw new Error("Unknown weight packing " + entry.packing);
+      weights[name] = Object.assign({}, entry, { bytes: await inflate(base64Bytes(entry.data)) });
+    }));
+    return load(bundle && bundle.weights ? Object.assign({}, bundle, { weights }) : bundle, options);
+  }
+
+  root.glassboxModel = {load, loadAsync};
 })(typeof globalThis !== "undefined" ? globalThis : this);
