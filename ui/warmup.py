@@ -13,8 +13,11 @@ would otherwise do while the visitor waits:
    when it is opened without ?text=, and builds what that page's first screen sends: the
    instant view's payload (the default view) and the heads view's all-heads figure.
 
-Then, not a stage, the default model's parity badge on the default text
-(ui/serving/parity.py), which imports transformers.
+Then, not stages, the default model's parity badge on the default text
+(ui/serving/parity.py), which imports transformers, and its browser form's plan and int8
+size (ui/serving/browser.py: for MiniLM, the WordPiece character classes asked of
+`tokenizers`, ~1.5 s, which the instant view reads before it draws, and ~1 s of deflating
+for the export's button).
 
 These steps stay in ui/ because they fill ui's own caches (ui/serving, a view's imports).
 
@@ -90,6 +93,27 @@ def _first_run(state: State) -> None:
 STEPS = (("imports", _imports), ("model", _model), ("first_run", _first_run))
 
 
+def _after(state: State) -> None:
+    """After the warm-up, nothing waiting for them: the parity badge and the live-form plan."""
+    _parity(state)
+    _live_plan(state)
+
+
+def _live_plan(state: State) -> None:
+    """The default model's browser-form plan, so the attention page's first visitor does not
+    compute the WordPiece character classes before the first figure (~1.5 s for MiniLM), and
+    the size of its int8 export (~1 s for MiniLM)."""
+    try:
+        from .serving import browser
+
+        t0 = time.monotonic()
+        browser.plan(state.model_key, state.device)
+        browser.int8_size(state.model_key, state.device)
+        warmup.log.info("live-form plan of %s computed in %.1f s", state.model_key, time.monotonic() - t0)
+    except Exception as e:     # noqa: BLE001 (the attention page computes it then)
+        warmup.log.warning("live-form plan of %s not computed: %s", state.model_key, e)
+
+
 def _parity(state: State) -> None:
     """After the warm-up: the default model's parity badge on the default text
     (ui/serving/parity.py; importing transformers takes seconds), so the home page's
@@ -112,7 +136,7 @@ def start(late: bool = False) -> bool:
     """Start the app's warm-up unless it runs already, ran, or GLASSBOX_WARMUP=0
     (server/warmup.py); whether one is (or was) under way in this process. `late`: called
     from a visitor's first run (app.py), not at the server's start (the launcher)."""
-    return warmup.start(STEPS, after=_parity, late=late)
+    return warmup.start(STEPS, after=_after, late=late)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from models.weights import zoo
 from server import warmup as progress
 from ui import warmup
 from ui.serving import attention as serving_attention
+from ui.serving import browser as serving_browser
 from ui.serving import cache as serving_cache
 
 from .helpers import ATTENTION, assert_ok, chart_ids, instant_data, open_app
@@ -48,12 +49,13 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     passes = _count(monkeypatch, serving_cache, "record")
     packs = _count(monkeypatch, serving_attention, "pack_attention")   # the instant view's payload
     figures = _count(monkeypatch, viz_core, "model_view")               # the heads view's all-heads figure
+    plans = _count(monkeypatch, serving_browser, "browser_tokenizer")  # the live form's plan and the int8 size
     assert warmup.start()
     assert warmup.start()                          # once per process: no second thread
     state = progress.join(timeout=300)
     assert state.stage == "done", state.error
     assert set(state.seconds) == {"imports", "model", "first_run"}
-    assert (len(loads), len(passes), len(packs), len(figures)) == (1, 1, 1, 1)   # the warm-up's own
+    assert (len(loads), len(passes), len(packs), len(figures), len(plans)) == (1, 1, 1, 1, 2)   # the warm-up's own
 
     monkeypatch.setenv("GLASSBOX_WARMUP", "0")     # the page runs below must not warm again
     at = open_app(page=ATTENTION, direct=True)     # a first visit of /attention, default text and view
@@ -64,6 +66,7 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     assert len(passes) == 1, "the page ran its own forward pass"
     assert len(packs) == 1, "the page packed the instant view's payload again"
     assert not figures[1:], "the instant view built a plotly figure"
+    assert len(plans) == 2, "the page planned the model's browser form or sized its int8 export again"
 
     at.radio(key="view__en").set_value("heads")    # one click away: the heads view is warm too
     at.run()
