@@ -25,8 +25,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # Chromium draws the figures' SVG/PDF downloads (kaleido; ui/widgets/figure_export.py).
 # Without it the download menu says so and the chart's camera still saves an SVG.
+# espeak-ng speaks the reader's text for the tokens page's Sound section (without it, a sentence).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium \
+ && apt-get install -y --no-install-recommends chromium espeak-ng \
  && rm -rf /var/lib/apt/lists/*
 ENV CHROMIUM_PATH=/usr/bin/chromium
 

@@ -129,6 +129,16 @@ TERMS: tuple[Term, ...] = (
     Term("geometric sequence", "等比数列", ("几何数列",)),
     Term("bag of words", "词袋", ("一袋词元",)),
     Term("siamese model", "孪生模型", ("双胞胎模型",)),
+    # ---- images, sound and pairing (the tokens page)
+    Term("patch (ViT)", "图块", ("补丁", "图像块"), (), "补丁 is a software patch; activation patching is 激活修补."),
+    Term("log-mel spectrogram", "对数梅尔频谱", ("梅尔声谱", "对数梅尔谱图")),
+    Term("frame (of audio)", "帧"),
+    Term("sample (of a waveform)", "采样点", (), (), "采样 alone is sampling from a distribution (decoding)."),
+    Term("convolution stem (Whisper)", "卷积前端", ("卷积主干", "卷积茎")),
+    Term("contrastive loss (InfoNCE)", "对比损失"),
+    Term("zero-shot classification", "零样本分类"),
+    Term("tower (two-tower model)", "塔（双塔模型）"),
+    Term("caption", "说明文字"),
 )
 
 

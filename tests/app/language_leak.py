@@ -53,7 +53,7 @@ cpu cuda mps Ctrl Enter Shift Cmd Esc Megatron-LM all-reduce MoE Switch DeepSpee
 PReLU ELU RNN LSTM NTK LongRoPE YaRN llama3 WKV Infini RoFormer AttentionViz vLLM absmean WikiText-103 TOML
 Glassbox Debian Vaswani Shaw Press Raffel Su Dao Beltagy Zaheer Dai Munkhdalai Ding Peng Gu Sun Ma Abnar Zuidema Elhage Olsson
 Yeh Katharopoulos Shazeer Ainslie Child Smith Lewis Frobenius Xiong Zhu Yu Hoyer CRATE GRU Bahdanau Luong
-Sublayer RETRO WebGPT Borgeaud Nakano Jurassic-1 Pile CNN JPEG scikit-learn Pillow MXNet
+Sublayer KOSMOS-1 RETRO WebGPT Borgeaud Nakano Jurassic-1 Pile CNN JPEG scikit-learn Pillow MXNet Whisper WAV espeak-ng
 sin cos tan exp log log2 ln Var diag Concat concat pos softplus
 ang
 """.split())

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 if str(REPO_ROOT) not in sys.path:  # lets test modules import support.browser and tests.e2e.helpers
@@ -93,7 +93,17 @@ def app_server() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
+def playwright_driver() -> Iterator[Playwright]:
+    """One Playwright driver for the whole session: a second `sync_playwright()` started while
+    the first runs fails ("Sync API inside the asyncio loop"), so a module that needs a
+    Chromium of its own (tests/e2e/test_tokens_sound_e2e.py: a fake microphone) launches it here."""
+    _skip_if_asked()
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser(playwright_driver: Playwright) -> Iterator[Browser]:
     """Headless Chromium from the system (Debian package `chromium`)."""
     _skip_if_asked()
     executable = os.environ.get("CHROMIUM_PATH", DEFAULT_CHROMIUM)
@@ -105,14 +115,11 @@ def browser() -> Iterator[Browser]:
             "To skip the browser tests on purpose, set GLASSBOX_SKIP_BROWSER=1.",
             pytrace=False,
         )
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_ARGS
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    chromium = playwright_driver.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield chromium
+    finally:
+        chromium.close()
 
 
 @pytest.fixture

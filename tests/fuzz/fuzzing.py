@@ -28,12 +28,14 @@ EXAMPLES = {
            "config_json": 120, "config_dict": 120, "folder_bert": 20, "folder_gpt2": 20, "folder_llama": 20,
            "folder_mistral": 20, "folder_files": 20, "cli": 6, "charlm_upload": 40, "charlm_text": 25,
            "url_params": 2, "typed_text": 150, "typed_text_app": 3, "zip_upload_app": 4, "charlm_app": 2,
-           "lesson_file": 150, "live_text_app": 4, "image_bytes": 150, "image_upload_app": 3},
+           "lesson_file": 150, "live_text_app": 4, "image_bytes": 150, "image_upload_app": 3, "vit_folder": 20, "vit_photo": 60,
+           "audio_bytes": 150, "audio_upload_app": 3},
     "long": {"checkpoint_zip": 1500, "checkpoint_json": 1500, "zip_bytes": 1000, "safetensors_header": 4000,
              "config_json": 3000, "config_dict": 3000, "folder_bert": 300, "folder_gpt2": 300, "folder_llama": 300,
              "folder_mistral": 300, "folder_files": 300, "cli": 60, "charlm_upload": 600, "charlm_text": 300,
              "url_params": 12, "typed_text": 3000, "typed_text_app": 20, "zip_upload_app": 40, "charlm_app": 15,
-             "lesson_file": 3000, "live_text_app": 30, "image_bytes": 3000, "image_upload_app": 20},
+             "lesson_file": 3000, "live_text_app": 30, "image_bytes": 3000, "image_upload_app": 20, "vit_folder": 300, "vit_photo": 1000,
+             "audio_bytes": 3000, "audio_upload_app": 20},
 }
 
 _common = dict(database=None, deadline=None, print_blob=True,

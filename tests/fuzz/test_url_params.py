@@ -139,11 +139,21 @@ PAGES["app_pages/beyond.py"].update({"bx_rt_q": values("vanity", "", "   ", "<b>
                                      "bx_rt_seed": numbers(0, 1000)})
 PAGES["app_pages/lessons.py"] = {"lesson": values("attention", "nope", ""), "step": numbers(-3, 40)}
 # the tokens page (ui/views/tokens.py) and its text section (ui/views/tokens_text.py)
-PAGES["app_pages/tokens.py"] = {"tk_view": values("text", "images"), "tk_merges": numbers(0, 2000),
+PAGES["app_pages/tokens.py"] = {"tk_view": values("text", "images", "sound", "pairing"), "tk_merges": numbers(0, 2000),
                                 "tk_word": values("flumbersnatch", "明月", "", "<b>x</b> [y](z)", "\u200b", "🤖" * 50)}
 # its images section (ui/views/tokens_patches.py)
 PAGES["app_pages/tokens.py"].update({"tim_src": values("digit", "upload"), "tim_i": numbers(0, 449),
-                                     "tim_p": values(1, 2, 4, 8), "tim_q": numbers(0, 16), "tim_seed": numbers(0, 999)})
+                                     "tim_p": values(1, 2, 4, 8), "tim_q": numbers(0, 16), "tim_seed": numbers(0, 999),
+                                     "tim_vit": values("learned", "sincos2d", "none"),
+                                     "tim_live_pos": values("learned", "sincos2d", "none")})   # not read from links
+# its sound section (ui/views/tokens_sound.py)
+PAGES["app_pages/tokens.py"].update({"tsd_src": values("speech", "record", "upload"), "tsd_lang": values("en", "zh"),
+                                     "tsd_text": values("seven", "七", "", "<b>x</b> [y](z)", "--help", "🤖" * 100),
+                                     "tsd_voice": values("", "f3", "m3"),
+                                     "tsd_att": values("cls", "0.mean", "1.3", "2.0", "1.x")})
+# its pairing section (ui/views/tokens_pairing.py)
+PAGES["app_pages/tokens.py"].update({"tpr_lang": values("en", "zh", "fr"), "tpr_seed": numbers(0, 999),
+                                     "tpr_src": values("digit", "upload"), "tpr_i": numbers(0, 449)})
 PAGES["app_pages/residual.py"].update({"in_stack": values("encoder", "decoder"), "bn_layer": numbers(0, 5)})
 PAGES["app_pages/residual.py"].update({"rd_layers": numbers(2, 24), "rd_gain": values(0.5, 1.0, 4.0, 8.0)})
 

@@ -12,4 +12,6 @@ STRINGS = {
     "tk_section": {"en": "Input", "zh": "输入"},
     "tk_sec_text": {"en": "Text", "zh": "文本"},
     "tk_sec_images": {"en": "Images (ViT)", "zh": "图像（ViT）"},
+    "tk_sec_sound": {"en": "Sound (Whisper-style)", "zh": "声音（Whisper 式）"},
+    "tk_sec_pairing": {"en": "Pairing (CLIP-style)", "zh": "图文配对（CLIP 式）"},
 }
