@@ -1,8 +1,8 @@
-"""Train the two small ViTs of the "Tokens from anything" page's Images section
-(recipes/vit_digits.py): 2×2 patches of scikit-learn's digits, learned positions and none, seeded.
+"""Train the three small ViTs of the "Tokens from anything" page's Images section
+(recipes/vit_digits.py): 2×2 patches of scikit-learn's digits; learned, no or 2-D sin-cos positions, seeded.
 
-    python -m cli.vit_digits                      # both
-    python -m cli.vit_digits --only learned       # or --only none
+    python -m cli.vit_digits                      # all three
+    python -m cli.vit_digits --only learned       # or --only none, --only sincos2d
     python -m cli.vit_digits --out /tmp/vit       # somewhere else
 """
 from __future__ import annotations

@@ -10,7 +10,9 @@ front end here is a Linear and a vector, everything after it is `models.Transfor
   `torch.nn.functional.conv2d` with stride P on the same weights (the same linear map);
 - `ViT` = PatchEmbed + Transformer (encoder; its unembedding reads the [CLS] position and
   maps it to the 10 digit classes), trained on scikit-learn's 8×8 digits by `train_vit`,
-  saved by the project's checkpoint code (`save_vit` / `load_vit`);
+  saved by the project's checkpoint code (`save_vit` / `load_vit`); its positions learned,
+  none, or the fixed 2-D sin-cos table (lab/vit_positions.py) held frozen in the
+  Transformer's learned slot (the Transformer has no option for a fixed 2-D table);
 - `baselines` (majority class, logistic regression on the same pixels), `cls_attention`
   (per head and rollout) and `shuffle_test` are the numbers the section shows;
 - `from_hf_vit` puts a transformers ViT's weights (the `vit` family) into the same ViT: its
@@ -19,9 +21,9 @@ front end here is a Linear and a vector, everything after it is `models.Transfor
 from __future__ import annotations
 
 import io
-import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import torch
@@ -31,13 +33,15 @@ from torch import nn
 from models import Transformer, TransformerConfig
 from models.weights.checkpoint import CHECKPOINT_DIR, load_checkpoint, save_checkpoint
 
-from . import attention
+from . import attention, vit_positions
+from .fit import fit
 
 SIDE = 8                      # scikit-learn's digits are 8×8, grey levels 0..16
 PATCH = 2                     # the shipped ViT's patch: 2×2 pixels, 16 patches + [CLS] = 17 positions
 N_CLASSES = 10
 FOLDER = CHECKPOINT_DIR / "vit-digits"
-STEMS = {"learned": "vit-learned", "none": "vit-none"}     # the shipped pair: with and without positions
+STEMS = {"learned": "vit-learned", "none": "vit-none", "sincos2d": "vit-sincos2d"}  # learned, none, fixed 2-D table
+POSITIONS = tuple(STEMS)
 MAX_SIDE = 4096               # an upload larger than this on a side is refused
 SHOW_SIDE = 256               # and one larger than this is shrunk to it (the figures' cells stay visible)
 
@@ -164,23 +168,28 @@ def conv_difference(front: PatchEmbed, images: np.ndarray | torch.Tensor) -> flo
 
 # ---- the small ViT ----------------------------------------------------------------------------
 def vit_config(positional: str, n_patches: int = (SIDE // PATCH) ** 2) -> TransformerConfig:
-    """Our Transformer as a ViT encoder: full attention, learned positions (or none), the
-    unembedding = the classifier over the 10 digits (read at the [CLS] position)."""
+    """Our Transformer as a ViT encoder: full attention, learned positions (or none; the fixed
+    2-D table "sincos2d" sits in the learned slot), the unembedding = the classifier over the
+    10 digits (read at the [CLS] position)."""
+    if positional not in POSITIONS:
+        raise ValueError(f"positions are one of {', '.join(POSITIONS)}, not {positional!r}")
     return TransformerConfig(arch="encoder", vocab_size=N_CLASSES, d_model=32, n_layers=2, n_heads=4, d_ff=64,
-                             max_len=1 + n_patches, positional=positional, norm="layernorm", norm_position="pre",
+                             max_len=1 + n_patches, positional="none" if positional == "none" else "learned", norm="layernorm", norm_position="pre",
                              activation="gelu", tie_embeddings=False)
 
 
 class ViT(nn.Module):
     """PatchEmbed + our Transformer (fed through `inputs_embeds`; its token embedding is unused)."""
 
-    def __init__(self, front: PatchEmbed, body: Transformer) -> None:
+    def __init__(self, front: PatchEmbed, body: Transformer, positions: str | None = None) -> None:
         super().__init__()
         self.front, self.body = front, body
+        self.positions = positions or body.cfg.positional
 
     @property
     def positional(self) -> str:
-        return self.body.cfg.positional
+        """learned, none or sincos2d (the Transformer's own option is "learned" for the last)."""
+        return self.positions
 
     def forward(self, images) -> torch.Tensor:
         """Class logits [B, 10], read at the [CLS] position."""
@@ -194,12 +203,23 @@ class ViT(nn.Module):
         return out[:, 0], trace
 
 
+def fix_sincos(body: Transformer) -> None:
+    """Write the 2-D sin-cos table into the learned slot and freeze it."""
+    g = SIDE // PATCH
+    with torch.no_grad():
+        body.pos_embed.weight.copy_(vit_positions.sincos_2d(g, g, body.cfg.d_model))
+    body.pos_embed.weight.requires_grad_(False)
+
+
 def build_vit(positional: str, seed: int = 0) -> ViT:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         front = PatchEmbed(PATCH, 32)
         nn.init.normal_(front.proj.weight, 0.0, 0.2)
-        return ViT(front, Transformer(vit_config(positional), device="cpu"))
+        body = Transformer(vit_config(positional), device="cpu")
+    if positional == "sincos2d":
+        fix_sincos(body)
+    return ViT(front, body, positional)
 
 
 @dataclass
@@ -217,35 +237,23 @@ def accuracy(model: ViT, images: np.ndarray, labels: np.ndarray) -> float:
 
 
 def train_vit(positional: str = "learned", seed: int = 0, steps: int = 1500, batch: int = 128,
-              lr: float = 3e-3) -> TrainResult:
+              lr: float = 3e-3, progress: Callable[[int, float], None] | None = None) -> TrainResult:
     """Train the small ViT on the training split of the digits: AdamW, linear warm-up then
     cosine decay, batches drawn by numpy's generator from `seed`; the same seed gives the same
-    weights on the same CPU build. Returns the model and its held-out accuracy."""
+    weights on the same CPU build (a frozen sin-cos table stays as built). `progress(step,
+    loss)` is called every 20 steps and at the end. Returns the model and its held-out accuracy."""
     images, labels = digits()
     tr, te = split(labels)
     x, y = torch.as_tensor(images[tr]), torch.as_tensor(labels[tr])
     model = build_vit(positional, seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        opt, lambda s: min(1.0, (s + 1) / 50) * (0.1 + 0.45 * (1 + np.cos(np.pi * min(1.0, s / steps)))))
     rng = np.random.default_rng(seed)
-    losses, start, threads = [], time.perf_counter(), torch.get_num_threads()
-    model.train()
-    torch.set_num_threads(1)               # a model this small runs fastest on one thread
-    try:
-        for _ in range(steps):
-            i = torch.as_tensor(rng.integers(0, len(x), batch))
-            loss = F.cross_entropy(model(x[i]), y[i])
-            opt.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-            opt.step()
-            sched.step()
-            losses.append(float(loss.detach()))
-    finally:
-        torch.set_num_threads(threads)
-    seconds = time.perf_counter() - start
-    return TrainResult(model.eval(), seconds, losses, accuracy(model, images[te], labels[te]))
+
+    def loss() -> torch.Tensor:
+        i = torch.as_tensor(rng.integers(0, len(x), batch))
+        return F.cross_entropy(model(x[i]), y[i])
+
+    fitted = fit(model, loss, steps=steps, lr=lr, warmup=50, floor=0.1, progress=progress)
+    return TrainResult(model, fitted.seconds, fitted.losses, accuracy(model, images[te], labels[te]))
 
 
 def save_vit(model: ViT, stem: str, meta: dict, folder: Path = FOLDER) -> Path:
@@ -253,7 +261,8 @@ def save_vit(model: ViT, stem: str, meta: dict, folder: Path = FOLDER) -> Path:
     end beside it (`stem-front.safetensors`). Returns the JSON path."""
     from safetensors.torch import save_file
 
-    path = save_checkpoint(model.body, None, folder / stem, {**meta, "patch": model.front.p, "side": SIDE})
+    path = save_checkpoint(model.body, None, folder / stem,
+                           {**meta, "patch": model.front.p, "side": SIDE, "positions": model.positional})
     save_file({k: v.detach().contiguous() for k, v in model.front.state_dict().items()},
               str(folder / f"{stem}-front.safetensors"))
     return path
@@ -270,7 +279,10 @@ def load_vit(stem: str, folder: Path = FOLDER) -> tuple[ViT, dict]:
     if {k: tuple(v.shape) for k, v in state.items()} != want:
         raise ValueError(f"{stem}-front.safetensors does not match the patch projection of {stem}.json.")
     front.load_state_dict(state)
-    return ViT(front, body).eval(), meta
+    positions = meta.get("positions", body.cfg.positional)
+    if positions == "sincos2d":
+        body.pos_embed.weight.requires_grad_(False)
+    return ViT(front, body, positions).eval(), meta
 
 
 # ---- what the section shows --------------------------------------------------------------------

@@ -1,10 +1,11 @@
-"""The recipe of the two small ViTs the "Tokens from anything" page's Images section ships
+"""The recipe of the three small ViTs the "Tokens from anything" page's Images section ships
 (lab/patches.py): our own Transformer (encoder, 2 layers × 4 heads, d_model 32) fed with
 2×2 patches of scikit-learn's 8×8 digits through its input-vectors entry, one with learned
-positions and one with none (the shuffle test), seed 0, one CPU thread. Trained on the
+positions, one with none (the shuffle test) and one with the fixed 2-D sin-cos table
+(lab/vit_positions.py, frozen in the learned slot), seed 0, one CPU thread. Trained on the
 stratified 75 % split and saved with the project's checkpoint code to
-models/weights/checkpoints/vit-digits/ (`vit-learned`, `vit-none`: safetensors + JSON, and
-the patch projection beside each). Run: `python -m cli.vit_digits`.
+models/weights/checkpoints/vit-digits/ (`vit-learned`, `vit-none`, `vit-sincos2d`:
+safetensors + JSON, and the patch projection beside each). Run: `python -m cli.vit_digits`.
 """
 from __future__ import annotations
 

@@ -162,7 +162,7 @@ def test_shipped_vits_score_as_their_cards_say():
     tr, te = patches.split(tr_labels)
     majority = np.bincount(tr_labels[tr]).argmax()
     assert base["majority"] == pytest.approx(float(np.mean(tr_labels[te] == majority)))
-    assert accs["learned"] > 0.9 > base["majority"] + 0.5
+    assert accs["learned"] > 0.9 > base["majority"] + 0.5 and accs["sincos2d"] > 0.9
 
 
 def test_cls_attention_shapes_and_sums():

@@ -1,10 +1,14 @@
 """What the "Tokens from anything" page's Images section reads (lab/patches.py):
 
-- `vits`: the shipped pair of small ViTs (learned positions, none), loaded once per process;
-- `scores`: held-out accuracy of both ViTs beside the majority class and a logistic
+- `vits`: the three shipped small ViTs (learned positions, none, 2-D sin-cos), loaded once per
+  process and never changed (a ViT trained in a session lives in that session's state);
+- `scores`: held-out accuracy of the three ViTs beside the majority class and a logistic
   regression on the same pixels (computed once per process);
 - `held_out`: the held-out digits;
-- `picture`: an uploaded file read into grey levels (or the BadImage's reason).
+- `picture`: an uploaded file read into grey levels (or the BadImage's reason);
+- `hub_vit`: a Hugging Face ViT folder (or a hub id, fetched when this machine reaches the
+  hub) as our own ViT, shared by the sessions that name it (read-only: inference only);
+- `photo`: an uploaded file as the RGB picture the Hugging Face ViT's processor reads.
 """
 from __future__ import annotations
 
@@ -13,12 +17,14 @@ import streamlit as st
 import torch
 
 import lab.patches
+import lab.vit_hub
 from lab.patches import STEMS
+from models.errors import Refused
 
 
 @st.cache_resource(show_spinner=False)
 def vits() -> dict[str, tuple[lab.patches.ViT, dict]] | None:
-    """{"learned": (model, meta), "none": (model, meta)}, or None when a file is missing."""
+    """{"learned": (model, meta), "none": ..., "sincos2d": ...}, or None when a file is missing."""
     try:
         return {pos: lab.patches.load_vit(stem) for pos, stem in STEMS.items()}
     except (OSError, ValueError):
@@ -32,7 +38,7 @@ def held_out() -> tuple[np.ndarray, np.ndarray]:
 
 @st.cache_data(show_spinner=False)
 def scores() -> dict[str, float]:
-    """Held-out accuracy: both ViTs, the logistic regression, the majority class."""
+    """Held-out accuracy: the three ViTs, the logistic regression, the majority class."""
     models = vits()
     images, labels = held_out()
     out = dict(lab.patches.baselines())
@@ -58,3 +64,47 @@ def random_front(p: int) -> lab.patches.PatchEmbed:
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         return lab.patches.PatchEmbed(p, 32)
+
+
+def hub_vit(source: str, hub_name: bool) -> tuple[lab.vit_hub.HubViT | None, str | None]:
+    """(the ViT, None) or (None, the refusal's sentence in the UI language) for a folder
+    (read again when one of its files changed) or a hub id (`hub_name`: lab/vit_hub.py `fetch`,
+    its config checked before the weights are downloaded, and only when the hub answers;
+    offline it is refused with the sentence of the sidebar's loader)."""
+    from pathlib import Path
+
+    stamp = 0.0
+    if not hub_name:
+        for name in ("config.json", lab.vit_hub.WEIGHTS, lab.vit_hub.PROCESSOR):
+            try:
+                stamp = max(stamp, (Path(source).expanduser() / name).stat().st_mtime)
+            except OSError:
+                pass
+    vit, refused = loaded_hub_vit(source, hub_name, stamp)
+    if refused is None:
+        return vit, None
+    from ..refusals import say
+
+    return None, say(refused, log=False)                 # in this session's language (the cache is shared)
+
+
+@st.cache_resource(show_spinner=False, max_entries=2)
+def loaded_hub_vit(source: str, hub_name: bool, stamp: float):
+    """`hub_vit`'s work, once per (source, files' time): (the ViT, None) or (None, the Refused).
+    The model is only read (inference), so sessions share it."""
+    from pathlib import Path
+
+    try:
+        folder = lab.vit_hub.fetch(source) if hub_name else Path(source).expanduser()
+        return lab.vit_hub.load_folder(folder), None
+    except Refused as e:
+        return None, e
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def photo(data: bytes):
+    """(RGB PIL image, None, {}) or (None, the BadImage's reason, values)."""
+    try:
+        return lab.vit_hub.read_photo(data), None, {}
+    except lab.patches.BadImage as e:
+        return None, e.reason, e.values
