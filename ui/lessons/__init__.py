@@ -96,7 +96,7 @@ def default_notice(name: str) -> str | None:
 
 
 # the modules that register the step kinds, one per topic (imported in this order)
-TOPICS = ("attention", "block", "decoding", "heads", "poems", "positions", "training")
+TOPICS = ("attention", "block", "decoding", "heads", "poems", "positions", "tokens", "training")
 
 
 def _load() -> None:

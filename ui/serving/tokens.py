@@ -4,7 +4,9 @@
   (models/training/corpus.py): the word table and the first MAX_MERGES merges with their
   counts, once per server, with the seconds it took;
 - `bpe_at(n)`: the `tokenizers` tokenizer that knows the first n of those merges;
-- `wordpiece_tokenizer()`: the bundled MiniLM's WordPiece (None when the package is missing).
+- `wordpiece_tokenizer()`: the bundled MiniLM's WordPiece (None when the package is missing);
+- `cut_four_ways(source, n)`: a text as characters, UTF-8 bytes, WordPiece and BPE with n merges
+  (the text section and the lesson's steps read the same cuts).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from lab import text
+from lab.tokens import Cut
 from models.tokenizer import minilm_tokenizer
 from models.training import corpus
 
@@ -50,3 +53,13 @@ def wordpiece_tokenizer():
         return minilm_tokenizer()
     except ValueError:
         return None
+
+
+def cut_four_ways(source: str, n: int) -> dict[str, Cut]:
+    """`source` cut four ways (WordPiece left out when its tokenizer cannot be loaded)."""
+    out = {"chars": text.characters(source), "bytes": text.utf8_bytes(source)}
+    wp = wordpiece_tokenizer()
+    if wp is not None:
+        out["wordpiece"] = text.wordpiece(wp, source)
+    out["bpe"] = text.bpe(bpe_at(n), source)
+    return out

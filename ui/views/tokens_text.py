@@ -15,7 +15,7 @@ from lab.tokens import Cut
 from ..i18n import t
 from ..links import bound, show_notices
 from ..markup import markdown_table, md_code, md_escape
-from ..serving.tokens import MAX_MERGES, bpe_at, verse_bpe, wordpiece_tokenizer
+from ..serving.tokens import MAX_MERGES, cut_four_ways, verse_bpe
 from ..sidebar import Selection
 from ..widgets.notes import misconception
 
@@ -59,15 +59,6 @@ def section(sel: Selection) -> None:
     merges(vb, n)
     unseen_word(vb, n)
     notes_check(cuts, source, n)
-
-
-def cut_four_ways(source: str, n: int) -> dict[str, Cut]:
-    out = {"chars": text.characters(source), "bytes": text.utf8_bytes(source)}
-    wp = wordpiece_tokenizer()
-    if wp is not None:
-        out["wordpiece"] = text.wordpiece(wp, source)
-    out["bpe"] = text.bpe(bpe_at(n), source)
-    return out
 
 
 def name(scheme: str, n: int) -> str:
