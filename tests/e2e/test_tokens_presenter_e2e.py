@@ -1,4 +1,4 @@
-"""The "Tokens from anything" page on a projector: its Text and Images sections opened in
+"""The "Tokens from anything" page on a projector: its four sections opened in
 presenter mode (?present=1: 24 px text, the sidebar folded) at 1280×720, in English and
 Chinese. On each, read from the DOM's boxes: nothing is wider than the page (no sideways
 scrolling), every chart's tick labels and panel titles lie inside the chart and are drawn,
@@ -15,7 +15,7 @@ from tests.e2e.helpers import assert_clean, screenshot
 
 TIMEOUT = 180_000
 VIEWPORT = {"width": 1280, "height": 720}
-SECTIONS = {"text": 0, "images": 7}          # the plotly charts each section draws (text: HTML tables only)
+SECTIONS = {"text": 0, "images": 7, "sound": 2, "pairing": 4}   # the plotly charts each draws (text: tables only)
 
 # Per chart: tick labels and subplot titles hidden or outside the chart's own box, and pairs of
 # subplot titles of one chart whose boxes overlap; the page's widths (px, 1 px of slack).
