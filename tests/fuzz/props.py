@@ -121,3 +121,19 @@ def run_door(door: str, call: Callable[[], Any], *, allow: tuple[type[BaseExcept
     assert grown <= budget + fuzzing.SLACK_MB, \
         f"{door}: one example grew the process by {grown:.0f} MB, over the budget {budget:.0f} MB + {fuzzing.SLACK_MB} MB"
     return result
+
+
+def damaged(draw: Callable[[Any], Any], data: bytes) -> tuple[str, bytes]:
+    """Inside a `@st.composite` strategy: a valid file's bytes as they are, cut short, with one
+    byte flipped, or replaced by random bytes; returns (which, the bytes)."""
+    from hypothesis import strategies as st
+
+    how = draw(st.sampled_from(["valid", "truncated", "flipped", "random"]))
+    if how == "truncated":
+        data = data[: draw(st.integers(0, max(0, len(data) - 1)))]
+    elif how == "flipped":
+        at = draw(st.integers(0, len(data) - 1))
+        data = data[:at] + bytes([data[at] ^ draw(st.integers(1, 255))]) + data[at + 1:]
+    elif how == "random":
+        data = draw(st.binary(max_size=2000))
+    return how, data

@@ -15,7 +15,7 @@ from scipy.io import wavfile
 from lab import audio_input
 from tests.app.helpers import open_app
 from tests.fuzz.fuzzing import examples
-from tests.fuzz.props import run_door
+from tests.fuzz.props import damaged, run_door
 from tests.fuzz.test_url_params import check_page
 
 PAGE = "app_pages/tokens.py"
@@ -45,14 +45,7 @@ def recordings(draw) -> tuple[str, bytes]:
     dtype = draw(st.sampled_from(sorted(DTYPES)))
     n = draw(st.sampled_from([0, 1, 2, 399, 400, 1_000, 5_000]))
     data = encoded(n, channels, rate, dtype, draw(st.integers(0, 9)))
-    how = draw(st.sampled_from(["valid", "truncated", "flipped", "random"]))
-    if how == "truncated":
-        data = data[: draw(st.integers(0, max(0, len(data) - 1)))]
-    elif how == "flipped":
-        at = draw(st.integers(0, len(data) - 1))
-        data = data[:at] + bytes([data[at] ^ draw(st.integers(1, 255))]) + data[at + 1:]
-    elif how == "random":
-        data = draw(st.binary(max_size=2000))
+    how, data = damaged(draw, data)
     return f"{how} {dtype} {channels}ch {rate} Hz {n} samples", data
 
 

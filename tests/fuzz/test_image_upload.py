@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from lab import patches
 from tests.app.helpers import open_app
 from tests.fuzz.fuzzing import examples
-from tests.fuzz.props import run_door
+from tests.fuzz.props import damaged, run_door
 from tests.fuzz.test_url_params import check_page
 from tests.unit.test_patches import huge_png
 
@@ -34,14 +34,7 @@ def pictures(draw) -> tuple[str, bytes]:
                                       ("PNG", "I;16"), ("JPEG", "L"), ("JPEG", "RGB"), ("GIF", "P"), ("BMP", "RGB")]))
     w, h = draw(st.integers(1, 600)), draw(st.integers(1, 40))
     data = encoded(*((w, h) if draw(st.booleans()) else (h, w)), mode, fmt)
-    how = draw(st.sampled_from(["valid", "truncated", "flipped", "random"]))
-    if how == "truncated":
-        data = data[: draw(st.integers(0, max(0, len(data) - 1)))]
-    elif how == "flipped":
-        at = draw(st.integers(0, len(data) - 1))
-        data = data[:at] + bytes([data[at] ^ draw(st.integers(1, 255))]) + data[at + 1:]
-    elif how == "random":
-        data = draw(st.binary(max_size=2000))
+    how, data = damaged(draw, data)
     return f"{how} {fmt} {mode} {w}x{h}", data
 
 

@@ -16,6 +16,7 @@ import torch
 import lab.pairing
 import lab.patches
 import viz_core.positional
+from viz_core.patches import grey
 from viz_core import escape_labels
 
 from ..i18n import lang as ui_lang
@@ -28,16 +29,6 @@ from ..widgets import figure_export
 from ..widgets.notes import misconception
 
 SOURCES = ("digit", "upload")
-
-
-def grey(fig):
-    """Pictures on the one grey scale 0..1, without axis numbers (the digits' own scale)."""
-    fig.update_traces(zmin=0.0, zmax=1.0, selector=dict(type="heatmap"))
-    if fig.layout.coloraxis.colorscale is not None:
-        fig.update_layout(coloraxis_cmin=0.0, coloraxis_cmax=1.0)
-    fig.update_xaxes(showticklabels=False)
-    fig.update_yaxes(showticklabels=False)
-    return fig
 
 
 def section(sel: Selection) -> None:

@@ -18,6 +18,7 @@ import lab.patches
 import lab.vit_hub
 import lab.vit_positions
 import viz_core.positional
+from viz_core.patches import grey
 from lab.patches import PATCH, POSITIONS, SIDE
 
 from ..i18n import t
@@ -36,18 +37,6 @@ MAX_STEPS = 600       # live training: about 15 s on one thread of this machine 
 HF = "_tim_hf"        # the Hugging Face ViT this session asked for (a folder or a hub id)
 PHOTO_CELLS = 112     # the photo drawn at most this many cells a side
 GRID_MARGIN = 0.1     # a table "has the grid" when neighbours are this much more alike than far patches
-
-
-def grey(fig, ticks: bool = False):
-    """A figure of grey levels on the one scale 0..1 (the picture and its patches alike), without
-    axis numbers unless `ticks` (with the cuts drawn in, they would count the gaps too)."""
-    fig.update_traces(zmin=0.0, zmax=1.0, selector=lambda tr: tr.type == "heatmap" and tr.hoverinfo != "skip")
-    if fig.layout.coloraxis.colorscale is not None:
-        fig.update_layout(coloraxis_cmin=0.0, coloraxis_cmax=1.0)
-    if not ticks:
-        fig.update_xaxes(showticklabels=False)
-        fig.update_yaxes(showticklabels=False)
-    return fig
 
 
 def section(sel: Selection) -> None:
