@@ -49,13 +49,16 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     passes = _count(monkeypatch, serving_cache, "record")
     packs = _count(monkeypatch, serving_attention, "pack_attention")   # the instant view's payload
     figures = _count(monkeypatch, viz_core, "model_view")               # the heads view's all-heads figure
-    plans = _count(monkeypatch, serving_browser, "browser_tokenizer")  # the live form's plan and the int8 size
+    plans = _count(monkeypatch, serving_browser, "browser_tokenizer")  # the live form's plan
+    sized = _count(monkeypatch, serving_browser, "weights_bytes")      # the plan's sizes and the int8 export's
     assert warmup.start()
     assert warmup.start()                          # once per process: no second thread
     state = progress.join(timeout=300)
     assert state.stage == "done", state.error
     assert set(state.seconds) == {"imports", "model", "first_run"}
-    assert (len(loads), len(passes), len(packs), len(figures), len(plans)) == (1, 1, 1, 1, 2)   # the warm-up's own
+    assert (len(loads), len(passes), len(packs), len(figures), len(plans)) == (1, 1, 1, 1, 1)   # the warm-up's own
+    assert [a[1] for a in sized].count("int8") == 1                    # the int8 export sized once
+    n_sized = len(sized)
 
     monkeypatch.setenv("GLASSBOX_WARMUP", "0")     # the page runs below must not warm again
     at = open_app(page=ATTENTION, direct=True)     # a first visit of /attention, default text and view
@@ -66,7 +69,8 @@ def test_warmup_fills_the_cache_the_attention_page_reads(fresh, monkeypatch):
     assert len(passes) == 1, "the page ran its own forward pass"
     assert len(packs) == 1, "the page packed the instant view's payload again"
     assert not figures[1:], "the instant view built a plotly figure"
-    assert len(plans) == 2, "the page planned the model's browser form or sized its int8 export again"
+    assert len(plans) == 1, "the page planned the model's browser form again"
+    assert len(sized) == n_sized, "the page sized the model's browser forms again"
 
     at.radio(key="view__en").set_value("heads")    # one click away: the heads view is warm too
     at.run()

@@ -16,6 +16,16 @@ from tests.e2e.helpers import assert_clean, screenshot
 TIMEOUT = 90_000  # ms; the machine may be busy, nothing here is a timing assertion
 
 
+
+def look_with_hf_vit(page: Page, folder: Path, heading: str) -> None:
+    """Name the Hugging Face ViT folder, ask for it, and wait for its labels' heading."""
+    box = page.locator(".st-key-tim_hf_source input")
+    box.fill(str(folder))
+    box.press("Enter")
+    wait_for_rerun(page, timeout=TIMEOUT)
+    page.locator(".st-key-tim_hf_go button").click()
+    expect(page.get_by_text(heading)).to_be_visible(timeout=TIMEOUT)
+
 def test_images_section(page: Page, app_server: str, tmp_path: Path):
     open_app(page, app_server, "/tokens", "tk_view=images&tim_i=3", timeout=TIMEOUT)
     expect(page.get_by_text("A small ViT reading the digits")).to_be_visible(timeout=TIMEOUT)
@@ -59,12 +69,7 @@ def test_images_section(page: Page, app_server: str, tmp_path: Path):
     torch.manual_seed(0)
     ViTForImageClassification(cfg).save_pretrained(tmp_path / "vit")
     ViTImageProcessor(size={"height": 32, "width": 32}).save_pretrained(tmp_path / "vit")
-    box = page.locator(".st-key-tim_hf_source input")
-    box.fill(str(tmp_path / "vit"))
-    box.press("Enter")
-    wait_for_rerun(page, timeout=TIMEOUT)
-    page.locator(".st-key-tim_hf_go button").click()
-    expect(page.get_by_text("The five most likely labels")).to_be_visible(timeout=TIMEOUT)
+    look_with_hf_vit(page, tmp_path / "vit", "The five most likely labels")
     expect(page.locator(CHARTS)).to_have_count(4, timeout=TIMEOUT)      # picture, patches, photo + rollout, heads
     page.locator(".st-key-tim_hf_heads").scroll_into_view_if_needed()
     screenshot(page, "e2e-tokens-images-05-hf-vit")
@@ -82,12 +87,7 @@ def test_images_section(page: Page, app_server: str, tmp_path: Path):
     expect(upload).to_have_count(1, timeout=TIMEOUT)
     upload.set_input_files(str(photo))
     expect(page.locator(CHARTS)).to_have_count(2, timeout=TIMEOUT)
-    box = page.locator(".st-key-tim_hf_source input")
-    box.fill(str(tmp_path / "vit"))
-    box.press("Enter")
-    wait_for_rerun(page, timeout=TIMEOUT)
-    page.locator(".st-key-tim_hf_go button").click()
-    expect(page.get_by_text("可能性最大的五个标签")).to_be_visible(timeout=TIMEOUT)
+    look_with_hf_vit(page, tmp_path / "vit", "可能性最大的五个标签")
     expect(page.locator(CHARTS)).to_have_count(4, timeout=TIMEOUT)
     screenshot(page, "e2e-tokens-images-06-hf-vit-zh")
     assert_clean(page)

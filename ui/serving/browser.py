@@ -34,6 +34,7 @@ class Plan:
     size: int
     automatic: bool
     reason: str | None = None
+    rest: int = 0             # bytes beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
 
 
 @dataclass(frozen=True)
@@ -58,25 +59,23 @@ def plan(key: str, device: str) -> Plan:
         spec = browser_tokenizer(tok, model.cfg.max_len)
     except ValueError as e:
         return Plan(weights="", exact=False, size=0, automatic=False, reason=str(e))
-    # beside the weights: the config and the tokenizer (MiniLM's vocabulary: ~0.3 MB)
     rest = len(bundle_json({"config": browser_config(model), "tokenizer": spec}).encode("utf-8"))
     exact = exact_weights(model)
     size = weights_bytes(model, exact) + rest
     if size <= LIVE_AUTO_BYTES:
-        return Plan(weights=exact, exact=True, size=size, automatic=True)
+        return Plan(weights=exact, exact=True, size=size, automatic=True, rest=rest)
     # too big to come without asking: float16 (the exact weights already when the checkpoint is float16)
     return Plan(weights="float16", exact=exact == "float16", size=weights_bytes(model, "float16") + rest,
-                automatic=False)
+                automatic=False, rest=rest)
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def int8_size(key: str, device: str) -> int:
     """The bytes of the int8 bundle (the small live export), deflated as `form` sends it: known
-    only by compressing (~1 s for MiniLM, once per server); the bundle itself is built on click."""
-    model, tok = load_model(key, device)
-    rest = len(bundle_json({"config": browser_config(model), "tokenizer": browser_tokenizer(tok, model.cfg.max_len)})
-               .encode("utf-8"))
-    return weights_bytes(model, "int8", deflate=True) + rest
+    only by compressing (~1 s for MiniLM, once per server); the bundle itself is built on click.
+    For a model whose `plan` has no reason (no browser form, no size)."""
+    model, _ = load_model(key, device)
+    return weights_bytes(model, "int8", deflate=True) + plan(key, device).rest
 
 
 @st.cache_resource(max_entries=4, show_spinner=False)
