@@ -4,6 +4,7 @@ and changes nothing for the pages."""
 from __future__ import annotations
 
 import logging
+import threading
 
 import pytest
 import streamlit as st
@@ -15,16 +16,23 @@ from ui import warmup
 from ui.serving import attention as serving_attention
 from ui.serving import browser as serving_browser
 from ui.serving import cache as serving_cache
+from ui.serving import shared_results
 
 from .helpers import ATTENTION, assert_ok, chart_ids, instant_data, open_app
 
 
 @pytest.fixture
 def fresh(monkeypatch):
-    """Warm-up on, nothing cached: a server that has just started."""
+    """Warm-up on, nothing cached: a server that has just started. An earlier test's script
+    run that outlived its AppTest could still be computing the default text's pass, which
+    the shared store would hand to the warm-up: wait for such runs to end first."""
     monkeypatch.delenv("GLASSBOX_WARMUP", raising=False)
+    for th in threading.enumerate():
+        if th.name.startswith("ScriptRunner"):
+            th.join(timeout=60)
     st.cache_data.clear()
     st.cache_resource.clear()
+    shared_results.clear()
     progress.reset()
     yield
     progress.reset()

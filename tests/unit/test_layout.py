@@ -19,8 +19,8 @@
     sections. A page view is a module an app_pages file renders (`from ui.views import X`);
     its sections are the modules named `<page>_<x>.py`; every view module is a page view
     or a section of one;
-  - views define no `st.cache_data` / `st.cache_resource` function: the cached passes and
-    datasets live in ui/serving/<topic>.py;
+  - views define no `st.cache_data` / `st.cache_resource` / `shared_result` function: the
+    cached passes and datasets live in ui/serving/<topic>.py;
 - no import circle inside a folder (models, lab, viz_core, ui, server, recipes, support and
   every subfolder, cli, app_pages): the graph of each folder's modules from their imports, deferred imports
   inside functions and TYPE_CHECKING imports included. Importing `pkg.mod` is an edge to
@@ -244,10 +244,12 @@ def imported_files(tree: ast.AST, path: Path) -> list[tuple[Path, int]]:
 
 
 def cached_functions(tree: ast.AST) -> set[str]:
-    """Functions decorated with st.cache_data / st.cache_resource (called or bare)."""
+    """Functions decorated with st.cache_data / st.cache_resource or ui/serving's
+    shared_result (called or bare)."""
     def is_cache(d: ast.expr) -> bool:
         d = d.func if isinstance(d, ast.Call) else d
-        return isinstance(d, ast.Attribute) and d.attr in ("cache_data", "cache_resource")
+        return ((isinstance(d, ast.Attribute) and d.attr in ("cache_data", "cache_resource", "shared_result"))
+                or (isinstance(d, ast.Name) and d.id == "shared_result"))
     return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
             and any(is_cache(d) for d in n.decorator_list)}
 
@@ -378,7 +380,7 @@ def test_the_ui_rules_catch_what_they_forbid():
     found = {rel(f) for f, _ in imported_files(bad, ROOT / "ui" / "widgets" / "bad.py")}
     assert {"ui/views/residual.py", "ui/views/masks.py"} <= found
     assert cached_functions(ast.parse("@st.cache_data(ttl=1)\ndef a(): pass\n@st.cache_resource\ndef b(): pass\n"
-                                      "def c(): pass\n")) == {"a", "b"}
+                                      "def c(): pass\n@shared_result('t')\ndef d(): pass\n")) == {"a", "b", "d"}
     assert find_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [(frozenset("abc"), ["a", "b", "c", "a"])]
     assert find_circles({"a": {"b"}, "b": set()}) == []
 

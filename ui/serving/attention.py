@@ -17,6 +17,7 @@ from viz_core.figure import use_text_scale
 
 from .cache import attention_data
 from .run_key import RunKey
+from .shared_results import shared_result
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -31,7 +32,7 @@ def model_view_figure(key: RunKey, stack: str, palette: str, scale: float,
                              terms={"tile": tile})
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared_result("instant_payload")
 def instant_payload(key: RunKey, stack: str, palette: str,
                     labels: tuple[tuple[str, str], ...]) -> dict:
     """All layers and heads of one stack, packed once per text, palette and language

@@ -1,8 +1,10 @@
 """What the pages read, cached per (model, text): one recorded pass through the gate,
 reduced to numpy by `Trace` accessors and `lab` functions.
 
-Models are cached by the gate (`st.cache_resource`); the per-text arrays here with
-`st.cache_data(max_entries=...)`, keyed by plain values and the memory budget.
+Models are cached by the gate (`st.cache_resource`). The passes a class reads (attention,
+head metrics, rollout, internals, the model map) are kept in one store bounded by bytes and
+shared by every session (`shared_results.shared_result`: never changed after they are built);
+the rest with `st.cache_data(max_entries=...)`, keyed by plain values and the memory budget.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from models.trace import Stack, as_numpy, record_names
 
 from .gate import MAX_CHARS, Recorded, RunInfo, load_model, record, trace_budget_bytes, unk_fraction
 from .run_key import RunKey
+from .shared_results import shared_result
 
 
 def _n_before(rec: Recorded, text: str) -> tuple[int, bool]:
@@ -58,7 +61,7 @@ def attention_data(key: RunKey, budget: int | None = None) -> AttentionData:
     return _attention_data(key, trace_budget_bytes() if budget is None else budget)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared_result("attention_data")
 def _attention_data(key: RunKey, budget: int) -> AttentionData:
     model, _ = load_model(key.model_key, key.device)
     rec = record(key, record_names(model.cfg, ["pattern", "mask"]), budget)
@@ -72,7 +75,7 @@ def _attention_data(key: RunKey, budget: int) -> AttentionData:
     return data
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared_result("head_metrics")
 def head_metrics(key: RunKey, stack: str) -> dict[str, np.ndarray]:
     """Per-head metrics [L, H] of one stack (seconds at 512 tokens, so cached)."""
     data = attention_data(key)
@@ -80,7 +83,7 @@ def head_metrics(key: RunKey, stack: str) -> dict[str, np.ndarray]:
     return attention.layerwise_head_metrics(data.patterns[stack], k_tokens, data.masks[stack])
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
+@shared_result("rollout")
 def rollout(key: RunKey, stack: str) -> np.ndarray:
     """Attention rollout [L, q, q] of a self-attention stack."""
     return attention.rollout(attention_data(key).patterns[stack], head_fusion="mean",
@@ -129,7 +132,7 @@ def internals(key: RunKey, budget: int | None = None) -> InternalsData:
     return _internals(key, trace_budget_bytes() if budget is None else budget)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared_result("internals")
 def _internals(key: RunKey, budget: int) -> InternalsData:
     model, _ = load_model(key.model_key, key.device)
     stack = Stack.output(model.cfg.arch)
@@ -192,7 +195,7 @@ def map_view(key: RunKey, budget: int | None = None) -> MapView:
     return _map_view(key, trace_budget_bytes() if budget is None else budget)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
+@shared_result("map_view")
 def _map_view(key: RunKey, budget: int) -> MapView:
     model, _ = load_model(key.model_key, key.device)
     rec = record(key, record_names(model.cfg, model_map.KINDS), budget)
