@@ -11,6 +11,10 @@ starts it (`python -m ui.warmup run app.py`):
   comes; the page's first visitor, then a second one;
 - **fresh**: the visitor opens the page as soon as /_stcore/health answers.
 
+Beside them, Streamlit's floor: a bare app of one file (benchmarks/_floor_app.py) that draws
+one line of text, or one small plotly chart, served and visited the same way ("bare";
+--no-floor leaves it out). No page of ours can draw its first figure sooner than that.
+
 The server is pinned to CPU 0 and the browser (with this script) to CPU 1
 (`os.sched_setaffinity`, inherited by each process and its threads), so the two do not
 share a core; with fewer than two CPUs nothing is pinned and the report says so.
@@ -60,6 +64,14 @@ _PLOTLY_JS = """!!document.querySelector('[class*="st-key-ls_fig_"] .js-plotly-p
 PAGES = {
     "attention": ("/attention", INSTANT_DRAWN_JS, ("bidi_component", "instant_canvas")),
     "lesson step": ("/lessons?lesson=attention&step=2", _PLOTLY_JS, ("plotly_chart", "ls_fig_")),
+}
+# Streamlit's floor: a bare app (benchmarks/_floor_app.py) drawing one element, served the same
+# way on the same core; no page of ours can be drawn sooner than these
+FLOOR_APP = ROOT / "benchmarks" / "_floor_app.py"
+FLOOR = {
+    "bare: one line": ("/?figure=text", """!!document.querySelector('[data-testid="stMarkdown"]')""",
+                       ("markdown", "")),
+    "bare: one plotly chart": ("/?figure=plotly", _PLOTLY_JS, ("plotly_chart", "ls_fig_")),
 }
 
 _WATCH_JS = """
@@ -129,7 +141,7 @@ def split(frames: Frames, timing: dict, element: tuple[str, str]) -> dict:
             session = at(t)
         elif which == "delta" and figure is None and msg.delta.WhichOneof("type") == "new_element":
             el = msg.delta.new_element
-            if el.WhichOneof("type") == kind and marker in getattr(el, kind).id:
+            if el.WhichOneof("type") == kind and marker in getattr(getattr(el, kind), "id", ""):
                 figure, size = at(t), len(data)
         elif which == "script_finished" and figure is not None and finished is None:
             finished = at(t)
@@ -153,7 +165,7 @@ def visit(browser, base: str, page_name: str) -> dict:  # noqa: ANN001
     """One new visitor (a fresh context) opening `page_name`: the breakdown."""
     from benchmarks._browser import new_page
 
-    path, drawn_js, element = PAGES[page_name]
+    path, drawn_js, element = {**PAGES, **FLOOR}[page_name]
     with new_page(browser) as page:
         frames = Frames()
         cdp = page.context.new_cdp_session(page)
@@ -176,14 +188,18 @@ def pinned() -> bool:
 
 def one_round(browser, state: str, log_dir: Path, pin: bool) -> dict[str, list[dict]]:  # noqa: ANN001
     """A fresh server; `state` warm (wait for the warm-up) or fresh (visit at health);
-    each page visited by a first and a second new visitor."""
+    each page visited by a first and a second new visitor. `state` "bare": the floor app
+    (FLOOR), its two pages."""
     from support.browser import free_port, serve_app
 
     log = log_dir / f"server-{state}-{time.monotonic_ns()}.log"
     if pin:
         os.sched_setaffinity(0, {SERVER_CPU})          # the server (a child) inherits this
     try:
-        server = serve_app(ROOT / "app.py", log, free_port(), module="ui.warmup")
+        if state == "bare":
+            server = serve_app(FLOOR_APP, log, free_port())
+        else:
+            server = serve_app(ROOT / "app.py", log, free_port(), module="ui.warmup")
         base = server.__enter__()
     finally:
         if pin:
@@ -194,7 +210,7 @@ def one_round(browser, state: str, log_dir: Path, pin: bool) -> dict[str, list[d
             while "warm-up done" not in log.read_text(errors="replace") and time.monotonic() < deadline:
                 time.sleep(0.2)
         out: dict[str, list[dict]] = {}
-        for name in PAGES:
+        for name in FLOOR if state == "bare" else PAGES:
             out[name] = [visit(browser, base, name) for _ in range(2)]     # the page's first visitor, a second
         return out
     finally:
@@ -222,13 +238,14 @@ def report(rows: dict[tuple[str, str, int], list[dict]], rounds: int, pin: bool,
     summary = []
     for (page, state, v), rs in rows.items():
         total = med(rs, "total")
-        target = TARGETS[state]
-        ok = total <= target
+        target = TARGETS.get(state)
+        ok = target is None or total <= target
+        aim = "(Streamlit's floor)" if target is None else f"<= {target} s: {'met' if ok else 'MISSED'}"
         lines.append(f"| {page} | {state} | {'first' if v == 0 else 'second'} | **{total:.2f}** | "
                      f"{med(rs, 'assets'):.2f} ({med(rs, 'assets_kb'):,.0f}) | {med(rs, 'session'):.2f} | "
                      f"{med(rs, 'run'):.2f} | {med(rs, 'kb'):,.0f} | {med(rs, 'draw'):.2f} | "
-                     f"{med(rs, 'lazy'):.2f} ({med(rs, 'lazy_kb'):,.0f}) | <= {target} s: {'met' if ok else 'MISSED'} |")
-        if v == 0:
+                     f"{med(rs, 'lazy'):.2f} ({med(rs, 'lazy_kb'):,.0f}) | {aim} |")
+        if v == 0 and target is not None:
             summary.append(summary_line(f"First figure, new visitor, {state} server: {PAGES[page][0]} (median)",
                                         f"{total:.2f} s", f"<= {target} s", ok))
     return "\n".join(lines + [""] + summary)
@@ -240,6 +257,7 @@ def main() -> None:
     ap.add_argument("--note", default="")
     ap.add_argument("--no-pin", action="store_true", help="do not pin the server and the browser to CPUs")
     ap.add_argument("--no-doc", action="store_true", help="do not write docs/benchmarks.md")
+    ap.add_argument("--no-floor", action="store_true", help="do not measure the bare Streamlit app (FLOOR)")
     args = ap.parse_args()
 
     from benchmarks._browser import chromium, load_note, sigterm_as_exit
@@ -253,7 +271,8 @@ def main() -> None:
     rows: dict[tuple[str, str, int], list[dict]] = {}
     with tempfile.TemporaryDirectory(prefix="glassbox-first-") as tmp, chromium() as browser:
         for i in range(args.rounds):
-            for state in ("warm", "fresh") if i % 2 == 0 else ("fresh", "warm"):
+            states = ("warm", "fresh") if i % 2 == 0 else ("fresh", "warm")
+            for state in states + (() if args.no_floor else ("bare",)):
                 got = one_round(browser, state, Path(tmp), pin)
                 for page, visits in got.items():
                     for v, r in enumerate(visits):
@@ -262,7 +281,7 @@ def main() -> None:
                         f"{r['total']:.2f} s (assets {r['assets']:.2f}, session {r['session']:.2f}, run "
                         f"{r['run']:.2f}, {r['kb']:.0f} KB, draw {r['draw']:.2f}, lazy {r['lazy']:.2f} s "
                         f"{r['lazy_kb']:.0f} KB)" for r in visits), file=sys.stderr)
-    order = {(p, s, v): (list(PAGES).index(p), s != "warm", v) for p, s, v in rows}
+    order = {(p, s, v): (list({**PAGES, **FLOOR}).index(p), s != "warm", v) for p, s, v in rows}
     rows = dict(sorted(rows.items(), key=lambda kv: order[kv[0]]))
     md = report(rows, args.rounds, pin, " ".join(filter(None, [args.note, load_note(load)])))
     publish("first_figure", md, write_doc=not args.no_doc, say_where=True)
