@@ -73,6 +73,7 @@ FLOOR = {
                        ("markdown", "")),
     "bare: one plotly chart": ("/?figure=plotly", _PLOTLY_JS, ("plotly_chart", "ls_fig_")),
 }
+ALL_PAGES = {**PAGES, **FLOOR}
 
 _WATCH_JS = """
 () => {
@@ -165,7 +166,7 @@ def visit(browser, base: str, page_name: str) -> dict:  # noqa: ANN001
     """One new visitor (a fresh context) opening `page_name`: the breakdown."""
     from benchmarks._browser import new_page
 
-    path, drawn_js, element = {**PAGES, **FLOOR}[page_name]
+    path, drawn_js, element = ALL_PAGES[page_name]
     with new_page(browser) as page:
         frames = Frames()
         cdp = page.context.new_cdp_session(page)
@@ -281,7 +282,7 @@ def main() -> None:
                         f"{r['total']:.2f} s (assets {r['assets']:.2f}, session {r['session']:.2f}, run "
                         f"{r['run']:.2f}, {r['kb']:.0f} KB, draw {r['draw']:.2f}, lazy {r['lazy']:.2f} s "
                         f"{r['lazy_kb']:.0f} KB)" for r in visits), file=sys.stderr)
-    order = {(p, s, v): (list({**PAGES, **FLOOR}).index(p), s != "warm", v) for p, s, v in rows}
+    order = {(p, s, v): (list(ALL_PAGES).index(p), s != "warm", v) for p, s, v in rows}
     rows = dict(sorted(rows.items(), key=lambda kv: order[kv[0]]))
     md = report(rows, args.rounds, pin, " ".join(filter(None, [args.note, load_note(load)])))
     publish("first_figure", md, write_doc=not args.no_doc, say_where=True)

@@ -95,11 +95,6 @@ def _first_run(state: State) -> None:
 STEPS = (("imports", _imports), ("model", _model), ("first_run", _first_run))
 
 
-def _after(state: State) -> None:
-    """After the warm-up, nothing waiting for it: the parity badge."""
-    _parity(state)
-
-
 def _live_plan(state: State) -> None:
     """The default model's browser-form plan, so the attention page's first visitor does not
     compute the WordPiece character classes before the first figure (~1.5 s for MiniLM), and
@@ -139,7 +134,7 @@ def start(late: bool = False) -> bool:
     """Start the app's warm-up unless it runs already, ran, or GLASSBOX_WARMUP=0
     (server/warmup.py); whether one is (or was) under way in this process. `late`: called
     from a visitor's first run (app.py), not at the server's start (the launcher)."""
-    return warmup.start(STEPS, after=_after, late=late)
+    return warmup.start(STEPS, after=_parity, late=late)   # after the stages: nothing waits for it
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,6 @@ and changes nothing for the pages."""
 from __future__ import annotations
 
 import logging
-import threading
 
 import pytest
 import streamlit as st
@@ -23,13 +22,8 @@ from .helpers import ATTENTION, assert_ok, chart_ids, instant_data, open_app
 
 @pytest.fixture
 def fresh(monkeypatch):
-    """Warm-up on, nothing cached: a server that has just started. An earlier test's script
-    run that outlived its AppTest could still be computing the default text's pass, which
-    the shared store would hand to the warm-up: wait for such runs to end first."""
+    """Warm-up on, nothing cached: a server that has just started."""
     monkeypatch.delenv("GLASSBOX_WARMUP", raising=False)
-    for th in threading.enumerate():
-        if th.name.startswith("ScriptRunner"):
-            th.join(timeout=60)
     st.cache_data.clear()
     st.cache_resource.clear()
     shared_results.clear()

@@ -143,3 +143,26 @@ def test_the_decorator_keys_on_topic_and_arguments_and_clears_its_own(monkeypatc
     shared_results.clear()
     two(k, "self")
     assert len(calls) == 5
+
+
+def test_a_build_under_way_when_the_store_is_cleared_is_returned_not_kept():
+    """A pass that began before clear() (an earlier reader, the old weights) is handed to
+    its caller but not kept; the next caller builds anew."""
+    store = Store(budget=lambda: 10**6)
+    started, release = threading.Event(), threading.Event()
+
+    def slow():
+        started.set()
+        release.wait(5)
+        return np.arange(3)
+
+    got = []
+    th = threading.Thread(target=lambda: got.append(store.get_or_build("k", slow)))
+    th.start()
+    started.wait(5)
+    store.drop()
+    release.set()
+    th.join()
+    assert got[0].tolist() == [0, 1, 2] and len(store) == 0
+    fresh = store.get_or_build("k", lambda: np.zeros(1))
+    assert fresh.tolist() == [0.0] and len(store) == 1

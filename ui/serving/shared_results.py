@@ -16,7 +16,7 @@ view's packed payload, head metrics, rollout).
 bounded by the bytes its values hold ($GLASSBOX_RESULTS_MB, default 512 MB: MiniLM on a
 51-token text took 5.9 MB across the pages, on a 345-token one 75 MB), and hands every
 session the same object. Concurrent first calls with one key wait for one build; a failed
-build is not kept. A value larger than the whole budget is computed and returned, not kept.
+build is not kept, nor one under way when the store is cleared. A value larger than the whole budget is computed and returned, not kept.
 
 The rule that makes sharing safe is the one of `figures.shared_figure`: **a shared result is
 never changed after it is built.** The store makes every numpy array inside the value
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
 import sys
 import threading
 from collections import OrderedDict
@@ -37,21 +36,23 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from models.limits import Limit
+
 ENV = "GLASSBOX_RESULTS_MB"
 DEFAULT_MB = 512
 
 T = TypeVar("T")
 
 
+# read as every limit is (models/limits.py); not in its LIMITS table: nobody is refused at it,
+# the least recently used results are dropped
+BUDGET = Limit(ENV, DEFAULT_MB, "MB", "per-text results every session shares (least recently used dropped)", "")
+
+
 def budget_bytes() -> int:
     """The store's size in bytes: $GLASSBOX_RESULTS_MB (MB, 10^6 bytes), else 512 MB; an
     unreadable or non-positive value falls back to the default."""
-    raw = os.environ.get(ENV, "").strip()
-    try:
-        mb = float(raw) if raw else DEFAULT_MB
-    except ValueError:
-        mb = DEFAULT_MB
-    return int((mb if mb == mb and mb > 0 else DEFAULT_MB) * 1e6)
+    return int(BUDGET.value() * 1e6)
 
 
 def nbytes(value: Any, _seen: set[int] | None = None) -> int:
@@ -104,6 +105,7 @@ class Store:
         self._bytes = 0
         self._lock = threading.Lock()
         self._building: dict[Hashable, threading.Lock] = {}
+        self._generation = 0                     # moved on by drop(): builds begun before it are not kept
         self.hits = self.misses = 0
 
     @property
@@ -127,9 +129,10 @@ class Store:
                 if got is not None:
                     return got[0]
                 self.misses += 1
+                generation = self._generation
             try:
                 value = freeze(build())
-                self._put(key, value, nbytes(value))
+                self._put(key, value, nbytes(value), generation)
                 return value
             finally:
                 with self._lock:
@@ -142,10 +145,10 @@ class Store:
             self.hits += 1
         return got
 
-    def _put(self, key: Hashable, value: Any, size: int) -> None:
+    def _put(self, key: Hashable, value: Any, size: int, generation: int) -> None:
         budget = self._budget()
         with self._lock:
-            if size > budget:
+            if size > budget or generation != self._generation:
                 return
             old = self._entries.pop(key, None)
             if old is not None:
@@ -157,8 +160,10 @@ class Store:
                 self._bytes -= dropped
 
     def drop(self, match: Callable[[Hashable], bool] | None = None) -> None:
-        """Forget every entry (or those whose key `match`es)."""
+        """Forget every entry (or those whose key `match`es). A build under way now is
+        returned to its callers but not kept: it may read what is being forgotten."""
         with self._lock:
+            self._generation += 1
             for key in [k for k in self._entries if match is None or match(k)]:
                 self._bytes -= self._entries.pop(key)[1]
 
