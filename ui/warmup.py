@@ -9,15 +9,14 @@ would otherwise do while the visitor waits:
    through `ui.serving.gate.load_model`, i.e. into the same `st.cache_resource` entry
    the pages read;
 3. first run: records the attention pass of the sidebar's default text through
-   `ui.serving.cache.attention_data`, the `st.cache_data` entry the attention page reads
-   when it is opened without ?text=, and builds what that page's first screen sends: the
-   instant view's payload (the default view) and the heads view's all-heads figure.
+   `ui.serving.cache.attention_data`, the shared results the attention page reads when it
+   is opened without ?text=, and builds what that page's first screen sends: the instant
+   view's payload (the default view), the live box's plan and the export's int8 size
+   (ui/serving/browser.py: for MiniLM, the WordPiece character classes asked of
+   `tokenizers` in batches, and the int8 weights deflated), and the heads view's all-heads figure.
 
-Then, not stages, the default model's parity badge on the default text
-(ui/serving/parity.py), which imports transformers, and its browser form's plan and int8
-size (ui/serving/browser.py: for MiniLM, the WordPiece character classes asked of
-`tokenizers`, ~1.5 s, which the instant view reads before it draws, and ~1 s of deflating
-for the export's button).
+Then, not a stage, the default model's parity badge on the default text
+(ui/serving/parity.py), which imports transformers.
 
 These steps stay in ui/ because they fill ui's own caches (ui/serving, a view's imports).
 
@@ -97,8 +96,8 @@ STEPS = (("imports", _imports), ("model", _model), ("first_run", _first_run))
 
 def _live_plan(state: State) -> None:
     """The default model's browser-form plan, so the attention page's first visitor does not
-    compute the WordPiece character classes before the first figure (~1.5 s for MiniLM), and
-    the size of its int8 export (~1 s for MiniLM), which the same run shows below the figure.
+    compute the WordPiece character classes before the first figure (0.7 s for MiniLM here), and
+    the size of its int8 export (0.4 s), which the same run shows below the figure.
     Part of the first_run stage: run after the warm-up (behind the parity badge's 4 s), it
     came too late for a visitor who opened the page when the warm-up said done."""
     try:

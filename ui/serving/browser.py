@@ -72,7 +72,7 @@ def plan(key: str, device: str) -> Plan:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def int8_size(key: str, device: str) -> int:
     """The bytes of the int8 bundle (the small live export), deflated as `form` sends it: known
-    only by compressing (~1 s for MiniLM, once per server); the bundle itself is built on click.
+    only by compressing (~0.4 s for MiniLM, once per server); the bundle itself is built on click.
     For a model whose `plan` has no reason (no browser form, no size)."""
     model, _ = load_model(key, device)
     return weights_bytes(model, "int8", deflate=True) + plan(key, device).rest
