@@ -23,8 +23,27 @@ elif "torch" not in sys.modules:
 
 from server.run_stats import timed_run  # noqa: E402  (after the progress bar is on screen)
 from ui import presenter, replica  # noqa: E402
-from ui.i18n import t  # noqa: E402
+from ui.i18n import lang, t  # noqa: E402
 from ui.sidebar import admit, sidebar  # noqa: E402
+
+PAGES = (("home", "nav_home"), ("lessons", "nav_lessons"), ("tokens", "nav_tokens"), ("attention", "nav_attention"),
+         ("positional", "nav_positional"), ("masks", "nav_masks"), ("beyond", "nav_beyond"),
+         ("walkthrough", "nav_walkthrough"), ("ffn", "nav_ffn"), ("residual", "nav_residual"),
+         ("attribution", "nav_attribution"), ("generate", "nav_generate"), ("training", "nav_training"))
+
+
+def pages() -> list:
+    """The navigation's pages, titled in the UI language. Made once per session and language:
+    st.Page resolves and checks its file on the disk (13 pages were a twentieth of every
+    run under a class's load). Not shared between sessions: st.navigation marks on the
+    object the page it lets run."""
+    made = st.session_state.get("_nav_pages")
+    if made is None or made[0] != lang():
+        made = (lang(), [st.Page(f"app_pages/{name}.py", title=t(title), default=name == "home",
+                                 url_path=None if name == "home" else name) for name, title in PAGES])
+        st.session_state["_nav_pages"] = made
+    return made[1]
+
 
 # Each run is timed on the server's clock and served on /_stcore/metrics (server/run_stats.py).
 with timed_run():
@@ -34,20 +53,5 @@ with timed_run():
     replica.show()            # behind a proxy: this replica's name; a page that moved here is told so
     boot.empty()
 
-    pages = [
-        st.Page("app_pages/home.py", title=t("nav_home"), default=True),
-        st.Page("app_pages/lessons.py", title=t("nav_lessons"), url_path="lessons"),
-        st.Page("app_pages/tokens.py", title=t("nav_tokens"), url_path="tokens"),
-        st.Page("app_pages/attention.py", title=t("nav_attention"), url_path="attention"),
-        st.Page("app_pages/positional.py", title=t("nav_positional"), url_path="positional"),
-        st.Page("app_pages/masks.py", title=t("nav_masks"), url_path="masks"),
-        st.Page("app_pages/beyond.py", title=t("nav_beyond"), url_path="beyond"),
-        st.Page("app_pages/walkthrough.py", title=t("nav_walkthrough"), url_path="walkthrough"),
-        st.Page("app_pages/ffn.py", title=t("nav_ffn"), url_path="ffn"),
-        st.Page("app_pages/residual.py", title=t("nav_residual"), url_path="residual"),
-        st.Page("app_pages/attribution.py", title=t("nav_attribution"), url_path="attribution"),
-        st.Page("app_pages/generate.py", title=t("nav_generate"), url_path="generate"),
-        st.Page("app_pages/training.py", title=t("nav_training"), url_path="training"),
-    ]
     # every page listed: 13 pages would fold into ten and a "View 3 more" button (English on a Chinese screen)
-    st.navigation(pages, position="sidebar", expanded=True).run()
+    st.navigation(pages(), position="sidebar", expanded=True).run()

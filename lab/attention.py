@@ -136,6 +136,18 @@ def aggregate_heads(pattern: np.ndarray, how: str = "mean") -> np.ndarray:
     raise ValueError(f"aggregate_heads: how must be 'mean' or 'max', not {how!r}.")
 
 
+def distinct_strongest_keys(patterns: np.ndarray) -> float:
+    """How many different keys the heads of a layer attend to most, on average over layers
+    and queries: [layers, heads, q, k] -> a number between 1 (every head picks the same key)
+    and the number of heads."""
+    a = np.asarray(patterns)
+    if a.ndim != 4 or 0 in a.shape:
+        raise ValueError(f"distinct_strongest_keys expects attention weights of shape [layers, heads, q, k]; "
+                         f"got shape {a.shape}.")
+    top = np.sort(a.argmax(-1), axis=1)                                 # [L, H, q]: each head's strongest key
+    return float((1 + (np.diff(top, axis=1) != 0).sum(axis=1)).mean())
+
+
 def rollout(
     patterns: np.ndarray, *, head_fusion: str = "mean", add_residual: bool = True
 ) -> np.ndarray:

@@ -16,7 +16,10 @@ when it cannot (an encoder writes no text left to right).
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from models import masks
 from models.config import TransformerConfig
@@ -37,8 +40,11 @@ class Abilities:
     cross: bool           # a writing stack that reads a separate source (cross-attention)
 
 
+@functools.lru_cache(maxsize=256)
 def abilities(cfg: TransformerConfig, n: int = PROBE_LEN) -> Abilities:
-    """A config's abilities, from the mask the model builds for n tokens."""
+    """A config's abilities, from the mask the model builds for n tokens. Remembered per
+    config (a frozen, hashable dataclass): the overview asks for every catalogue entry's on
+    each visit (6 ms for 33 models, a tenth of its run)."""
     reader_is_decoder = cfg.arch == "decoder"               # an encoder-decoder reads its input with its encoder
     mask = masks.self_attention_mask(cfg.attention, n, decoder=reader_is_decoder)     # [n, n] True = allowed
     later = bool(mask.triu(1).any())
@@ -66,8 +72,10 @@ def best_tasks(a: Abilities) -> list[str]:
     return [task for task in TASKS if fit(a, task) == "yes"]
 
 
-def reference() -> dict[str, Abilities]:
-    """The three architectures with their default masks: the rows of the task table."""
-    return {arch: abilities(TransformerConfig(arch=arch, vocab_size=8, d_model=8, n_layers=1, n_heads=1, d_ff=8,
+@functools.lru_cache(maxsize=1)
+def reference() -> Mapping[str, Abilities]:
+    """The three architectures with their default masks: the rows of the task table (one
+    read-only mapping, made once)."""
+    return MappingProxyType({arch: abilities(TransformerConfig(arch=arch, vocab_size=8, d_model=8, n_layers=1, n_heads=1, d_ff=8,
                                               max_len=PROBE_LEN))
-            for arch in ("encoder", "decoder", "encoder-decoder")}
+            for arch in ("encoder", "decoder", "encoder-decoder")})

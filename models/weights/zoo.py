@@ -175,16 +175,17 @@ def catalogue(folders: Sequence[str | Path] = ()) -> list[Entry]:
 
     The catalogue without `folders` is remembered: a page's run asks for it up to 8 times
     (sidebar, model names, lesson library), which was a fifth of a cached lesson run. It is
-    made again at once when the list of shipped checkpoint files, the folder's or MiniLM's
-    config's modification time changes, and its files are checked again (`toy_entries`:
-    each file's size and mtime) at least every RECHECK_S seconds."""
+    made again at once when the checkpoint folder's modification time (a file added, removed
+    or renamed there) or MiniLM's config's changes, and its files are listed and checked
+    again (`toy_entries`: each file's size and mtime) at least every RECHECK_S seconds. (The
+    folder is not listed on every call: that glob was a seventh of the sidebar's time.)"""
     if folders:
         return _catalogue(folders)
     try:
         minilm = _stat(minilm_path() / "config.json")
     except Refused:
         minilm = None
-    key = (tuple(shipped_checkpoints()), _stat(CHECKPOINT_DIR), minilm)
+    key = (_stat(CHECKPOINT_DIR), minilm)
     now = time.monotonic()
     hit = _CATALOGUE_MEMO.get(key)
     if hit is None or now - hit[0] > RECHECK_S:

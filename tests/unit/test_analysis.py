@@ -231,3 +231,22 @@ def test_head_metrics_and_table():
     assert rows[4]["sparsity"] == pytest.approx(m["sparsity"][1, 1])
     with pytest.raises(ValueError):
         metrics_table({"a": np.ones((2, 3)), "b": np.ones((3, 2))})
+
+
+def test_distinct_strongest_keys_counts_the_keys_the_heads_of_a_layer_pick():
+    from lab.attention import distinct_strongest_keys
+
+    same = np.zeros((2, 3, 4, 5))
+    same[..., 1] = 1.0                                            # every head, every query: key 1
+    assert distinct_strongest_keys(same) == 1.0
+    spread = np.zeros((1, 3, 2, 5))
+    for h in range(3):
+        spread[0, h, 0, h] = 1.0                                  # query 0: keys 0, 1, 2
+        spread[0, h, 1, 4 * (h == 2)] = 1.0                       # query 1: keys 0, 0, 4
+    assert distinct_strongest_keys(spread) == pytest.approx((3 + 2) / 2)
+    rng = np.random.default_rng(0)
+    p = rng.random((2, 4, 6, 6))
+    top = p.argmax(-1)
+    assert distinct_strongest_keys(p) == pytest.approx(np.mean([len(set(top[a, :, q])) for a in range(2) for q in range(6)]))
+    with pytest.raises(ValueError):
+        distinct_strongest_keys(np.ones((3, 4, 4)))

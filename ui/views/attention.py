@@ -427,8 +427,7 @@ def heads_notes(data: AttentionData, cfg) -> None:
     p = data.patterns[stack]                                            # [L, H, q, k]
     d_k = cfg.d_head or cfg.d_model // cfg.n_heads
     if cfg.n_heads > 1 and cfg.d_model % cfg.n_heads == 0:
-        top = p.argmax(-1)                                              # [L, H, q]: each head's strongest key
-        distinct = np.mean([len(set(top[layer, :, q])) for layer in range(p.shape[0]) for q in range(p.shape[2])])
+        distinct = attention.distinct_strongest_keys(p)
         w = sizes.single_vs_multi_head(cfg.d_model, cfg.n_heads)
         misconception("at_heads", t("at_mis_heads_common"),
                       t("at_mis_heads_shown", h=cfg.n_heads, u=distinct, dh=cfg.d_model // cfg.n_heads, d=cfg.d_model,
