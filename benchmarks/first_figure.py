@@ -12,8 +12,9 @@ starts it (`python -m ui.warmup run app.py`):
 - **fresh**: the visitor opens the page as soon as /_stcore/health answers.
 
 Beside them, Streamlit's floor: a bare app of one file (benchmarks/_floor_app.py) that draws
-one line of text, or one small plotly chart, served and visited the same way ("bare";
---no-floor leaves it out). No page of ours can draw its first figure sooner than that.
+one line of text, one small plotly chart or the same chart in altair, served and visited
+the same way ("bare"; --no-floor leaves it out). No page of ours can draw its first figure
+sooner than that.
 
 The server is pinned to CPU 0 and the browser (with this script) to CPU 1
 (`os.sched_setaffinity`, inherited by each process and its threads), so the two do not
@@ -72,6 +73,9 @@ FLOOR = {
     "bare: one line": ("/?figure=text", """!!document.querySelector('[data-testid="stMarkdown"]')""",
                        ("markdown", "")),
     "bare: one plotly chart": ("/?figure=plotly", _PLOTLY_JS, ("plotly_chart", "ls_fig_")),
+    "bare: one altair chart": ("/?figure=altair", """!!document.querySelector(
+        '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg .mark-rect')""",
+                               ("vega_lite_chart", "")),
 }
 ALL_PAGES = {**PAGES, **FLOOR}
 
@@ -190,7 +194,7 @@ def pinned() -> bool:
 def one_round(browser, state: str, log_dir: Path, pin: bool) -> dict[str, list[dict]]:  # noqa: ANN001
     """A fresh server; `state` warm (wait for the warm-up) or fresh (visit at health);
     each page visited by a first and a second new visitor. `state` "bare": the floor app
-    (FLOOR), its two pages."""
+    (FLOOR), its pages."""
     from support.browser import free_port, serve_app
 
     log = log_dir / f"server-{state}-{time.monotonic_ns()}.log"
