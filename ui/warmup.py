@@ -15,8 +15,9 @@ would otherwise do while the visitor waits:
    (ui/serving/browser.py: for MiniLM, the WordPiece character classes asked of
    `tokenizers` in batches, and the int8 weights deflated), and the heads view's all-heads figure.
 
-Then, not a stage, the default model's parity badge on the default text
-(ui/serving/parity.py), which imports transformers.
+Then, not stages, the default model's parity badge on the default text
+(ui/serving/parity.py), which imports transformers, and the warmed heap frozen out of the
+garbage collector's full passes (server/heap.py).
 
 These steps stay in ui/ because they fill ui's own caches (ui/serving, a view's imports).
 
@@ -129,11 +130,22 @@ def _parity(state: State) -> None:
         warmup.log.warning("parity badge of %s not computed: %s", key, e)
 
 
+def _after_warmup(state: State) -> None:
+    """After the stages (nothing waits for these): the parity badge, then the warmed heap
+    frozen out of the garbage collector's full passes (server/heap.py)."""
+    _parity(state)
+    from server.heap import freeze_warm_heap
+
+    t0 = time.monotonic()
+    frozen = freeze_warm_heap()
+    warmup.log.info("%d objects frozen out of the garbage collector in %.2f s", frozen, time.monotonic() - t0)
+
+
 def start(late: bool = False) -> bool:
     """Start the app's warm-up unless it runs already, ran, or GLASSBOX_WARMUP=0
     (server/warmup.py); whether one is (or was) under way in this process. `late`: called
     from a visitor's first run (app.py), not at the server's start (the launcher)."""
-    return warmup.start(STEPS, after=_parity, late=late)   # after the stages: nothing waits for it
+    return warmup.start(STEPS, after=_after_warmup, late=late)   # after the stages: nothing waits for it
 
 
 def main(argv: list[str] | None = None) -> int:
