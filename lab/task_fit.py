@@ -76,6 +76,7 @@ def best_tasks(a: Abilities) -> list[str]:
 def reference() -> Mapping[str, Abilities]:
     """The three architectures with their default masks: the rows of the task table (one
     read-only mapping, made once)."""
-    return MappingProxyType({arch: abilities(TransformerConfig(arch=arch, vocab_size=8, d_model=8, n_layers=1, n_heads=1, d_ff=8,
-                                              max_len=PROBE_LEN))
-            for arch in ("encoder", "decoder", "encoder-decoder")})
+    def tiny(arch: str) -> TransformerConfig:
+        return TransformerConfig(arch=arch, vocab_size=8, d_model=8, n_layers=1, n_heads=1, d_ff=8, max_len=PROBE_LEN)
+
+    return MappingProxyType({arch: abilities(tiny(arch)) for arch in ("encoder", "decoder", "encoder-decoder")})

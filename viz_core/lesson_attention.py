@@ -33,8 +33,8 @@ def token_strip(tokens: Sequence[str], ids: Sequence[int], special: Sequence[boo
     colours = [GREY if s else BLUE for s in special]
     scale = text_scale()                                 # larger boxes and text on a projector
     strip = dict(
-        type="scatter", x=x, y=y, mode="markers+text", marker=dict(symbol="square", size=round(46 * scale), color=colours,
-                                                   opacity=0.18, line=dict(color=colours, width=2)),
+        type="scatter", x=x, y=y, mode="markers+text",
+        marker=dict(symbol="square", size=round(46 * scale), color=colours, opacity=0.18, line=dict(color=colours, width=2)),
         text=[f"{lab}<br><span style='font-size:{round(10 * scale)}px'>{words['id']} {i}</span>"
               for lab, i in zip(labels, ids)],
         textfont=dict(size=round(13 * scale)), hovertext=numbered(labels),
@@ -97,7 +97,8 @@ def _three_panels(names: tuple[str, ...]) -> str:
     """make_subplots' layout of three panels side by side (the axes' domains and anchors, the
     names as annotations), as JSON: made once, copied per figure (make_subplots and the
     update_* calls on its figure took most of qkv_figure's time)."""
-    layout = make_subplots(rows=1, cols=3, subplot_titles=list(names), horizontal_spacing=0.06).to_plotly_json()["layout"]
+    panels = make_subplots(rows=1, cols=3, subplot_titles=list(names), horizontal_spacing=0.06)
+    layout = panels.to_plotly_json()["layout"]
     layout.pop("template", None)
     return json.dumps(layout)
 

@@ -178,9 +178,10 @@ _SEP = 0xA4D0        # LISU LETTER BA: a caseless letter no step of the normalis
 @functools.lru_cache(maxsize=4)
 def bert_character_classes(parts: str) -> dict[str, list[list[int]]]:
     """How this BERT normaliser and pre-tokeniser treat each character, as ranges of code
-    points [first, last], found by asking the `tokenizers` library itself (0.7 s on a CI machine, once a
-    process): "removed" (controls, and accents when they are stripped), "space" (becomes a
-    space), "padded" (a CJK ideograph, spaced apart), "punct" (split off as its own word).
+    points [first, last], found by asking the `tokenizers` library itself (0.7 s on a slow
+    2-core machine, once a process): "removed" (controls, and accents when they are stripped),
+    "space" (becomes a space), "padded" (a CJK ideograph, spaced apart), "punct" (split off as
+    its own word).
 
     The browser's own Unicode tables are newer than the ones compiled into `tokenizers`
     (U+2E43, U+07FD, ... are punctuation and marks to Chromium, letters to `tokenizers`: ~900
@@ -194,7 +195,7 @@ def bert_character_classes(parts: str) -> dict[str, list[list[int]]]:
     assert isinstance(normalizer, normalizers.BertNormalizer)
     assert isinstance(pre_tokenizer, pre_tokenizers.BertPreTokenizer)
     # The characters are asked in batches, each character between two SEPs ("SEP c SEP c ...
-    # SEP"), one call per part and batch instead of two calls per character (~3x faster, the
+    # SEP"), one call per part and batch instead of two calls per character (7x faster with the
     # tables read with numpy). Each of the normaliser's steps (cleaning, CJK padding, NFD and
     # accent stripping, lower case) acts on one character, and SEP is a starter no mark
     # reorders across, so the piece between two SEPs is what c alone becomes between two
