@@ -124,5 +124,5 @@ def test_live_box_in_chinese_and_minilm_asks_first():
     assert not _nodes(at, "-instant_canvas_model")
     assert at.toggle(key="instant_live").label.startswith("Recompute in this browser as I type")
     labels = [b.label for b in at.get("download_button")]                      # the int8 file only, deflated
-    assert "Smaller live file, int8 weights (about 28.3 MB)" in labels          # the issue's <= 30 MB
+    assert "Smaller live file, int8 weights (about 28.2 MB)" in labels          # the issue's <= 30 MB
     assert not any(label.startswith("All heads, live") for label in labels)
