@@ -175,6 +175,12 @@ PROBED_CODE_POINTS = ((0x0, 0x323AF), (0xE0000, 0x10FFFF))
 _SEP = 0xA4D0        # LISU LETTER BA: a caseless letter no step of the normaliser changes or makes
 
 
+def probed_points() -> np.ndarray:
+    """Every code point of PROBED_CODE_POINTS but the surrogates (they are not characters), in order."""
+    points = np.concatenate([np.arange(first, last + 1, dtype=np.uint32) for first, last in PROBED_CODE_POINTS])
+    return points[(points < 0xD800) | (points > 0xDFFF)]
+
+
 @functools.lru_cache(maxsize=4)
 def bert_character_classes(parts: str) -> dict[str, list[list[int]]]:
     """How this BERT normaliser and pre-tokeniser treat each character, as ranges of code
@@ -202,8 +208,8 @@ def bert_character_classes(parts: str) -> dict[str, list[list[int]]]:
     # letters. SEP itself is asked alone, and a batch that does not come back as one piece per
     # character is asked character by character (tests/unit/test_browser_model.py checks that
     # both ways give the same tables).
-    points = np.concatenate([np.arange(first, last + 1, dtype=np.uint32) for first, last in PROBED_CODE_POINTS])
-    points = points[((points < 0xD800) | (points > 0xDFFF)) & (points != _SEP)]   # surrogates are not characters
+    points = probed_points()
+    points = points[points != _SEP]
     chunks = [_ask_batch(normalizer, pre_tokenizer, points[lo:lo + _BATCH]) for lo in range(0, len(points), _BATCH)]
     alone = _ask(normalizer, pre_tokenizer, np.array([_SEP], dtype=np.uint32))
     classes = {}

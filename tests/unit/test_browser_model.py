@@ -149,22 +149,21 @@ def test_character_classes_asked_in_batches_are_those_asked_one_by_one(minilm) -
     over every probed code point, for MiniLM's normaliser and one with every switch off."""
     from tokenizers import Tokenizer
 
-    from models.weights.browser import CHARACTER_CLASSES, PROBED_CODE_POINTS, _ask, _ask_batch
+    from models.weights.browser import _BATCH, CHARACTER_CLASSES, _ask, _ask_batch, probed_points
 
     doc = json.loads(minilm[1].tok.to_str())
     plain = dict(doc["normalizer"], clean_text=False, handle_chinese_chars=False, strip_accents=False, lowercase=False)
-    points = np.concatenate([np.arange(a, b + 1, dtype=np.uint32) for a, b in PROBED_CODE_POINTS])
-    points = points[(points < 0xD800) | (points > 0xDFFF)]
+    points = probed_points()
     for normalizer in (doc["normalizer"], plain):
         probe = Tokenizer.from_str(json.dumps({"version": "1.0", "model": {"type": "WordLevel", "vocab": {},
                                                "unk_token": "x"}, "normalizer": normalizer,
                                                "pre_tokenizer": doc["pre_tokenizer"]}))
         some = points if normalizer is plain else points[::7]       # every character once, the two together
         one_by_one = _ask(probe.normalizer, probe.pre_tokenizer, some)
-        for lo in range(0, len(some), 5000):                        # the SEP letter itself: asked alone inside
-            batched = _ask_batch(probe.normalizer, probe.pre_tokenizer, some[lo:lo + 5000])
+        for lo in range(0, len(some), _BATCH):                      # the SEP letter itself: asked alone inside
+            batched = _ask_batch(probe.normalizer, probe.pre_tokenizer, some[lo:lo + _BATCH])
             for name in CHARACTER_CLASSES:
-                assert np.array_equal(batched[name], one_by_one[name][lo:lo + 5000]), (name, lo)
+                assert np.array_equal(batched[name], one_by_one[name][lo:lo + _BATCH]), (name, lo)
 
 def test_bundle_size(verse, minilm) -> None:
     model, tok = verse

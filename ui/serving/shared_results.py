@@ -16,7 +16,8 @@ view's packed payload, head metrics, rollout).
 bounded by the bytes its values hold ($GLASSBOX_RESULTS_MB, default 512 MB: MiniLM on a
 51-token text took 5.9 MB across the pages, on a 345-token one 75 MB), and hands every
 session the same object. Concurrent first calls with one key wait for one build; a failed
-build is not kept, nor one under way when the store is cleared. A value larger than the whole budget is computed and returned, not kept.
+build is not kept, nor one under way when the store is cleared. A value larger than the
+whole budget is computed and returned, not kept.
 
 The rule that makes sharing safe is the one of `figures.shared_figure`: **a shared result is
 never changed after it is built.** The store makes every numpy array inside the value
