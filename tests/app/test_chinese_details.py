@@ -37,6 +37,7 @@ def test_why_a_model_is_unavailable_is_said_in_the_readers_language(tmp_path, mo
     shutil.copy(CHECKPOINT_DIR / "sort.json", tmp_path / "broken.json")          # its weights are not beside it
     shipped = zoo.shipped_checkpoints()
     monkeypatch.setattr(zoo, "shipped_checkpoints", lambda: [*shipped, tmp_path / "broken.json"])
+    monkeypatch.setattr(zoo, "_CATALOGUE_MEMO", {})    # the remembered catalogue is keyed on the real folder
     at = open_app({"lang": LANG[code]}, page=None)
     unavailable = [e for e in at.sidebar.expander if e.label == ("本机不可用" if code == "zh" else
                                                                    "Not available on this machine")]
