@@ -23,7 +23,7 @@ elif "torch" not in sys.modules:
 
 from server.run_stats import timed_run  # noqa: E402  (after the progress bar is on screen)
 from ui import presenter, replica  # noqa: E402
-from ui.i18n import lang, t  # noqa: E402
+from ui.i18n import hold_language, lang, t  # noqa: E402
 from ui.sidebar import admit, sidebar  # noqa: E402
 
 PAGES = (("home", "nav_home"), ("lessons", "nav_lessons"), ("tokens", "nav_tokens"), ("attention", "nav_attention"),
@@ -47,6 +47,7 @@ def pages() -> list:
 
 # Each run is timed on the server's clock and served on /_stcore/metrics (server/run_stats.py).
 with timed_run():
+    hold_language(None)       # the language widget may have changed: read it again until the sidebar holds it
     admit(boot)               # a visitor beyond GLASSBOX_MAX_SESSIONS gets a sentence, not a slow server
     sidebar()
     presenter.apply()         # ?present=1: large text, figures full width, sidebar folded away

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from types import ModuleType
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import strings
 
@@ -44,9 +45,27 @@ def merge(modules: Iterable[ModuleType]) -> tuple[dict[str, dict[str, str]], dic
 STRINGS, FORMULAS = merge(string_modules())
 
 
+_HELD = "_glassbox_language"     # the run's language code, an attribute of its ScriptRunContext
+
+
 def lang() -> str:
-    """Current language code ('en' or 'zh'), from the sidebar's bound widget."""
-    return LANGUAGES.get(st.session_state.get("lang", "English"), "en")
+    """Current language code ('en' or 'zh'), from the sidebar's bound widget.
+
+    Once the sidebar has drawn that widget, the code is held for the rest of the run and
+    for the fragment runs after it (`hold_language`): a page's run asks for it hundreds of
+    times (every `t`), and each read of `st.session_state` goes through Streamlit's proxy,
+    lock and widget-key mapping, a tenth of the server's CPU in a page change (py-spy)."""
+    held = getattr(get_script_run_ctx(suppress_warning=True), _HELD, None)
+    return held or LANGUAGES.get(st.session_state.get("lang", "English"), "en")
+
+
+def hold_language(choice: str | None) -> None:
+    """Hold `choice` (a LANGUAGES label, as the widget returns it) as the language of this
+    run and of the fragment runs that follow it; None lets go (app.py, first thing in every
+    full run: the language can only change in a full run, where the sidebar holds it again)."""
+    ctx = get_script_run_ctx(suppress_warning=True)
+    if ctx is not None:
+        setattr(ctx, _HELD, LANGUAGES.get(choice) if choice is not None else None)
 
 
 def formula(key: str) -> str:

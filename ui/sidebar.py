@@ -17,7 +17,7 @@ from server import sessions
 
 from . import model_names, presenter, serving
 from .examples import EXAMPLE_TEXT, EXAMPLE_TEXTS, example_follows_language
-from .i18n import LANGUAGES, STRINGS, lang, t
+from .i18n import LANGUAGES, STRINGS, hold_language, lang, t
 from .links import bound
 from .markup import md_escape
 from .refusals import say
@@ -65,7 +65,8 @@ def sidebar() -> Selection:
         if isinstance(pending.get(name), str):
             st.session_state[name] = pending[name]
     with st.sidebar:
-        bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English", horizontal=True)
+        hold_language(bound(st.radio, "Language · 语言", list(LANGUAGES), key="lang", url_default="English",
+                            horizontal=True))
         labels = model_names.labels(entries)         # names in the UI language (the link holds the name)
         names = model_names.follow_link("model", entries, labels)
         key = bound(st.selectbox, t("model"), list(labels), key="model", url_default=labels[entries[0].key],

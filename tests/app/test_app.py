@@ -449,6 +449,10 @@ def test_language_switch_keeps_the_view_and_the_head():
     assert at.slider(key="layer").value == 3
     assert at.slider(key="layer").label == "层"
     assert "metrics_chart" in chart_ids(at)
+    at.radio(key="lang").set_value("English")        # the language held for a run is let go by the next one
+    rerun(at)
+    assert [t.value for t in at.title] == ["Attention explorer"]
+    assert at.slider(key="layer").label == "Layer"
 
 
 # --------------------------------------------------------------------------- export

@@ -16,6 +16,13 @@ a copy.
 
 The caller's key must name everything the figure shows apart from the language and the
 look: the pass (`RunKey`) and every control that changes the drawing.
+
+A shared figure is also serialised once (`share`): every `st.plotly_chart` of a plotly
+figure starts with `fig.to_dict()`, a deep copy of the whole figure with its arrays written
+out as base64, an eighth of the server's CPU in a page change between cached pages
+(py-spy, one session). `SharedFigure.to_dict` keeps that dict and hands it out again; a
+change to the figure (plotly announces every one through the `_send_*_msg` hooks its
+`FigureWidget` listens to) drops it.
 """
 from __future__ import annotations
 
@@ -24,16 +31,46 @@ from typing import Any
 
 import streamlit as st
 
+import plotly.graph_objects as go
+
 from viz_core import colors
 from viz_core.figure import text_scale, use_text_scale
 
 from ..i18n import lang
 
 
+class SharedFigure(go.Figure):
+    """A `go.Figure` whose `to_dict()` is computed once and then returned as is, until the
+    figure changes. The dict it returns is the same object on every call: read it, do not
+    change it (`st.plotly_chart` and `plotly.io.to_json` only read it)."""
+
+    def to_dict(self) -> dict:
+        memo = self.__dict__.get("_as_dict")
+        if memo is None:
+            memo = self._as_dict = super().to_dict()
+        return memo
+
+    def _changed(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("_as_dict", None)
+
+    # plotly calls one of these on every change of the figure (a property set anywhere in
+    # it, update_layout, add_trace, a trace moved or deleted...); a plain Figure ignores them.
+    _send_addTraces_msg = _send_moveTraces_msg = _send_deleteTraces_msg = _changed
+    _send_restyle_msg = _send_relayout_msg = _send_update_msg = _send_animate_msg = _changed
+
+
+def share(figure: Any) -> Any:
+    """`figure`, serialised once from now on if it is a plain `go.Figure` (the same object,
+    its class made `SharedFigure`: no copy); anything else as it is."""
+    if type(figure) is go.Figure:
+        figure.__class__ = SharedFigure
+    return figure
+
+
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _built(topic: str, key: Hashable, language: str, palette: str, scale: float, _build: Callable[[], Any]) -> Any:
     with colors.use_palette(palette), use_text_scale(scale):
-        return _build()
+        return share(_build())
 
 
 def shared_figure(topic: str, key: Hashable, build: Callable[[], Any]) -> Any:

@@ -17,6 +17,7 @@ import lab.lessons
 
 from ..lessons import KINDS, Shown, StepContext, specs
 from ..sidebar import Selection
+from .figures import share
 
 
 @st.cache_data(max_entries=1, show_spinner=False, ttl=60)
@@ -33,7 +34,9 @@ def _shared_step(sel: Selection, kind: str, params: tuple[tuple[str, Any], ...],
     # after it is built: its figure is serialised by st.plotly_chart, its facts fill sentences).
     # Concurrent first calls with one key wait for one build. language, palette and scale
     # are in the key because the kind's words and colours read them from the session.
-    return KINDS[kind].run(StepContext(sel, _model, _tokenizer), dict(params))
+    shown = KINDS[kind].run(StepContext(sel, _model, _tokenizer), dict(params))
+    share(shown.figure)                    # serialised once for every session (figures.share)
+    return shown
 
 
 def step_shown(sel: Selection, kind: str, params: Mapping[str, Any], model: Any, tokenizer: Any,
