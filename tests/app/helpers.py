@@ -70,6 +70,16 @@ def open_app(query: dict[str, str] | None = None, page: str | None = ATTENTION, 
     return at
 
 
+def open_folded(at: AppTest, key: str) -> AppTest:
+    """Open the folded section `key` (ui/widgets/folded.py) as a click on its title does:
+    its content is only built while it is open. AppTest has no expander click; the open
+    state is the expander's widget value, which session state sets before the run."""
+    at.session_state[key] = True
+    at.run()
+    assert_no_exception(at)
+    return at
+
+
 def assert_no_exception(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 

@@ -14,8 +14,8 @@ import pytest
 
 from tests.app.helpers import (ATTENTION, DEFAULT_TOKENS, EMPTY_PROMPT, EVIL, GPT_LABEL, T5_LABEL, TEXT, TEXT_TOKENS,
                                as_shown, assert_escaped, assert_rows_sum_to_one, chart_ids, decode, everything_rendered,
-                               find_block, heatmap_z, instant_data, new_app, open_app, points, rerun, select,
-                               select_instant, set_text, spec, warnings_text)
+                               find_block, heatmap_z, instant_data, new_app, open_app, open_folded, points, rerun,
+                               select, select_instant, set_text, spec, warnings_text)
 from viz_core.attention_pack import unpack_attention
 
 
@@ -81,6 +81,8 @@ def test_attention_page_opens_on_the_instant_view():
     assert values.shape == (6, 12, len(TEXT_TOKENS), len(TEXT_TOKENS))
     assert not np.isnan(values).any()                # MiniLM is bidirectional: nothing masked
     np.testing.assert_allclose(values.sum(-1), 1.0, atol=float(err.max()) * len(TEXT_TOKENS) + 1e-6)
+    assert not at.get("download_button")                         # the export section is folded: nothing built
+    open_folded(at, "_open_export")
     assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html", "dl_live_small"]
 
 
@@ -213,6 +215,7 @@ def test_every_view_renders_for_minilm():
             assert not np.allclose(z, z5)
             at.slider(key="layer").set_value(0)
             rerun(at)
+        open_folded(at, "_open_export")
         assert [d.key for d in at.get("download_button")] == ["dl_csv", "dl_npz", "dl_json", "dl_html",
                                                               "dl_live_small"]
 
@@ -459,7 +462,7 @@ def test_language_switch_keeps_the_view_and_the_head():
 
 
 def test_export_buttons():
-    at = open_app({"text": TEXT})
+    at = open_folded(open_app({"text": TEXT}), "_open_export")
     buttons = {b.key: b for b in at.get("download_button")}
     # MiniLM's live file comes in int8 only (its exact form, 121 MB, is not offered as a file)
     assert set(buttons) == {"dl_csv", "dl_npz", "dl_json", "dl_html", "dl_live_small"}

@@ -10,7 +10,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from viz_core.attention_pack import unpack_attention
 
-from .helpers import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, instant_data, open_app, select_instant
+from .helpers import ATTENTION, TEXT, TEXT_TOKENS, assert_ok, instant_data, open_app, open_folded, select_instant
 
 
 def _component(at):
@@ -100,7 +100,7 @@ def test_a_small_model_comes_with_the_live_box_and_its_bytes_once():
     assert bundle["format"] == FORMAT and bundle["config"]["arch"] == "decoder"
     assert any("costs the server nothing" in c.value and "exact weights" in c.value for c in at.caption)
     # the export offers the live file with its size before the download
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in open_folded(at, "_open_export").get("download_button")]
     assert any(label.startswith("All heads, live: the model inside the file (3.") for label in labels)
     assert "Smaller live file, int8 weights (about 1.7 MB)" in labels          # 1.58 MB of model, deflated + the page
     # the reader sends the box's text to every page: the sidebar takes it
@@ -123,6 +123,6 @@ def test_live_box_in_chinese_and_minilm_asks_first():
     assert "live" not in json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
     assert not _nodes(at, "-instant_canvas_model")
     assert at.toggle(key="instant_live").label.startswith("Recompute in this browser as I type")
-    labels = [b.label for b in at.get("download_button")]                      # the int8 file only, deflated
+    labels = [b.label for b in open_folded(at, "_open_export").get("download_button")]                      # the int8 file only, deflated
     assert "Smaller live file, int8 weights (about 28.2 MB)" in labels          # the issue's <= 30 MB
     assert not any(label.startswith("All heads, live") for label in labels)

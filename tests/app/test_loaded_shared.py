@@ -8,7 +8,7 @@ import pytest
 from models.weights import tiny_hf
 from ui.serving import loaded, trained
 
-from .helpers import assert_no_exception, open_app
+from .helpers import assert_no_exception, open_app, open_folded
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +18,7 @@ def folders(tmp_path_factory):
 
 
 def load(at, source: str):
+    open_folded(at, "_ml_open")                                         # the panel is built only while open
     at.text_input(key="_ml_source").input(source)
     at.button(key="_ml_load").click()
     at.run()
@@ -65,7 +66,7 @@ def test_a_folder_another_session_holds_loads_even_where_a_new_copy_would_not_fi
     holder = load(second, str(good))
     assert holder is not None and holder.model is trained.find(first.selectbox(key="model").value).model
     loaded.REGISTRY.drop_unheld()
-    third = open_app(page=None)
+    third = open_folded(open_app(page=None), "_ml_open")
     third.text_input(key="_ml_source").input(str(folders[1]))            # a folder nobody holds: refused
     third.button(key="_ml_load").click()
     third.run()

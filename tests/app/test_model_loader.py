@@ -11,7 +11,7 @@ import pytest
 
 from models.weights import tiny_hf
 
-from .helpers import assert_no_exception, open_app
+from .helpers import assert_no_exception, open_app, open_folded
 
 FAMILY = "qwen2"          # a tiny random Qwen2 folder (QKV bias, tied embeddings)
 
@@ -64,6 +64,8 @@ def folders(tmp_path_factory):
 
 
 def load_through_panel(at, source: str):
+    if not [w for w in at.text_input if w.key == "_ml_source"]:
+        open_folded(at, "_ml_open")                          # the panel is built only while open
     at.text_input(key="_ml_source").input(source)
     at.button(key="_ml_load").click()
     at.run()
@@ -158,9 +160,12 @@ def test_a_server_can_hide_the_panel(monkeypatch):
     the badge of the selected model stays."""
     monkeypatch.setenv("GLASSBOX_LOAD_PANEL", "0")
     at = open_app(page=None)
-    assert not [w for w in at.text_input if w.key == "_ml_source"]
+    assert not [e for e in at.sidebar.expander if e.label == "Load a model"]
     monkeypatch.setenv("GLASSBOX_LOAD_PANEL", "1")
     at.run()
+    assert [e for e in at.sidebar.expander if e.label == "Load a model"]
+    assert not [w for w in at.text_input if w.key == "_ml_source"]          # folded: built only when opened
+    open_folded(at, "_ml_open")
     assert [w for w in at.text_input if w.key == "_ml_source"]
 
 
@@ -179,6 +184,7 @@ def test_the_size_is_said_before_loading_in_the_precision_chosen(folders, monkey
     cfg = pretrained.config_from_hf(pretrained.read_hf_config(good))
     need32 = safety.model_bytes(cfg)
     at = open_app(page=None)                                                        # MiniLM loaded first
+    open_folded(at, "_ml_open")
     monkeypatch.setenv("GLASSBOX_MODEL_BUDGET_MB", str(0.75 * need32 / 1e6))       # bfloat16 fits, float32 not
     at.text_input(key="_ml_source").input(str(good)).run()                          # typed, not loaded
     said = size_caption(at)
@@ -191,6 +197,9 @@ def test_the_size_is_said_before_loading_in_the_precision_chosen(folders, monkey
     assert "operator set this budget" in help_
     assert not at.selectbox(key="model").value.startswith("trained:")             # nothing was loaded
     at.radio(key="lang").set_value("中文").run()
+    assert not [w for w in at.text_input if w.key == "_ml_source"]      # its title changed: the panel folds,
+    open_folded(at, "_ml_open")                                        # and opens again on what was typed
+    assert at.text_input(key="_ml_source").value == str(good)
     said = size_caption(at)
     assert said.startswith(f"参数量 {n / 1e4:.3g} 万：") and "按 bfloat16 加载，在本服务器单个模型的内存预算" in said, said
 
@@ -203,6 +212,7 @@ def test_a_bfloat16_load_runs_in_bfloat16_and_its_badge_names_the_dtype_and_tole
 
     good, _ = folders
     at = open_app(page=None)
+    open_folded(at, "_ml_open")
     at.radio(key="_ml_dtype").set_value("bfloat16").run()
     load_through_panel(at, str(good))
     assert any("(bfloat16) joined the model picker" in s.value for s in at.success)
@@ -239,6 +249,7 @@ def test_a_suggestion_fills_the_hub_id_and_says_its_approximate_size(lang):
     from ui.widgets import model_loader
 
     at = open_app({"lang": lang}, page=None)
+    open_folded(at, "_ml_open")
     pills = at.pills(key="_ml_pick")
     words = (("135 M", "268 M", "278 M", "362 M", "596 M", "1.24 B", "3.84 B") if lang == "English"
              else ("1.35 亿", "2.68 亿", "2.78 亿", "3.62 亿", "5.96 亿", "12.4 亿", "38.4 亿"))
@@ -317,6 +328,7 @@ def test_a_hub_id_downloads_from_the_endpoint_with_progress_and_loads(folders, m
     good, _ = folders
     calls = fake_hub(monkeypatch, good, "https://your-mirror.example")
     at = open_app(page=None)
+    open_folded(at, "_ml_open")
     at.radio(key="_ml_dtype").set_value("float16").run()
     load_through_panel(at, "someone/tiny-qwen2")
     assert [c[:3] for c in calls if c[0] != "seen"] == [("config", "someone/tiny-qwen2", "https://your-mirror.example"),

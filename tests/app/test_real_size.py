@@ -12,7 +12,8 @@ import pytest
 
 import lab.lessons
 from tests import real_size
-from tests.app.helpers import assert_no_exception, assert_ok, chart_ids, decode, instant_data, new_app, spec
+from tests.app.helpers import (assert_no_exception, assert_ok, chart_ids, decode, instant_data, new_app, open_folded,
+                               spec)
 from tests.app.test_model_map import check_map
 from ui.lessons import specs
 
@@ -64,6 +65,7 @@ def loaded(folder, lang: str = "English", **query: str):
     at.query_params.update({"text": TEXT, "lang": lang} | query)
     at.run()
     assert_ok(at)
+    open_folded(at, "_ml_open")                                         # the panel is built only while open
     at.text_input(key="_ml_source").input(str(folder))
     at.button(key="_ml_load").click()
     at.run()

@@ -37,6 +37,7 @@ from ..serving import browser
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
 from ..widgets import attention_canvas, compare, figure_export
+from ..widgets.folded import folded
 from ..widgets.notes import misconception
 
 # the instant view first and by default: every head drawn in the browser from one payload, so
@@ -388,10 +389,12 @@ def matrix_csv(matrix: np.ndarray, q_tok: list[str], k_tok: list[str]) -> str:
 
 
 def export_section(data: AttentionData, c: Controls, sel: Selection) -> None:
+    if (box := folded(t("view_export"), key="_open_export")) is None:
+        return                                # closed: nothing below is built or sent
     q_tok, k_tok = data.tokens_of(c.stack)
     matrix = shown_matrix(data, c)
     stem = f"glassbox_{sel.model_key.replace(':', '-')}_L{c.layer}"
-    with st.expander(t("view_export")):
+    with box:
         cols = st.columns(4)
         # built only when clicked: a 512-token map is 2.4 MB of CSV and 0.13 s on every rerun otherwise
         cols[0].download_button(t("export_matrix"), lambda: matrix_csv(matrix, q_tok, k_tok), f"{stem}_{c.combine}.csv",
@@ -451,7 +454,9 @@ def memory_caption(data: AttentionData, cfg) -> None:
 
 
 def explanations() -> None:
-    with st.expander(t("explain")):
+    if (box := folded(t("explain"), key="_open_explain")) is None:
+        return
+    with box:
         st.markdown(t("ex_attention"))
         st.latex(FORMULAS["attention"])
         st.markdown(t("ex_rows_sum"))

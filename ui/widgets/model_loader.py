@@ -37,6 +37,7 @@ from ..markup import md_escape
 from ..refusals import say
 from ..serving import parity
 from ..serving import trained
+from .folded import folded
 
 _SOURCE, _DONE, _DTYPE, _PICK, _SIZES = "_ml_source", "_ml_done", "_ml_dtype", "_ml_pick", "_ml_sizes"
 HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,95}(/[A-Za-z0-9][A-Za-z0-9_.-]{0,95})?$")
@@ -220,8 +221,11 @@ def preview(source: str) -> tuple[safety.SizeSummary, bool] | None:
 
 
 def panel(text: str, target: str) -> None:
-    done = st.session_state.pop(_DONE, None)
-    with st.expander(t("ml_expander"), icon=":material/upload_file:", expanded=done is not None):
+    done = st.session_state.pop(_DONE, None)      # a load just finished (in this panel, so it is open)
+    box = folded(t("ml_expander"), key="_ml_open", keep=(_SOURCE, _DTYPE), icon=":material/upload_file:")
+    if box is None:                   # closed (as it is on most runs): its widgets cost nothing
+        return
+    with box:
         if done is not None:
             st.success(t("ml_done", label=md_escape(done[0]), dtype=done[1]), icon=":material/check:")
         source = st.text_input(t("ml_source"), key=_SOURCE, help=t("ml_source_help"), placeholder="./tiny-llama")
