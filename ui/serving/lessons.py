@@ -20,10 +20,12 @@ from ..sidebar import Selection
 from .figures import share
 
 
-@st.cache_data(max_entries=1, show_spinner=False, ttl=60)
+@st.cache_resource(max_entries=1, show_spinner=False, ttl=60)
 def shipped() -> tuple[dict[str, lab.lessons.Lesson], list[lab.lessons.LessonError]]:
     """The lesson files of lessons/ (read again at most once a minute, so a file a teacher
-    drops in the folder appears without a restart)."""
+    drops in the folder appears without a restart). One object for every session and run
+    (lessons are frozen dataclasses, only read): as `st.cache_data` every call unpickled a
+    copy of all eight lessons, a twentieth of a student's server CPU in class mode."""
     return lab.lessons.shipped(specs())
 
 
