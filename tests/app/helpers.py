@@ -133,10 +133,11 @@ def heatmap_z(fig: dict) -> np.ndarray:
 
 def instant_data(at: AppTest, key: str = "instant_canvas") -> dict:
     """The data the instant view's component (ui/widgets/attention_canvas.py) sends to the
-    browser: {"payload": viz_core.attention_pack's payload, "selected": [layer, head], ...}."""
+    browser, as JSON bytes: {"payload": viz_core.attention_pack's payload, "selected": [layer,
+    head], ...}."""
     nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-" + key)]
     assert len(nodes) == 1, f"component {key!r} not found; components: {[n.proto.id for n in at.get('bidi_component')]}"
-    return json.loads(nodes[0].proto.json)
+    return json.loads(nodes[0].proto.bytes)
 
 
 def assert_rows_sum_to_one(z: np.ndarray) -> None:

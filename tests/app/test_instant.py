@@ -23,7 +23,7 @@ def test_instant_view_sends_every_head_once_and_follows_the_browser():
     at = open_app({"text": TEXT, "view": "instant", "layer": "2", "head": "3"})
     assert_ok(at)
     node = _component(at)
-    data = json.loads(node.proto.json)
+    data = json.loads(node.proto.bytes)
     payload = data["payload"]
     assert data["selected"] == [2, 3]
     assert payload["q_tokens"] == TEXT_TOKENS and (payload["n_layers"], payload["n_heads"]) == (6, 12)
@@ -39,14 +39,14 @@ def test_instant_view_sends_every_head_once_and_follows_the_browser():
     assert_ok(at)
     assert at.slider(key="layer").value == 4 and at.slider(key="head").value == 7
     assert at.query_params["layer"] in ("4", ["4"]) and at.query_params["head"] in ("7", ["7"])
-    assert json.loads(_component(at).proto.json) == data              # the same element: sent as a reference
+    assert json.loads(_component(at).proto.bytes) == data              # the same element: sent as a reference
     assert any("query 2 (cat)" in c.value for c in at.caption)
 
 
 def test_instant_view_in_chinese():
     at = open_app({"text": TEXT, "view": "instant", "lang": "中文"})
     assert_ok(at)
-    payload = json.loads(_component(at).proto.json)["payload"]
+    payload = json.loads(_component(at).proto.bytes)["payload"]
     assert payload["labels"]["heading"] == "第 {layer} 层，第 {head} 个头"
     assert at.slider(key="layer").disabled and at.slider(key="head").disabled
 
@@ -89,7 +89,7 @@ def test_a_small_model_comes_with_the_live_box_and_its_bytes_once():
 
     at = open_app({"text": "床前明月光", "view": "instant", "model": VERSE})
     assert_ok(at)
-    data = json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
+    data = json.loads(_nodes(at, "-instant_canvas")[0].proto.bytes)
     live = data["live"]
     assert live["text"] == "床前明月光" and live["labels"]["use"] == "Use this text on every page"
     (model,) = _nodes(at, "-instant_canvas_model")
@@ -115,12 +115,12 @@ def test_a_small_model_comes_with_the_live_box_and_its_bytes_once():
 def test_live_box_in_chinese_and_minilm_asks_first():
     at = open_app({"text": "床前明月光", "view": "instant", "model": VERSE, "lang": "中文"})
     assert_ok(at)
-    live = json.loads(_nodes(at, "-instant_canvas")[0].proto.json)["live"]
+    live = json.loads(_nodes(at, "-instant_canvas")[0].proto.bytes)["live"]
     assert live["labels"]["box"].startswith("你的文本")
     assert any("不占用服务器" in c.value for c in at.caption)
     at = open_app({"text": TEXT, "view": "instant"})               # MiniLM: 60 MB, only when asked
     assert_ok(at)
-    assert "live" not in json.loads(_nodes(at, "-instant_canvas")[0].proto.json)
+    assert "live" not in json.loads(_nodes(at, "-instant_canvas")[0].proto.bytes)
     assert not _nodes(at, "-instant_canvas_model")
     assert at.toggle(key="instant_live").label.startswith("Recompute in this browser as I type")
     labels = [b.label for b in open_folded(at, "_open_export").get("download_button")]                      # the int8 file only, deflated

@@ -112,7 +112,7 @@ def test_every_head_is_in_the_grids_the_map_and_the_instant_view(folder):
     cfg = model_of(at).cfg
     assert (cfg.n_layers, cfg.n_heads, cfg.kv_heads) == (L, H, KV)
     payload = json.loads(next(n for n in at.get("bidi_component")
-                              if n.proto.id.endswith("-instant_canvas")).proto.json)["payload"]
+                              if n.proto.id.endswith("-instant_canvas")).proto.bytes)["payload"]
     assert (payload["n_layers"], payload["n_heads"], payload["n_q"]) == (L, H, len(TEXT))
     at.radio(key="view__en").set_value("heads").run()
     assert_ok(at)

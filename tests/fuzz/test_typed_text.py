@@ -124,7 +124,7 @@ def test_live_box_text_in_the_app(value):
         at = open_app({"model": LIVE_MODEL, "view": "instant", "text": "abc"}, page="app_pages/attention.py",
                       direct=True, errors_ok=True)
         nodes = [n for n in at.get("bidi_component") if n.proto.id.endswith("-instant_canvas")]
-        assert len(nodes) == 1 and "live" in json.loads(nodes[0].proto.json)
+        assert len(nodes) == 1 and "live" in json.loads(nodes[0].proto.bytes)
         states = at._tree.get_widget_states()
         states.widgets.append(WidgetState(id=nodes[0].proto.id, json_value=json.dumps({"text": value})))
         at._run(states)
