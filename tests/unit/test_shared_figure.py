@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-import plotly.io as pio
+import plotly.io
 import plotly.tools
 import pytest
 
@@ -21,11 +21,11 @@ def test_share_keeps_the_object_and_what_it_serialises_to():
     fig = heat_map()
     shared = share(fig)
     assert shared is fig and type(shared) is SharedFigure
-    assert pio.to_json(shared) == pio.to_json(heat_map())
+    assert plotly.io.to_json(shared) == plotly.io.to_json(heat_map())
     first = shared.to_dict()
     assert shared.to_dict() is first                                   # serialised once
     as_streamlit_does = plotly.tools.return_figure_from_figure_or_data(shared, validate_figure=True)
-    assert pio.to_json(as_streamlit_does, validate=False) == pio.to_json(heat_map().to_dict(), validate=False)
+    assert plotly.io.to_json(as_streamlit_does, validate=False) == plotly.io.to_json(heat_map().to_dict(), validate=False)
     assert type(go.Figure(shared)) is go.Figure                        # a copy is a plain figure again
 
 
@@ -60,4 +60,4 @@ def test_a_change_drops_the_kept_dict(change):
     CHANGES[change](plain)
     CHANGES[change](shared)
     assert shared.to_dict() is not before
-    assert pio.to_json(shared) == pio.to_json(plain)
+    assert plotly.io.to_json(shared) == plotly.io.to_json(plain)
