@@ -11,15 +11,13 @@ would otherwise do while the visitor waits:
 3. first run: records the attention pass of the sidebar's default text through
    `ui.serving.cache.attention_data`, the shared results the attention page reads when it
    is opened without ?text=, and builds what that page's first screen sends: the instant
-   view's payload (the default view), the live box's plan (ui/serving/browser.py: for
-   MiniLM, the WordPiece character classes asked of `tokenizers` in batches), and the heads
-   view's all-heads figure.
+   view's payload (the default view), the live box's plan and the export's int8 size
+   (ui/serving/browser.py: for MiniLM, the WordPiece character classes asked of
+   `tokenizers` in batches, and the int8 weights deflated), and the heads view's all-heads figure.
 
-Then, not stages (nothing waits for them): the export's int8 size (the int8 weights
-deflated; the export section is folded, so the first screen does not show it), the lessons
-page's modules, the default model's parity badge on the default text (ui/serving/parity.py),
-which imports transformers, and the warmed heap frozen out of the garbage collector's full
-passes (server/heap.py).
+Then, not stages, the default model's parity badge on the default text
+(ui/serving/parity.py), which imports transformers, and the warmed heap frozen out of the
+garbage collector's full passes (server/heap.py).
 
 These steps stay in ui/ because they fill ui's own caches (ui/serving, a view's imports).
 
@@ -87,7 +85,8 @@ def _first_run(state: State) -> None:
     stack = next(iter(cache.attention_data(key).patterns))
     # cached for the default palette, text scale and language (English), in the order a first
     # visitor's run reads them: the instant view's payload (the page's default view), the live
-    # box's plan above it, then the heads view's all-heads figure (one click away)
+    # box's plan above it and the export's int8 size below it, then the heads view's all-heads
+    # figure (one click away)
     instant_payload(key, stack, colors.palette(), instant_labels("en"))
     _live_plan(state)
     model_view_figure(key, stack, colors.palette(), text_scale(), STRINGS["term_tile"]["en"])
@@ -98,7 +97,8 @@ STEPS = (("imports", _imports), ("model", _model), ("first_run", _first_run))
 
 def _live_plan(state: State) -> None:
     """The default model's browser-form plan, so the attention page's first visitor does not
-    compute the WordPiece character classes before the first figure (0.7 s for MiniLM here).
+    compute the WordPiece character classes before the first figure (0.7 s for MiniLM here), and
+    the size of its int8 export (0.4 s), which the same run shows below the figure.
     Part of the first_run stage: run after the warm-up (behind the parity badge's 4 s), it
     came too late for a visitor who opened the page when the warm-up said done."""
     try:
@@ -106,6 +106,7 @@ def _live_plan(state: State) -> None:
 
         t0 = time.monotonic()
         browser.plan(state.model_key, state.device)
+        browser.int8_size(state.model_key, state.device)
         warmup.log.info("live-form plan of %s computed in %.1f s", state.model_key, time.monotonic() - t0)
     except Exception as e:     # noqa: BLE001 (the attention page computes it then)
         warmup.log.warning("live-form plan of %s not computed: %s", state.model_key, e)
@@ -130,20 +131,8 @@ def _parity(state: State) -> None:
 
 
 def _after_warmup(state: State) -> None:
-    """After the stages (nothing waits for these): the export's int8 size (0.4 s for MiniLM
-    here; shown when the folded export section is opened), the lessons page's modules, the
-    parity badge, then the warmed heap frozen out of the garbage collector's full passes
-    (server/heap.py)."""
-    t0 = time.monotonic()
-    try:
-        from .serving import browser
-
-        browser.int8_size(state.model_key, state.device)
-    except Exception as e:     # noqa: BLE001 (the export section computes it when opened)
-        warmup.log.warning("int8 size of %s not computed: %s", state.model_key, e)
-    from .views import lessons  # noqa: F401  (every step kind's module: ~1 s a lesson link's first visitor waited for)
-
-    warmup.log.info("export's int8 size and the lessons page's modules in %.1f s", time.monotonic() - t0)
+    """After the stages (nothing waits for these): the parity badge, then the warmed heap
+    frozen out of the garbage collector's full passes (server/heap.py)."""
     _parity(state)
     from server.heap import freeze_warm_heap
 
