@@ -4,9 +4,11 @@ built once per text, palette and language and cached:
 - `model_view_figure`: all heads of one stack as one image (the warm-up builds it too,
   ui/warmup.py);
 - `instant_payload`: every layer and head packed for the in-browser viewer (and its
-  HTML export).
+  HTML export), and `instant_payload_json`, the same written as JSON once for every session.
 """
 from __future__ import annotations
+
+import json
 
 import streamlit as st
 
@@ -43,3 +45,12 @@ def instant_payload(key: RunKey, stack: str, palette: str,
         return pack_attention(data.patterns[stack], [vz.visible_label(s) for s in q_tok],
                               [vz.visible_label(s) for s in k_tok], data.masks[stack], labels=dict(labels),
                               title=f"{key} · {len(q_tok)} tokens")
+
+
+@shared_result("instant_payload_json")
+def instant_payload_json(key: RunKey, stack: str, palette: str, labels: tuple[tuple[str, str], ...]) -> str:
+    """`instant_payload` as JSON, written once per payload for every session: the viewer's
+    data goes to the browser as JSON bytes (ui/widgets/attention_canvas.py), and given a dict
+    Streamlit wrote it as JSON twice on every run, a tenth of an explorer's server CPU. Kept
+    in the shared store, so its bytes count against the store's budget."""
+    return json.dumps(instant_payload(key, stack, palette, labels))

@@ -29,9 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-import streamlit as st
-
 import plotly.graph_objects as go
+import streamlit as st
 
 from viz_core import colors
 from viz_core.figure import text_scale, use_text_scale

@@ -32,7 +32,7 @@ from ..links import choice, index_slider, set_choice, show_notices, stack_choice
 from ..markup import md_escape
 from ..page import require_data, require_model, require_text, use_text
 from ..serving import AttentionData, config_json, trace_npz
-from ..serving.attention import instant_payload, model_view_figure
+from ..serving.attention import instant_payload, instant_payload_json, model_view_figure
 from ..serving import browser
 from ..serving.run_key import RunKey
 from ..sidebar import Selection
@@ -222,9 +222,10 @@ def _on_instant() -> None:
 
 
 def instant_view(c: Controls, sel: Selection) -> None:
-    payload = instant_payload(RunKey.of(sel), c.stack, colors.palette(),
-                              instant_labels())
-    attention_canvas.attention_canvas(payload, c.layer, c.head, key="instant_canvas", text_scale=text_scale(),
+    args = (RunKey.of(sel), c.stack, colors.palette(), instant_labels())
+    payload = instant_payload(*args)
+    attention_canvas.attention_canvas(payload, instant_payload_json(*args), c.layer, c.head, key="instant_canvas",
+                                      text_scale=text_scale(),
                                       on_select=_on_instant, live=live_box(sel, c.stack))
     if st.session_state.pop(_LIVE_SENT, False):
         st.rerun(scope="app")

@@ -6,8 +6,8 @@ Why v2 (`st.components.v2.component`): inline HTML/CSS/JS registered from Python
 iframe and no build step or npm at run time; state goes back with setStateValue.
 
 Sending the payload once: the component's `data` is the packed payload plus the
-selection it starts from, as JSON bytes (`_data_bytes`: the payload written once, not on
-every run), and that start is frozen while the view stays open (`_START`). A head switch
+selection it starts from, as JSON bytes (`_data_bytes`: the payload's JSON written once
+per payload, in the serving layer's shared store), and that start is frozen while the view stays open (`_START`). A head switch
 in the browser sends only {layer, head, query} back; the callback moves the URL-bound
 layer/head sliders (ui/links.py index_slider), and the rerun sends the same `data` again,
 which Streamlit's message cache turns into a reference of a few bytes instead of the
@@ -100,27 +100,18 @@ def selection(key: str) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-_PAYLOAD_JSON: dict[int, tuple[dict, str]] = {}     # id(payload) -> (payload, its JSON); the payload held
-_PAYLOAD_JSON_KEPT = 32                              # so that its id is not reused while remembered
+def _data_bytes(payload_json: str, rest: dict) -> bytes:
+    """The component's data, {"payload": payload, **rest}, as JSON bytes, around the payload's
+    JSON written once (ui/serving/attention.instant_payload_json): given a dict, Streamlit
+    writes it as JSON twice on every run (the message, and a sorted copy for the element's
+    identity); bytes are hashed, not re-written, for the identity."""
+    return (json.dumps(rest)[:-1] + ', "payload": ' + payload_json + "}").encode()
 
 
-def _data_bytes(payload: dict, rest: dict) -> bytes:
-    """The component's data, {"payload": payload, **rest}, as JSON bytes. Given a dict,
-    Streamlit writes it as JSON twice on every run (the message, and a sorted copy for the
-    element's identity): a tenth of an explorer's server CPU for a 64-token payload. The
-    payload, the same cached object run after run (ui/serving/attention.instant_payload),
-    is written once; bytes are hashed, not re-written, for the identity."""
-    kept = _PAYLOAD_JSON.get(id(payload))
-    if kept is None or kept[0] is not payload:
-        if len(_PAYLOAD_JSON) >= _PAYLOAD_JSON_KEPT:
-            _PAYLOAD_JSON.pop(next(iter(_PAYLOAD_JSON)), None)
-        kept = _PAYLOAD_JSON[id(payload)] = (payload, json.dumps(payload))
-    return (json.dumps(rest)[:-1] + ', "payload": ' + kept[1] + "}").encode()
-
-
-def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_scale: float = 1.0,
+def attention_canvas(payload: dict, payload_json: str, layer: int, head: int, *, key: str, text_scale: float = 1.0,
                      on_select: Callable[[], None] | None = None, live: Live | None = None) -> dict | None:
-    """Mount the viewer for `payload` (viz_core.attention_pack.pack_attention), starting
+    """Mount the viewer for `payload` (viz_core.attention_pack.pack_attention; `payload_json`:
+    the same as JSON, ui/serving/attention.instant_payload_json), starting
     at (layer, head) the first time this text is shown, with text `text_scale` times the
     normal size (presenter mode); returns the last selection. With `live`, a text box above
     the viewer recomputes every head in the browser as the reader types (the model's bytes
@@ -140,7 +131,7 @@ def attention_canvas(payload: dict, layer: int, head: int, *, key: str, text_sca
     if live is not None:
         rest["live"] = {"model_id": live.model_id, "text": live.text, "labels": dict(live.labels)}
         callbacks["on_text_change"] = live.on_text
-    _component(key=key, data=_data_bytes(payload, rest), **callbacks)
+    _component(key=key, data=_data_bytes(payload_json, rest), **callbacks)
     if live is not None:
         _model_component(key=f"{key}_model", data=live.model_bytes)
     return selection(key)
