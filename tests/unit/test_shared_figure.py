@@ -25,7 +25,8 @@ def test_share_keeps_the_object_and_what_it_serialises_to():
     first = shared.to_dict()
     assert shared.to_dict() is first                                   # serialised once
     as_streamlit_does = plotly.tools.return_figure_from_figure_or_data(shared, validate_figure=True)
-    assert plotly.io.to_json(as_streamlit_does, validate=False) == plotly.io.to_json(heat_map().to_dict(), validate=False)
+    plain = heat_map().to_dict()
+    assert plotly.io.to_json(as_streamlit_does, validate=False) == plotly.io.to_json(plain, validate=False)
     assert type(go.Figure(shared)) is go.Figure                        # a copy is a plain figure again
 
 

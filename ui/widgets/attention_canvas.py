@@ -7,9 +7,10 @@ iframe and no build step or npm at run time; state goes back with setStateValue.
 
 Sending the payload once: the component's `data` is the packed payload plus the
 selection it starts from, as JSON bytes (`_data_bytes`: the payload's JSON written once
-per payload, in the serving layer's shared store), and that start is frozen while the view stays open (`_START`). A head switch
-in the browser sends only {layer, head, query} back; the callback moves the URL-bound
-layer/head sliders (ui/links.py index_slider), and the rerun sends the same `data` again,
+per payload, in the serving layer's shared store), and that start is frozen while the
+view stays open (`_START`). A head switch in the browser sends only {layer, head, query}
+back; the callback moves the URL-bound layer/head sliders (ui/links.py index_slider), and
+the rerun sends the same `data` again,
 which Streamlit's message cache turns into a reference of a few bytes instead of the
 payload.
 """
