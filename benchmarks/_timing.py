@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import re
 import statistics
 import sys
 import time
@@ -88,6 +89,13 @@ def load_average() -> str:
 
 
 DOC = __import__("pathlib").Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+
+
+def card_section(base: str, device_name: str) -> str:
+    """The docs section of a GPU benchmark for one card, so runs on different cards stand
+    side by side: ("gpu", "NVIDIA H100 80GB HBM3") -> "gpu_h100"."""
+    words = [w for w in re.split(r"[^a-z0-9]+", device_name.lower()) if w and w not in ("nvidia", "tesla", "geforce")]
+    return f"{base}_{words[0]}" if words else base
 
 
 def update_doc(section: str, markdown: str) -> None:

@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from benchmarks._timing import interleaved_times, paired_ratio, synchronized, update_doc  # noqa: E402
+from benchmarks._timing import card_section, interleaved_times, paired_ratio, synchronized, update_doc  # noqa: E402
 from benchmarks.summary import summary_line  # noqa: E402
 from lab.memory import estimate_trace_bytes  # noqa: E402
 from models import Transformer, TransformerConfig, record_names  # noqa: E402
@@ -234,7 +234,7 @@ def main() -> int:
     if args.json:
         args.json.write_text(json.dumps(res, indent=1))
     if not args.no_doc:
-        update_doc("gpu", md)
+        update_doc(card_section("gpu", res["device"]), md)
     return 0
 
 

@@ -51,3 +51,13 @@ def test_summary_goes_first_and_replaces_the_old_one():
 
 def test_met_unknown():
     assert rows_of("x", summary_line("f", "v", "t", None)) == [("f", "v", "t", "n/a")]
+
+
+def test_each_gpu_card_keeps_its_own_section():
+    from benchmarks._timing import card_section
+
+    assert card_section("gpu", "NVIDIA H100 80GB HBM3") == "gpu_h100"
+    assert card_section("real_size_gpu", "NVIDIA H200") == "real_size_gpu_h200"
+    assert card_section("gpu", "NVIDIA A100-SXM4-80GB") == "gpu_a100"
+    assert card_section("gpu", "Tesla T4") == "gpu_t4"
+    assert card_section("gpu", "") == "gpu"          # a card with no name still gets a section
