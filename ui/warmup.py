@@ -4,7 +4,8 @@
 its stages, timings and progress) that does what the first visit of the attention page
 would otherwise do while the visitor waits:
 
-1. imports: torch, the serving layer (models, lab), plotly and the attention view;
+1. imports: torch, the serving layer (models, lab), plotly, the attention view, app.py's own
+   modules and Streamlit's emoji table (its page icon is checked against it);
 2. model: loads the default model (the first catalogue entry, on the default device)
    through `ui.serving.gate.load_model`, i.e. into the same `st.cache_resource` entry
    the pages read;
@@ -45,14 +46,20 @@ threads.quiet_idle_threads()      # before torch is loaded: idle OpenMP workers 
 
 def _imports(state: State) -> None:
     import plotly.graph_objects  # noqa: F401
+    # Streamlit's emoji and icon tables: app.py's page icon is checked against the first (0.18 s
+    # to import here) at the top of a visitor's first run, before anything is drawn
+    import streamlit.emojis  # noqa: F401
+    import streamlit.material_icon_names  # noqa: F401
     import torch  # noqa: F401
+
+    import server.run_stats  # noqa: F401
 
     import models.device  # noqa: F401
     import models.weights.zoo  # noqa: F401
     import viz_core.colors  # noqa: F401
     import viz_core.figure  # noqa: F401
 
-    from . import examples, i18n  # noqa: F401
+    from . import examples, i18n, presenter, replica, sidebar  # noqa: F401  (app.py's own imports)
     from .serving import attention, cache, gate  # noqa: F401
     from .views import attention as attention_view  # noqa: F401  (the page's own imports: viz_core, widgets)
 

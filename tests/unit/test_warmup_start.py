@@ -31,3 +31,27 @@ def test_a_late_start_says_how_to_start_with_the_server(monkeypatch, caplog):
 
 def test_the_launchers_start_warns_of_nothing(monkeypatch, caplog):
     assert _started(monkeypatch, caplog, late=False) == []
+
+
+def test_the_imports_stage_leaves_nothing_for_app_pys_first_lines():
+    """What app.py does before its first element (the page icon checked against Streamlit's
+    emoji table, its own imports) imports nothing the warm-up's imports stage has not."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = (
+        "import sys\n"
+        "from server.warmup import State\n"
+        "from ui import warmup\n"
+        "warmup._imports(State())\n"
+        "before = set(sys.modules)\n"
+        "from streamlit.string_util import is_emoji\n"
+        "assert is_emoji('🔍')\n"
+        "import server.run_stats, ui.presenter, ui.replica, ui.i18n, ui.sidebar\n"
+        "print(sorted(set(sys.modules) - before))\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=300,
+                         env={"PATH": "/usr/bin:/bin", "GLASSBOX_WARMUP": "0", "PYTHONPATH": str(root)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
