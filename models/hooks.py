@@ -10,7 +10,9 @@ numbers.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
+import re
 import weakref
 from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -85,11 +87,23 @@ def hook_points(model: nn.Module) -> dict[str, HookPoint]:
 
 
 def name_matcher(names: Names) -> Callable[[str], bool]:
-    """A predicate for hook names: None = all, else one or several glob patterns."""
+    """A predicate for hook names: None = all, else one or several glob patterns
+    (`fnmatch.fnmatchcase` semantics)."""
     if names is None:
         return lambda _: True
-    patterns = [names] if isinstance(names, str) else list(names)
-    return lambda name: any(fnmatch.fnmatchcase(name, p) for p in patterns)
+    return _glob_matcher((names,) if isinstance(names, str) else tuple(names))
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_matcher(patterns: tuple[str, ...]) -> Callable[[str], bool]:
+    """The patterns as one compiled regular expression, made once per set of patterns: a pass
+    asks it of every hook name (~110 on MiniLM) three times (twice for the memory estimate,
+    once to record), and one `fnmatchcase` per pattern per name was ~15 ms of Python for
+    the residual page's 16 kinds."""
+    if not patterns:
+        return lambda _: False
+    match = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns)).match
+    return lambda name: match(name) is not None
 
 
 @contextmanager

@@ -22,6 +22,7 @@ cross-attention (`cross`: `attn` reads as `cross_attn`, `ln1` as `ln_cross`, `at
 from __future__ import annotations
 
 import enum
+import functools
 import io
 import json
 import re
@@ -184,8 +185,10 @@ class ActName:
     kind: str
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_name(name: str) -> ActName:
-    """The inverse of `act_name` (names outside the vocabulary raise ValueError)."""
+    """The inverse of `act_name` (names outside the vocabulary raise ValueError). Remembered
+    per name (the answer is frozen): a pass's memory estimate reads every hook name twice."""
     m = _NAME.fullmatch(name)
     if m is None:
         raise ValueError(f"{name!r} is not a hook name.")

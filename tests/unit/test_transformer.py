@@ -97,6 +97,24 @@ def test_names_take_globs():
     assert tr.names() == ["blocks.1.hook_resid_pre", "blocks.1.hook_resid_mid", "blocks.1.hook_resid_post"]
 
 
+
+def test_name_globs_match_as_fnmatchcase_does():
+    """The hook-name matcher (one compiled expression per set of patterns) says what
+    `fnmatch.fnmatchcase` says, pattern by pattern, for every hook name of three architectures."""
+    import fnmatch
+
+    from models.hooks import name_matcher
+
+    patterns = [[], ["hook_embed"], ["blocks.*.attn.hook_pattern", "hook_embed"], ["blocks.1.*resid*"],
+                ["blocks.?.mlp.hook_[pq]*", "*.hook_mask"], ["*[!0-9].hook_*", "BLOCKS.*"], ["*"], ["blocks.[1].*"]]
+    for arch in ("encoder", "decoder", "encoder-decoder"):
+        names = make(arch=arch).hook_names()
+        for group in patterns:
+            match = name_matcher(group)
+            assert [match(n) for n in names] == [any(fnmatch.fnmatchcase(n, p) for p in group) for n in names], group
+            assert name_matcher(group) is not None and name_matcher(tuple(group))("x") == match("x")
+    assert name_matcher(None)("anything") and name_matcher("hook_embed")("hook_embed")
+
 # ---- attention math --------------------------------------------------------------------
 ALL_KINDS = ["full", "causal", "local", "dilated", "strided", "longformer", "bigbird", "prefix"]
 
