@@ -20,7 +20,7 @@ half beside it). Targets (issue 32): forward <= 1.05x transformers' eager pass a
 and 512 tokens, load <= 1.0x from_pretrained, in float32 and bfloat16.
 
     python -m benchmarks.real_size [--repeats 5] [--dtypes float32 bfloat16] [--tokens 64 512] [--no-doc]
-    python -m benchmarks.real_size --device cuda --tokens 64 512 2048   # section real_size_gpu_<card>, e.g. real_size_gpu_h100
+    python -m benchmarks.real_size --device cuda --tokens 64 512 2048   # section real_size_gpu_<card> (_h100, _h200)
 
 On a GPU each side loads straight onto it (`load_folder(device="cuda")` against
 `from_pretrained(device_map="cuda")`), every timed run ends in `torch.cuda.synchronize()`,
@@ -39,8 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
-from benchmarks._timing import (card_section, interleaved_times, load_average, machine, paired_ratio, publish,  # noqa: E402
-                               synchronized, timing_args)
+from benchmarks._timing import (card_section, interleaved_times, load_average, machine,  # noqa: E402
+                               paired_ratio, publish, synchronized, timing_args)
 from benchmarks.summary import summary_line  # noqa: E402
 
 # Qwen/Qwen2.5-0.5B's config.json (architecture fields), as published with the model
@@ -247,7 +247,8 @@ def main() -> None:
               + "\n".join(table) + "\n\nPeak GPU memory of a fresh process loading the model (each side alone; "
               "`torch.cuda.max_memory_allocated`). The load panel is measured on the CPU (section real_size): it "
               "times the app server, not the card.\n\n" + "\n".join(mem) + "\n\n" + lines)
-        publish(card_section("real_size_gpu", torch.cuda.get_device_name(0)), md, write_doc=not args.no_doc, say_where=True)
+        section = card_section("real_size_gpu", torch.cuda.get_device_name(0))
+        publish(section, md, write_doc=not args.no_doc, say_where=True)
         return
     mem = ["| dtype | Glassbox peak RSS, load only (MB) | transformers peak RSS, load only (MB) | "
            "process before the load (MB) | load panel, Load to page drawn (s) | app process after the panel's load "
