@@ -225,8 +225,7 @@ def instant_view(c: Controls, sel: Selection) -> None:
     args = (RunKey.of(sel), c.stack, colors.palette(), instant_labels())
     payload = instant_payload(*args)
     attention_canvas.attention_canvas(payload, instant_payload_json(*args), c.layer, c.head, key="instant_canvas",
-                                      text_scale=text_scale(),
-                                      on_select=_on_instant, live=live_box(sel, c.stack))
+                                      text_scale=text_scale(), on_select=_on_instant, live=live_box(sel, c.stack))
     if st.session_state.pop(_LIVE_SENT, False):
         st.rerun(scope="app")
     kb = len(payload["data"]) / 1e3          # the cells (base64 of deflated bytes): nearly all of it

@@ -10,9 +10,8 @@ selection it starts from, as JSON bytes (`_data_bytes`: the payload's JSON writt
 per payload, in the serving layer's shared store), and that start is frozen while the
 view stays open (`_START`). A head switch in the browser sends only {layer, head, query}
 back; the callback moves the URL-bound layer/head sliders (ui/links.py index_slider), and
-the rerun sends the same `data` again,
-which Streamlit's message cache turns into a reference of a few bytes instead of the
-payload.
+the rerun sends the same `data` again, which Streamlit's message cache turns into a
+reference of a few bytes instead of the payload.
 """
 from __future__ import annotations
 
@@ -112,9 +111,9 @@ def _data_bytes(payload_json: str, rest: dict) -> bytes:
 def attention_canvas(payload: dict, payload_json: str, layer: int, head: int, *, key: str, text_scale: float = 1.0,
                      on_select: Callable[[], None] | None = None, live: Live | None = None) -> dict | None:
     """Mount the viewer for `payload` (viz_core.attention_pack.pack_attention; `payload_json`:
-    the same as JSON, ui/serving/attention.instant_payload_json), starting
-    at (layer, head) the first time this text is shown, with text `text_scale` times the
-    normal size (presenter mode); returns the last selection. With `live`, a text box above
+    the same as JSON, ui/serving/attention.instant_payload_json), starting at (layer, head)
+    the first time this text is shown, with text `text_scale` times the normal size
+    (presenter mode); returns the last selection. With `live`, a text box above
     the viewer recomputes every head in the browser as the reader types (the model's bytes
     travel in a second, invisible component, once per session)."""
     start = st.session_state.get(_START)
