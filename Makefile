@@ -27,8 +27,11 @@ run: $(VENV)/.installed-run
 		--server.headless true --browser.gatherUsageStats false
 
 # pytest exits with 5 when no tests are collected: make treats that as a failure.
+# TEST_WORKERS pytest-xdist processes share the tests, a test file (and the fuzz suite) to
+# one worker (tests/conftest.py); 0 runs them in this process, one after another.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed-dev
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # The fuzz suite's long profile (tests/fuzz/, docs/hostile-files.md): many more examples per
 # door than `make test`'s ci profile, a new random seed each run. Then the examples each door

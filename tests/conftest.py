@@ -10,7 +10,23 @@ os.environ.setdefault("GLASSBOX_MAP_SESSIONS", "1000")
 # Class mode's store (server/classroom.py): a throw-away SQLite file for this run, never
 # the user's cache folder. The e2e servers inherit it, so a browser test's teacher and
 # students share it with the test itself.
-if "GLASSBOX_CLASS_DB" not in os.environ:
+# Under pytest-xdist (`make test` runs two workers) each worker makes its own: a worker
+# inherits the environment of the process that started it, file and all.
+if "GLASSBOX_CLASS_DB" not in os.environ or os.environ.get("PYTEST_XDIST_WORKER"):
     import tempfile
 
     os.environ["GLASSBOX_CLASS_DB"] = os.path.join(tempfile.mkdtemp(prefix="glassbox-classes-"), "classes.sqlite3")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Which tests run on one pytest-xdist worker, in file order (`make test` runs
+    `--dist loadgroup`): each test file stays together (its module fixtures, a browser
+    test's extra server, start once), and the fuzz suite is one group, since it measures
+    the memory of its process door after door and writes one report
+    (tests/fuzz/conftest.py). Without xdist the marks change nothing."""
+    import pytest
+
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        group = "fuzz" if path.startswith("tests/fuzz/") else path
+        item.add_marker(pytest.mark.xdist_group(group))
