@@ -1,6 +1,8 @@
 """Settings for the whole test suite."""
 import os
 
+import pytest
+
 # The overview draws its model map for every text only while the server has at most
 # GLASSBOX_MAP_SESSIONS sessions (models/limits.py). A test run keeps many AppTest and
 # browser sessions alive at once; the tests of the map's on-request mode set the count
@@ -24,8 +26,6 @@ def pytest_collection_modifyitems(config, items):
     test's extra server, start once), and the fuzz suite is one group, since it measures
     the memory of its process door after door and writes one report
     (tests/fuzz/conftest.py). Without xdist the marks change nothing."""
-    import pytest
-
     for item in items:
         path = item.nodeid.split("::", 1)[0]
         group = "fuzz" if path.startswith("tests/fuzz/") else path
