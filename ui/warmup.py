@@ -116,7 +116,7 @@ def _live_plan(state: State) -> None:
         browser.int8_size(state.model_key, state.device)
         warmup.log.info("live-form plan and int8 size of %s computed in %.1f s", state.model_key, time.monotonic() - t0)
     except Exception as e:     # noqa: BLE001 (the attention page computes it then)
-        warmup.log.warning("live-form plan of %s not computed: %s", state.model_key, e)
+        warmup.log.warning("live-form plan and int8 size of %s not computed: %s", state.model_key, e)
 
 
 def _parity(state: State) -> None:
