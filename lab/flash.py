@@ -156,7 +156,8 @@ def flash_head(model: Transformer, ids, layer: int, head: int, stack: Stack | st
         raise ValueError("A tile holds at least one query and one key.")
     s = walk_stack(cfg, stack)
     q_name, k_name, v_name, mask_name, z_name = head_names(model, layer, s)
-    _, tr = model.run_with_cache(ids, tgt_ids, names=[q_name, k_name, v_name, mask_name, z_name])
+    _, tr = model.run_with_cache(ids, tgt_ids, names=[q_name, k_name, v_name, mask_name, z_name],
+                                 stop_after=z_name)            # the layers above are not needed
     g = kv_groups(cfg.n_heads, cfg.kv_heads)[head]                      # its key/value head (GQA, MQA)
 
     def np64(t: torch.Tensor) -> np.ndarray:

@@ -65,7 +65,8 @@ def layer_inputs(model: Transformer, ids, layer: int, stack: Stack | str | None 
         raise ValueError("This model caps its attention scores (c·tanh(s/c), Gemma 2); the fused call has no cap, "
                          "so the two would compute different things.")
     q_name, k_name, v_name, mask_name, z_name = head_names(model, layer, s)
-    _, tr = model.run_with_cache(ids, tgt_ids, names=[q_name, k_name, v_name, mask_name, z_name])
+    _, tr = model.run_with_cache(ids, tgt_ids, names=[q_name, k_name, v_name, mask_name, z_name],
+                                 stop_after=z_name)            # the layers above are not needed
     groups = torch.tensor(kv_groups(cfg.n_heads, cfg.kv_heads))
 
     def heads(x: torch.Tensor) -> torch.Tensor:          # [1, pos, heads, d] -> [1, heads, pos·repeat, d] float32

@@ -257,8 +257,10 @@ def walk_head(model: Transformer, trace: Trace, layer: int, head: int, query: in
 
 def record_and_walk(model: Transformer, ids, layer: int, head: int, query: int, stack: Stack | str | None = None,
                     tgt_ids=None) -> HeadWalk:
-    """Run the model recording only what `walk_head` reads (`walk_names`), then walk one head."""
-    _, trace = model.run_with_cache(ids, tgt_ids, names=walk_names(model.cfg, layer, stack))
+    """Run the model recording only what `walk_head` reads (`walk_names`), up to the layer's
+    attention output (the layers above it are not run), then walk one head."""
+    stop = act_name("attn_out", layer, walk_stack(model.cfg, stack)) if 0 <= layer < model.cfg.n_layers else None
+    _, trace = model.run_with_cache(ids, tgt_ids, names=walk_names(model.cfg, layer, stack), stop_after=stop)
     return walk_head(model, trace, layer, head, query, stack=stack)
 
 

@@ -97,6 +97,35 @@ def test_names_take_globs():
     assert tr.names() == ["blocks.1.hook_resid_pre", "blocks.1.hook_resid_mid", "blocks.1.hook_resid_post"]
 
 
+def test_stop_after_ends_the_pass_once_its_hook_is_recorded():
+    """run_with_cache(stop_after=...) records what the whole pass records up to that hook
+    point, runs nothing above it (no later hook fires) and returns no output; the stop's
+    name must be one of the recorded ones."""
+    for arch, stop in (("decoder", "blocks.0.hook_attn_out"), ("encoder", "blocks.0.attn.hook_pattern"),
+                       ("encoder-decoder", "decoder.blocks.0.hook_cross_attn_out")):
+        model = make(arch=arch, n_layers=3)
+        _, whole = run(model)
+        out, part = run(model, stop_after=stop)
+        assert out is None
+        names = whole.names()
+        assert part.names() == names[:names.index(stop) + 1], arch
+        assert all(torch.equal(part[n], whole[n]) for n in part.names())
+        _, some = run(model, names=["*hook_pattern", stop], stop_after=stop)
+        assert some.names() == [n for n in part.names() if n.endswith("hook_pattern") or n == stop]
+        fired = []
+        hp = hook_points(model)[names[-1]]                 # the last hook point of the whole pass
+        handle = hp.register_forward_hook(lambda *_: fired.append(1))
+        run(model, stop_after=stop)
+        handle.remove()
+        assert not fired, "a layer above the stop ran"
+    with pytest.raises(ValueError, match="not one of the hook points this pass records"):
+        run(make(), names=["blocks.0.*"], stop_after="blocks.1.hook_attn_out")
+    with pytest.raises(ValueError, match="not one of the hook points"):
+        run(make(), stop_after="blocks.9.hook_attn_out")
+    out, _ = run(make())                                  # the model is whole again after a stopped pass
+    assert out.shape == (1, 7, 40)
+
+
 def test_name_globs_match_as_fnmatchcase_does():
     """The hook-name matcher (one compiled expression per set of patterns) says what
     `fnmatch.fnmatchcase` says, pattern by pattern, for every hook name of three architectures."""

@@ -110,7 +110,8 @@ class MistakesRun:
 
 def _mistakes(model, ids, tgt_ids, layer: int, stack: str) -> MistakesRun:
     s = lab.walkthrough.walk_stack(model.cfg, stack)
-    _, trace = model.run_with_cache(ids, tgt_ids, names=lab.code_mistakes.names(model.cfg, layer, s))
+    names = lab.code_mistakes.names(model.cfg, layer, s)        # the last is the layer's output: stop there
+    _, trace = model.run_with_cache(ids, tgt_ids, names=names, stop_after=names[-1])
     x = lab.code_mistakes.layer_inputs(model, trace, layer, s)
     return MistakesRun(lab.code_mistakes.outcomes(x), x.causal, x.scale, x.d_model, x.d_head, x.n_heads)
 
