@@ -164,6 +164,36 @@ def recording(model: nn.Module, names: Names = None, *, dtype: torch.dtype | Non
             torch.cuda.synchronize(dev)
 
 
+class _PassStopped(Exception):
+    """Raised at the hook point a `stopping` block names; the block swallows it."""
+
+
+@contextmanager
+def stopping(model: nn.Module, name: str | None, names: Names = None) -> Iterator[None]:
+    """End a forward pass run inside this block at hook point `name` (None: no stop), once
+    its earlier hooks have run (enter it after `recording(model, names)`, which must record
+    `name`): the layers above it never run, and the block ends without an exception. What
+    reads one layer need not run the rest, as TransformerLens's `stop_at_layer`: a head's walk
+    through MiniLM's layer 0 runs one layer of six (lab/walkthrough.py)."""
+    if name is None:
+        yield
+        return
+    point = hook_points(model).get(name)
+    if point is None or not name_matcher(names)(name):
+        raise ValueError(f"stop_after={name!r} is not one of the hook points this pass records.")
+
+    def stop(_module: nn.Module, _inputs: Any, _output: torch.Tensor) -> None:
+        raise _PassStopped
+
+    handle = point.register_forward_hook(stop)   # after the hooks already there (PyTorch keeps their order)
+    try:
+        yield
+    except _PassStopped:
+        pass
+    finally:
+        handle.remove()
+
+
 @contextmanager
 def hooks(model: nn.Module, fwd_hooks: Iterable[tuple[str, HookFn]]) -> Iterator[None]:
     """Run user functions at hook points (glob patterns): for interventions such as

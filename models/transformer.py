@@ -11,7 +11,6 @@ dh = d_head, ff = d_ff.
 """
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import Callable, Iterable, Sequence
 
 import torch
@@ -22,7 +21,7 @@ from . import positional
 from .config import MaskSpec, TransformerConfig
 from .device import pick_device
 from .attention import Attention, dropout_of, identity
-from .hooks import HookFn, HookPoint, Names, hook_points, hooks, name_matcher, recording
+from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording, stopping
 from .kv_cache import KVCache, LayerCache, cache_is_exact
 from .feedforward import MLP, Unembed
 from .norms import make_norm
@@ -431,15 +430,12 @@ class Transformer(_StackMixin, nn.Module):
 
     def run_with_cache(
         self,
-        ids: torch.Tensor | Sequence[int] | None = None,
-        tgt_ids: torch.Tensor | Sequence[int] | None = None,
+        ids: torch.Tensor | Sequence[int] | None = None, tgt_ids: torch.Tensor | Sequence[int] | None = None,
         *,
         names: Names = None,
-        tokens: list[str] | None = None,
-        tgt_tokens: list[str] | None = None,
+        tokens: list[str] | None = None, tgt_tokens: list[str] | None = None,
         grad: bool = False,
-        dtype: torch.dtype | None = None,
-        store_device: torch.device | str | None = None,
+        dtype: torch.dtype | None = None, store_device: torch.device | str | None = None,
         stop_after: str | None = None,
         **kwargs,
     ) -> tuple[torch.Tensor | None, Trace]:
@@ -451,33 +447,18 @@ class Transformer(_StackMixin, nn.Module):
         itself runs at the model's precision). store_device: None keeps the recorded
         values where they were computed (a GPU trace stays on the GPU; `Trace.numpy`
         copies what a view asks for), "cpu" moves each one off the device as it is
-        recorded. Memory: see `lab.memory.estimate_trace_bytes`.
-
-        stop_after: the name of one recorded hook point; the pass ends once it is recorded
-        and the output is None. What reads one layer need not run the layers above it (as
-        TransformerLens's `stop_at_layer`): a head's walk through layer 0 runs one layer of
-        MiniLM's six (lab/walkthrough.py)."""
-        if stop_after is not None and (stop_after not in hook_points(self) or not name_matcher(names)(stop_after)):
-            raise ValueError(f"stop_after={stop_after!r} is not one of the hook points this pass records.")
+        recorded. Memory: see `lab.memory.estimate_trace_bytes`. stop_after: one recorded
+        hook point's name; the pass ends there (the layers above it do not run) and the
+        output is None (`models.hooks.stopping`)."""
         out = None
         with (torch.enable_grad() if grad else torch.inference_mode()), \
-                recording(self, names, dtype=dtype, device=store_device) as store:
-            # the stop's hook is added after the recording's, so the value is kept first
-            with hooks(self, [(stop_after, _stop_pass)]) if stop_after is not None else nullcontext():
-                try:
-                    out = self(ids, tgt_ids, **kwargs)
-                except _PassStopped:
-                    pass
+                recording(self, names, dtype=dtype, device=store_device) as store, \
+                stopping(self, stop_after, names):      # after the recording: the value is kept first
+            out = self(ids, tgt_ids, **kwargs)
         return out, Trace(store, self.cfg, tokens, tgt_tokens)
 
-    def run_with_hooks(
-        self,
-        ids: torch.Tensor | Sequence[int],
-        tgt_ids: torch.Tensor | Sequence[int] | None = None,
-        *,
-        fwd_hooks: Iterable[tuple[str, HookFn]],
-        **kwargs,
-    ) -> torch.Tensor:
+    def run_with_hooks(self, ids: torch.Tensor | Sequence[int], tgt_ids: torch.Tensor | Sequence[int] | None = None,
+                       *, fwd_hooks: Iterable[tuple[str, HookFn]], **kwargs) -> torch.Tensor:
         """Forward pass with user functions at hook points, e.g. to zero a head:
         `fwd_hooks=[("blocks.0.attn.hook_z", lambda z, name: z * head_mask)]`."""
         with hooks(self, fwd_hooks):
@@ -501,14 +482,6 @@ class Transformer(_StackMixin, nn.Module):
                 nxt = torch.multinomial((logits / temperature).softmax(-1), 1, generator=gen)
             ids = torch.cat([ids, nxt], dim=1)
         return ids
-
-
-class _PassStopped(Exception):
-    """Raised by `run_with_cache(stop_after=...)`'s hook to end the pass; caught there."""
-
-
-def _stop_pass(_value: torch.Tensor, _name: str) -> None:
-    raise _PassStopped
 
 
 @torch.no_grad()
