@@ -87,6 +87,8 @@ def _answer(key: str, text: str) -> int:
 def test_a_guess_is_checked_against_the_model_and_tallied():
     at = open_lesson("attention", 6, text=TEXT)
     pills = at.button_group[0]
+    # each label after an unseen space, which keeps Streamlit's per-label icon look cheap (ui/views/lessons.py)
+    assert pills.options[:2] == [" 0·[CLS]", " 1·the"]
     right = _answer("minilm", TEXT)
     wrong = (right + 1) % len(pills.options)
     pills.set_value(wrong).run()

@@ -328,6 +328,10 @@ def question(place: Place, step: lab.lessons.Step, shown: Shown, sel: Selection,
     else:
         revealed = seen in st.session_state.setdefault(REVEALED, set())
     st.markdown(f"**{lesson_markdown(step.ask[code])}**")
+    # The pills' labels start with a space, which the page does not show: Streamlit 1.67 looks for
+    # an icon in each pill label's first word, and for a first word that is not ASCII ("3·the",
+    # any Chinese option) that look hashes its whole emoji pattern, ~0.12 ms a label: 6 ms a run
+    # of a 50-token question, for every run of every student. An empty first word skips it.
     if spec.question == "token":
         options = list(range(len(shown.tokens or [])))
         fmt = (lambda j: plain_label(j, shown.tokens[j]))
@@ -335,7 +339,7 @@ def question(place: Place, step: lab.lessons.Step, shown: Shown, sel: Selection,
         options = list(spec.options)
         fmt = (lambda o: t(f"lk_opt_{o}"))
     gkey = f"ls_guess_{lesson.id}_{i}"
-    guess = st.pills(t("ls_your_guess"), options, format_func=fmt, key=gkey, disabled=revealed)
+    guess = st.pills(t("ls_your_guess"), options, format_func=lambda o: " " + fmt(o), key=gkey, disabled=revealed)
     if student and not revealed:
         lessons_class.answer_box(cls.code, i, guess, fmt)
         st.caption(t("cl_wait_reveal"))
