@@ -92,7 +92,7 @@ def token_vectors(model: Transformer, ids) -> torch.Tensor:
     cfg = model.cfg
     s = Stack.ENCODER if cfg.arch == "encoder-decoder" else Stack.SELF
     name = act_name("resid_pre", 0, s)
-    _, tr = model.run_with_cache(ids, ids if cfg.arch == "encoder-decoder" else None, names=[name])
+    _, tr = model.run_with_cache(ids, ids if cfg.arch == "encoder-decoder" else None, names=[name], stop_after=name)
     return tr[name][0].float().cpu()
 
 

@@ -176,7 +176,8 @@ def padded_run(model: Transformer, rows_ids: Sequence[Sequence[int]], rows_token
         raise ValueError("The padded batch is shown for single-stack models (an encoder or a decoder).")
     ids, valid = pad_rows(rows_ids, pad_id)
     n = len(ids[0])
-    _, tr = model.run_with_cache(ids, attention_mask=valid, names=[act_name("mask", layer), act_name("pattern", layer)])
+    _, tr = model.run_with_cache(ids, attention_mask=valid, names=[act_name("mask", layer), act_name("pattern", layer)],
+                                 stop_after=act_name("pattern", layer))      # the layers above are not needed
     mask = np.stack([as_numpy(tr.mask(layer=layer, batch=b)) for b in range(len(ids))])
     return PaddedRun([list(t) + [pad_token] * (n - len(t)) for t in rows_tokens], [len(r) for r in rows_ids],
                      mask, as_numpy(tr.get("pattern", layer)), n)

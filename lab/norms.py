@@ -72,7 +72,8 @@ def norm_input_names(model: Transformer, layer: int) -> list[str]:
 @torch.no_grad()
 def norm_input(model: Transformer, ids: list[list[int]], valid: list[list[int]] | None, layer: int) -> np.ndarray:
     """[B, n, d] the input of the first norm in `layer` for a batch (float64)."""
-    _, tr = model.run_with_cache(ids, attention_mask=valid, names=norm_input_names(model, layer))
+    names = norm_input_names(model, layer)                          # the last one runs last: stop there
+    _, tr = model.run_with_cache(ids, attention_mask=valid, names=names, stop_after=names[-1])
     if model.cfg.norm_position == "output":                        # ln1_out reads W_O z
         z = tr.get("z", layer)                                     # [B, n, head, dh]
         w_o = model.blocks[layer].attn.W_O

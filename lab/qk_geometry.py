@@ -117,7 +117,7 @@ def head_vectors(model: Transformer, ids: Sequence[int], layer: int, head: int) 
     rotated = cfg.positional == "rope"
     qn, kn = act_name("rot_q" if rotated else "q", layer), act_name("rot_k" if rotated else "k", layer)
     names = [qn, kn, act_name("scores", layer), act_name("pattern", layer), act_name("mask", layer)]
-    _, trace = model.run_with_cache(list(ids), names=names)
+    _, trace = model.run_with_cache(list(ids), names=names, stop_after=names[3])   # the pattern comes last
     kv = kv_head_of(cfg, head)
     q = as_numpy(trace[qn][0, :, head]).astype(np.float64)            # [n, d_head]
     k = as_numpy(trace[kn][0, :, kv]).astype(np.float64)              # [n, d_head]

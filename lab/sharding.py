@@ -49,7 +49,7 @@ def ffn_input(model: Transformer, ids, layer: int, tgt_ids=None) -> tuple[torch.
     s = stack_of(model)
     name = sublayer_input(cfg, layer, "ffn", s)
     tgt = (ids if tgt_ids is None else tgt_ids) if cfg.arch == "encoder-decoder" else None
-    _, tr = model.run_with_cache(ids, tgt, names=[name])
+    _, tr = model.run_with_cache(ids, tgt, names=[name], stop_after=name)
     return tr[name][:1], model.stack_module(s).blocks[layer].mlp
 
 

@@ -42,7 +42,7 @@ def _raw(model, ids, tgt_ids, stack: str, layer: int, head: int) -> RawRun:
     norm where the model has them) and the head's pattern and mask."""
     s = lab.walkthrough.walk_stack(model.cfg, stack)
     names = [act_name("resid_pre", 0, s), act_name("pattern", layer, s), act_name("mask", layer, s)]
-    _, trace = model.run_with_cache(ids, tgt_ids, names=names)
+    _, trace = model.run_with_cache(ids, tgt_ids, names=names, stop_after=names[1])   # the pattern comes last
     x = trace[names[0]][0].double().cpu().numpy()
     pattern = trace[names[1]][0, head].double().cpu().numpy()
     n = x.shape[0]
