@@ -27,6 +27,9 @@ def test_teacher_and_two_students(app_server: str, page: Page, browser: Browser)
     open_app(page, app_server, "/lessons", {"lesson": "attention", "step": "6", "text": TEXT}, timeout=TIMEOUT)
     page.get_by_text("Class mode").click()
     page.locator(".st-key-cl_start button").click()
+    # the class's code reaches the URL when the click's run is done; under a loaded machine that
+    # run can start later than wait_for_rerun waits for a start (2 s), so wait for the URL itself
+    page.wait_for_url(re.compile(r"[?&]class=[A-Z0-9]{6}"), timeout=TIMEOUT)
     wait_for_rerun(page, timeout=TIMEOUT)
     code = re.search(r"class=([A-Z0-9]{6})", page.url).group(1)
     expect(page.get_by_text(f"Class code: {code}")).to_be_visible()

@@ -79,6 +79,7 @@ def test_sessions_stay_on_their_replica_and_share_a_class(top: replicas.Topology
     assert marker(teacher) == "r1"
     teacher.get_by_text("Class mode").click()
     teacher.locator(".st-key-cl_start button").click()
+    teacher.wait_for_url(re.compile(r"[?&]class=[A-Z0-9]{6}"), timeout=TIMEOUT)   # the click's run may start late
     wait_for_rerun(teacher, timeout=TIMEOUT)
     code = re.search(r"class=([A-Z0-9]{6})", teacher.url).group(1)
     students = []
