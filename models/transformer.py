@@ -19,7 +19,7 @@ from torch import nn
 from . import masks
 from . import positional
 from .config import MaskSpec, TransformerConfig
-from .device import pick_device
+from .device import embedding, pick_device
 from .attention import Attention, dropout_of, identity
 from .hooks import HookFn, HookPoint, Names, hook_points, hooks, recording, stopping
 from .kv_cache import KVCache, LayerCache, cache_is_exact
@@ -124,16 +124,16 @@ class _StackMixin:
         e = cfg.embed_dim                                # d_model, or ELECTRA's narrower embeddings
         self.hook_embed = HookPoint()                    # [b, pos, e] token embeddings
         if cfg.n_token_types:
-            self.type_embed = nn.Embedding(cfg.n_token_types, e)
+            self.type_embed = embedding(cfg.n_token_types, e)
             self.hook_type_embed = HookPoint()           # [b, pos, e]
         if cfg.positional == "learned":      # BART: pos_offset unused rows first (position p reads row p + 2)
-            self.pos_embed = nn.Embedding(cfg.max_len + cfg.pos_offset, e)
+            self.pos_embed = embedding(cfg.max_len + cfg.pos_offset, e)
         for name, value in self.computed_buffers(cfg).items():
             self.register_buffer(name, value, persistent=False)
         if cfg.positional in ("learned", "sinusoidal"):
             self.hook_pos_embed = HookPoint()            # [b, pos, d]
         if cfg.positional == "relative":
-            self.rel_bias = nn.Embedding(cfg.relative_buckets, cfg.n_heads)
+            self.rel_bias = embedding(cfg.relative_buckets, cfg.n_heads)
         if cfg.embed_norm:
             self.ln_embed = make_norm(cfg, e)
         if cfg.d_embed is not None:                      # ELECTRA: embeddings [e] -> the stream [d]
@@ -253,7 +253,7 @@ class Transformer(_StackMixin, nn.Module):
     def __init__(self, cfg: TransformerConfig, device: str | torch.device | None = "auto") -> None:
         super().__init__()
         self.cfg = cfg
-        self.embed = nn.Embedding(cfg.vocab_size, cfg.embed_dim)     # W_E [vocab, d] (ELECTRA: [vocab, d_embed])
+        self.embed = embedding(cfg.vocab_size, cfg.embed_dim)     # W_E [vocab, d] (ELECTRA: [vocab, d_embed])
         if cfg.arch == "encoder-decoder":
             self.encoder = TransformerStack(cfg, decoder=False)
             self.decoder = TransformerStack(cfg, decoder=True)

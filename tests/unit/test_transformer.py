@@ -421,3 +421,32 @@ def test_from_state_takes_the_tensors_and_computes_the_buffers(positional):
     assert torch.equal(model(ids), ref(ids))
     with pytest.raises(RuntimeError):          # a state that lacks a tensor is refused, nothing half-built
         Transformer.from_state(cfg, {k: v for k, v in state.items() if k != "blocks.0.ln1.weight"})
+
+
+def test_a_skeleton_draws_no_numbers_and_a_real_model_draws_as_nn_embedding_does():
+    """models.device.embedding: inside torch.device("meta") no N(0, 1) draw, whose meta
+    version imports torch._dynamo (seconds, once per process: checked in a fresh one, with
+    every embedding kind a config can have); elsewhere the same draw as nn.Embedding."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from models.device import embedding
+
+    torch.manual_seed(3)
+    ours, after_ours = embedding(7, 5).weight, torch.rand(3)
+    torch.manual_seed(3)
+    theirs, after_theirs = torch.nn.Embedding(7, 5).weight, torch.rand(3)
+    assert torch.equal(ours, theirs) and torch.equal(after_ours, after_theirs)     # the random stream is unchanged
+    with torch.device("meta"):
+        assert embedding(7, 5).weight.is_meta
+    code = ("import sys; from models import Transformer, TransformerConfig\n"
+            "for pos in ('learned', 'relative'):\n"
+            "    cfg = TransformerConfig(arch='encoder', vocab_size=50, d_model=32, n_layers=1, n_heads=4, d_ff=64,\n"
+            "                            max_len=16, positional=pos, n_token_types=2)\n"
+            "    assert sorted(Transformer.skeleton(cfg).state_dict()) == sorted(Transformer(cfg, 'cpu').state_dict())\n"
+            "print('torch._dynamo' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
