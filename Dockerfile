@@ -41,7 +41,7 @@ RUN pip install --index-url "${TORCH_INDEX}" "torch==${TORCH_VERSION}" \
  && pip install -r requirements.txt
 
 COPY --chown=glassbox:glassbox . .
-RUN python -m compileall -q app.py app_pages ui viz_core lab models cli >/dev/null
+RUN python -m compileall -q app.py app_pages ui viz_core lab models cli server >/dev/null
 
 USER glassbox
 EXPOSE 8501
