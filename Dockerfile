@@ -41,7 +41,8 @@ RUN pip install --index-url "${TORCH_INDEX}" "torch==${TORCH_VERSION}" \
  && pip install -r requirements.txt
 
 COPY --chown=glassbox:glassbox . .
-RUN python -m compileall -q app.py app_pages ui viz_core lab models cli server >/dev/null
+# the app's bytecode, written now: the image sets PYTHONDONTWRITEBYTECODE=1 (server/bytecode.py)
+RUN python -m server.bytecode
 
 USER glassbox
 EXPOSE 8501

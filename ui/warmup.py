@@ -4,8 +4,9 @@
 its stages, timings and progress) that does what the first visit of the attention page
 would otherwise do while the visitor waits:
 
-1. imports: torch, the serving layer (models, lab), plotly, the attention view, app.py's own
-   modules and Streamlit's emoji table (its page icon is checked against it);
+1. imports: our modules' missing bytecode written first (server/bytecode.py), then torch,
+   the serving layer (models, lab), plotly, the attention view, app.py's own modules and
+   Streamlit's emoji table (its page icon is checked against it);
 2. model: loads the default model (the first catalogue entry, on the default device)
    through `ui.serving.gate.load_model`, i.e. into the same `st.cache_resource` entry
    the pages read;
@@ -45,6 +46,9 @@ threads.quiet_idle_threads()      # before torch is loaded: idle OpenMP workers 
 
 
 def _imports(state: State) -> None:
+    from server import bytecode
+
+    bytecode.compile_app()     # our modules' missing .pyc first, whatever PYTHONDONTWRITEBYTECODE says
     import plotly.graph_objects  # noqa: F401
     # Streamlit's emoji and icon tables: app.py's page icon is checked against the first (0.18 s
     # to import here) at the top of a visitor's first run, before anything is drawn
