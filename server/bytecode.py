@@ -3,8 +3,8 @@
 Python compiles a module from source when it finds no up-to-date .pyc beside it, and with
 PYTHONDONTWRITEBYTECODE=1 (many container images, this project's CI machines, our own
 Dockerfile) it never writes one, so every start compiled again: on a 2-core machine a
-lesson link's first visitor waited ~1 s for the step kinds to compile (1.6 s run, 0.5 s
-with the bytecode written). `compile_app()` writes the missing or stale .pyc files of
+lesson link's first visitor waited for the step kinds to compile (its run 0.84-0.97 s,
+0.60-0.69 s with the bytecode written). `compile_app()` writes the missing or stale .pyc files of
 PACKAGES with `compileall` (which writes them whatever that variable says): ~1.4 s once,
 ~0.1 s when they are up to date. The warm-up launcher calls it first (ui/warmup.py, in
 its background thread: the server answers meanwhile), and the Dockerfile at build time
