@@ -19,7 +19,7 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# every local package the app imports (tests/unit/test_deploy.py checks the list)
+# every layer the app may import (tests/unit/test_deploy.py checks it against test_layout's rules), and cli (cli.serve)
 PACKAGES = ("app.py", "app_pages", "ui", "viz_core", "lab", "models", "cli", "server")
 
 

@@ -155,21 +155,19 @@ def test_the_dockerfile() -> None:
 
 
 def test_the_app_is_compiled_whole_at_start_and_in_the_image() -> None:
-    """server/bytecode.py's PACKAGES hold every local package the app imports (a module left
-    out is compiled from source at every start under PYTHONDONTWRITEBYTECODE=1, as the image
-    and CI set it), and the image writes them at build time."""
+    """server/bytecode.py's PACKAGES hold every layer the app may import (a module left out is
+    compiled from source at every start under PYTHONDONTWRITEBYTECODE=1, as the image and CI
+    set it), and the image writes them at build time. The layers are test_layout's, whose
+    import rules the app's code is held to."""
     from server.bytecode import PACKAGES
+    from tests.unit.test_layout import ALLOWED
 
     assert re.search(r"^RUN python -m server\.bytecode$", DOCKERFILE, re.M)
-    local = {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()}
-    imported, todo = set(), ["app.py", "app_pages"]
-    while todo:                  # the local packages the app's code imports, and theirs
-        where = ROOT / todo.pop()
-        files = [where] if where.is_file() else where.rglob("*.py")
-        for f in files:
-            for name in re.findall(r"^\s*(?:from|import) (\w+)", f.read_text(encoding="utf-8"), re.M):
-                if name in local and name not in imported:
-                    imported.add(name)
-                    todo.append(name)
-    assert {"ui", "models", "server"} <= imported
-    assert imported | {"app.py", "app_pages"} <= set(PACKAGES), sorted(imported - set(PACKAGES))
+    reach, todo = set(), ["app_pages"]          # app.py and app_pages are the layer "app_pages"
+    while todo:
+        layer = todo.pop()
+        if layer not in reach:
+            reach.add(layer)
+            todo += ALLOWED[layer]
+    assert {"ui", "models", "server"} <= reach
+    assert reach | {"app.py"} <= set(PACKAGES), sorted(reach - set(PACKAGES))
