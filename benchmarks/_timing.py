@@ -98,10 +98,21 @@ def card_section(base: str, device_name: str) -> str:
     return f"{base}_{words[0]}" if words else base
 
 
+MEASURED = re.compile(r"<!-- measured: (\d{4}-\d\d-\d\d)[^>]*? -->")
+
+
+def measured_line(when: float | None = None) -> str:
+    """The invisible stamp a section ends with: when its figures were measured (UTC), read
+    back by the summary (benchmarks/summary.py) for its "measured" column."""
+    return f"<!-- measured: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(when))} -->"
+
+
 def update_doc(section: str, markdown: str) -> None:
     """Replace (or append) one benchmark's section of docs/benchmarks.md, between
-    <!-- bench:NAME --> markers, so each benchmark keeps only its latest result."""
+    <!-- bench:NAME --> markers, so each benchmark keeps only its latest result. The
+    section is stamped with the time it was written, which is when a benchmark measured it."""
     start, end = f"<!-- bench:{section} -->", f"<!-- /bench:{section} -->"
+    markdown = MEASURED.sub("", markdown).strip() + "\n" + measured_line()
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n\nLatest results, written by the scripts in `benchmarks/`.\n"
     block = f"{start}\n{markdown.strip()}\n{end}"
     if start in text and end in text:

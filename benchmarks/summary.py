@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._timing import DOC, machine  # noqa: E402
+from benchmarks._timing import DOC, MEASURED, machine  # noqa: E402
 
 START, END = "<!-- bench:summary -->", "<!-- /bench:summary -->"
 _SECTION = re.compile(r"<!-- bench:(\w+) -->\n(.*?)\n<!-- /bench:\1 -->", re.S)
@@ -89,20 +89,34 @@ def rows_of(name: str, body: str) -> list[Row]:
     return rows or [(f"`{name}`: no headline figure found in its section", "?", "?", "?")]
 
 
+_LOAD = re.compile(r"1-min load average ([\d.]+) at the start")
+
+
+def measured(body: str) -> str:
+    """When a section was measured (its stamp's date; "?" for a section written before
+    stamps) and, where it says so, the machine's 1-min load average when it started."""
+    when = MEASURED.search(body)
+    load = _LOAD.search(body)
+    return (when.group(1) if when else "?") + (f"; load {load.group(1)}" if load else "")
+
+
 def build(text: str) -> str:
     secs = sections(text)
     names = [n for n in ORDER if n in secs] + sorted(n for n in secs if n not in ORDER)
     lines = ["## Summary", "",
              f"Regenerated {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `make bench` "
              f"(`python -m benchmarks.summary`) from the sections below; machine of this summary: {machine()}. "
-             "Each section names the machine and load it was measured under.", "",
-             "| figure | value | target | met? |", "| --- | ---: | --- | --- |"]
+             "Each section names the machine and load it was measured under; *measured* is its date (UTC) and, "
+             "where the section gives it, the machine's 1-min load average when the benchmark started (other "
+             "work on the machine, which inflates timings; compare it with the section's CPU count).", "",
+             "| figure | value | target | met? | measured |", "| --- | ---: | --- | --- | --- |"]
     for n in names:
+        when = measured(secs[n])
         for fig, val, target, met in rows_of(n, secs[n]):
             shown = {"yes": "yes", "no": "**no**"}.get(met, met)
-            lines.append(f"| {fig} (`{n}`) | {val} | {target} | {shown} |")
+            lines.append(f"| {fig} (`{n}`) | {val} | {target} | {shown} | {when} |")
     if not names:
-        lines.append("| no benchmark has written its section yet | | | |")
+        lines.append("| no benchmark has written its section yet | | | | |")
     return "\n".join(lines)
 
 

@@ -61,3 +61,24 @@ def test_each_gpu_card_keeps_its_own_section():
     assert card_section("gpu", "NVIDIA A100-SXM4-80GB") == "gpu_a100"
     assert card_section("gpu", "Tesla T4") == "gpu_t4"
     assert card_section("gpu", "") == "gpu"          # a card with no name still gets a section
+
+
+def test_a_section_is_stamped_when_written_and_the_summary_says_when_and_under_what_load(tmp_path, monkeypatch):
+    import benchmarks._timing as timing
+
+    doc = tmp_path / "benchmarks.md"
+    monkeypatch.setattr(timing, "DOC", doc)
+    body = ("Machine: x86_64. 1-min load average 3.5 at the start, 0.4 at the end (2 CPUs).\n"
+            + summary_line("Load: 30 sessions", "2.5 s", "<= 3 s", True))
+    timing.update_doc("load", body + "\n<!-- measured: 2020-01-01 00:00 UTC -->")   # an old stamp is replaced
+    timing.update_doc("mystery", "nothing to read here")
+    text = doc.read_text()
+    assert text.count("<!-- measured:") == 2 and "2020-01-01" not in text
+    today = timing.measured_line().split()[2]
+    block = build(text)
+    assert "| figure | value | target | met? | measured |" in block
+    assert f"| Load: 30 sessions (`load`) | 2.5 s | <= 3 s | yes | {today}; load 3.5 |" in block
+    assert f"`mystery`: no headline figure found in its section (`mystery`) | ? | ? | ? | {today} |" in block
+    # a section written before stamps existed says so rather than guessing
+    assert "| Load: 30 sessions / p95 (`load`) | 2.5 s | <= 3 s | yes | ? |" in build(
+        DOC.format(mark=summary_line("Load: 30 sessions | p95", "2.5 s", "<= 3 s", True)))
