@@ -66,7 +66,8 @@ def _mib(b: float) -> str:
 
 
 def report(results: dict[str, list[dict]], args, meta: dict) -> str:
-    cores = meta["cores"]
+    cores, k = meta["cores"], meta.get("replicas", 0)
+    via = f" via nginx, {k} replicas" if k else ""
     head = ("| workload | clients | interactions done / planned | errors | **p50** (s) | **p95** (s) | **p99** (s) | "
             "max (s) | server CPU (s) | server cores busy | **CPU s / interaction** | interactions / CPU-s | "
             "RSS before | "
@@ -90,7 +91,7 @@ def report(results: dict[str, list[dict]], args, meta: dict) -> str:
             clean = not r["errors"] and r["done"] == r["planned"]
             at_target = r["n"] == TARGET_N
             marks.append(summary_line(
-                f"Protocol load: {r['n']} {LABEL.get(w, w)}, p95 rerun -> script_finished; server CPU per interaction",
+                f"Protocol load{via}: {r['n']} {LABEL.get(w, w)}, p95 rerun -> script_finished; server CPU per interaction",
                 f"{_f(r['p95'])} s; {_f(r['cpu_per'], 3)} s CPU; {len(r['errors'])} errors",
                 f"<= {TARGET_P95_S:.0f} s, <= {TARGET_CPU_S} s CPU, 0 errors" if at_target
                 else f"(targets at N = {TARGET_N})",
@@ -108,6 +109,7 @@ def report(results: dict[str, list[dict]], args, meta: dict) -> str:
     notes = [f"{w} N={r['n']}: {x}" for w, rs in results.items() for r in rs for x in r["notes"]]
     shown = [f"{r['n']}: {_f(r['shown_p95'])} s" for r in results.get("students", []) if math.isfinite(r["shown_p95"])]
     return "\n".join([
+        f"## Capacity without browsers: N protocol clients through nginx to {k} replicas" if k else
         "## Capacity without browsers: N protocol clients on one server", "",
         f"`python -m benchmarks.protocol_load` (clients {', '.join(map(str, meta['sizes']))}; workloads "
         f"{', '.join(results)}; {args.rounds} round(s); {args.think} s between a client's interactions, clients "
@@ -127,7 +129,7 @@ def report(results: dict[str, list[dict]], args, meta: dict) -> str:
         "moves on, each student follows through its own 2 s poll of the class (the page's `run_every` fragment; "
         "*follow* = the poll request to the full run it starts), then types its own text. Polls that found "
         "nothing new are counted apart (*polls*); their CPU is in the phase's. **Server CPU**: utime + stime of "
-        "the server process and its children from /proc, before and after the phase (the teacher's runs and "
+        f"the server process{' of every replica, summed,' if k else ''} and its children from /proc, before and after the phase (the teacher's runs and "
         "the polls included), divided by the interactions done; *server cores busy* = that CPU / the phase's wall "
         "time. **RSS / session**: server RSS with the N "
         "sessions open minus before they connected, / N (each workload on a server of its own, sizes from the "
@@ -140,7 +142,7 @@ def report(results: dict[str, list[dict]], args, meta: dict) -> str:
         "Per interaction (server CPU: read from /proc before and after each interaction of the one-client "
         "run, where nothing else runs but the page's own polls; a student's *follow* starts in its poll, so it "
         "has none):", "", "\n".join(kinds), "",
-        "Capacity (server CPU, one process):", "", *caps,
+        f"Capacity (server CPU, {f'{k} processes' if k else 'one process'}):", "", *caps,
         *([f"- teacher's click -> every student's step drawn (poll wait included), p95 per N: {'; '.join(shown)}."]
           if shown else []),
         "", "Students per core, burst model: when a class moves together, N runs of c CPU-seconds queue on the "
@@ -148,7 +150,8 @@ def report(results: dict[str, list[dict]], args, meta: dict) -> str:
         "The server is one Python process: its script threads share the GIL, so a second core helps only where "
         "torch and the websocket compression run outside it (*server cores busy* says how much of the machine it "
         "used); more cores need replicas (docs/deploy.md). The burst model is therefore an upper bound where that "
-        "figure stays under the core count.",
+        "figure stays under the core count."
+        + (f" Here {k} replicas, {k} processes with a GIL each, share the machine's {cores} core(s)." if k else ""),
         *(["", "First errors: " + "; ".join(errs[:10])] if errs else []),
         *(["", "Notes: " + "; ".join(notes)] if notes else []),
         "", *marks,

@@ -24,12 +24,14 @@ CPU-second and students per core at a 1 s p95 (`benchmarks/_protocol_report.py`)
     python -m benchmarks.protocol_load --clients 30,100,300       # more sizes (the session limit is raised)
     python -m benchmarks.protocol_load --workloads students --clients 10 --no-doc
     python -m benchmarks.protocol_load --url http://127.0.0.1:8501 --pid 12345   # a running server
+    python -m benchmarks.protocol_load --replicas 2 --clients 30,60,100   # through nginx to 2 replicas
 
 Without --url the benchmark starts `python -m streamlit run app.py` (`--launcher warmup`: the
 `make run` launcher) with its own class database in a temporary folder and
 GLASSBOX_MAX_SESSIONS raised above the largest N, warms it with one client of each workload,
-and stops it at the end. Nothing is asserted; the results go to docs/benchmarks.md (section
-"protocol_load") unless --no-doc. Targets (issue 37): at N = 30, p95 <= 1 s and <= 0.05 s of
+and stops it at the end. With --replicas K it starts K replicas behind nginx instead, as
+deploy/ runs them (their CPU and RSS summed; section "protocol_load_replicas"). Nothing is
+asserted; the results go to docs/benchmarks.md (section "protocol_load") unless --no-doc. Targets (issue 37): at N = 30, p95 <= 1 s and <= 0.05 s of
 server CPU per interaction.
 """
 from __future__ import annotations
@@ -43,6 +45,8 @@ import secrets
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -71,26 +75,43 @@ def process_tree(pid: int) -> list[psutil.Process]:
         return []
 
 
-def cpu_seconds(pid: int | None) -> float:
-    """utime + stime of `pid` and its live descendants, plus what its reaped children used."""
-    if pid is None:
+def _listed(pids: int | Sequence[int] | None) -> list[int]:
+    return [] if pids is None else [pids] if isinstance(pids, int) else [p for p in pids if p is not None]
+
+
+def cpu_seconds(pids: int | Sequence[int] | None) -> float:
+    """utime + stime of each server process (`pids`: one, or every replica) and its live
+    descendants, plus what its reaped children used; summed. NaN when there is none."""
+    if not _listed(pids):
         return math.nan
     total = 0.0
-    for i, p in enumerate(process_tree(pid)):
-        with contextlib.suppress(psutil.Error):
-            t = p.cpu_times()
-            total += t.user + t.system + (t.children_user + t.children_system if i == 0 else 0.0)
+    for pid in _listed(pids):
+        for i, p in enumerate(process_tree(pid)):
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system + (t.children_user + t.children_system if i == 0 else 0.0)
     return total
 
 
-def rss_bytes(pid: int | None) -> int:
-    if pid is None:
-        return 0
+def rss_bytes(pids: int | Sequence[int] | None) -> int:
+    """Resident memory of each server process and its descendants, summed."""
     total = 0
-    for p in process_tree(pid):
-        with contextlib.suppress(psutil.Error):
-            total += p.memory_info().rss
+    for pid in _listed(pids):
+        for p in process_tree(pid):
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
     return total
+
+
+@dataclass
+class Servers:
+    """What the clients connect to (`base`: a server, or the proxy in front of replicas), the
+    server processes whose CPU and RSS are read (`pids`), and each server's own URL (`direct`:
+    its metrics endpoint, and where its closed sessions are swept)."""
+
+    base: str
+    pids: list[int]
+    direct: list[str]
 
 
 def server_pid() -> int | None:
@@ -105,28 +126,58 @@ def server_pid() -> int | None:
 
 @contextlib.contextmanager
 def glassbox(args, sizes: list[int]):
-    """(base URL, server PID): the one given (--url, --pid), or a server started here."""
+    """The servers measured (`Servers`): the one given (--url, --pid), a server started here,
+    or (--replicas K) K replicas behind nginx, as deploy/ runs them, started here."""
     if args.url:
         if not health_ok(args.url.rstrip("/") + "/_stcore/health"):
             raise SystemExit(f"no Glassbox server answers at {args.url}")
-        yield args.url.rstrip("/"), args.pid
+        yield Servers(args.url.rstrip("/"), _listed(args.pid), [args.url.rstrip("/")])
         return
     with tempfile.TemporaryDirectory(prefix="glassbox-protocol-") as tmp:
-        env = {**os.environ, **OFFLINE_ENV, "GLASSBOX_CLASS_DB": str(Path(tmp) / "classes.sqlite")}
-        env.setdefault("GLASSBOX_MAX_SESSIONS", str(max(100, max(sizes) + 20)))
+        env = {**OFFLINE_ENV, "GLASSBOX_CLASS_DB": str(Path(tmp) / "classes.sqlite")}
+        env["GLASSBOX_MAX_SESSIONS"] = os.environ.get("GLASSBOX_MAX_SESSIONS", str(max(100, max(sizes) + 20)))
         # closed sessions are kept for reconnection this long (Streamlit: 120 s), then freed
-        env.setdefault("STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL", str(max(1, round(args.session_ttl))))
+        env["STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL"] = os.environ.get(
+            "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL", str(max(1, round(args.session_ttl))))
+        if args.replicas:
+            with replicated(args.replicas, env, Path(tmp)) as servers:
+                yield servers
+            return
         module = "ui.warmup" if args.launcher == "warmup" else "streamlit"
-        with serve_app(ROOT / "app.py", Path(tmp) / "server.log", module=module, env=env) as base:
-            yield base, server_pid()
+        with serve_app(ROOT / "app.py", Path(tmp) / "server.log", module=module, env={**os.environ, **env}) as base:
+            yield Servers(base, _listed(server_pid()), [base])
 
 
-async def server_quiet(pid: int | None, timeout: float = 60.0, busy: float = 0.05,
+@contextlib.contextmanager
+def replicated(k: int, env: dict[str, str], logs: Path):
+    """K replicas (`python -m cli.serve`, the `make run` launcher) behind nginx, configured
+    from deploy/nginx.conf.template, with a throw-away PostgreSQL as their shared class
+    store (support/replicas.py and support/pgserver.py, as benchmarks/replicas.py runs them).
+    A client sends no affinity cookie, so the proxy hashes each request's id: a client's
+    websocket stays on the replica it reached, and the clients spread over the replicas."""
+    from support import pgserver, replicas
+
+    with pgserver.running() as pg:
+        env = {**env, "GLASSBOX_CLASS_DB": pg.new_database()}
+        with replicas.topology(k, env=env, log_dir=logs) as top:
+            rs = list(top.replicas.values())
+            # nginx's first request, made before the replicas were up, marked each one failed for
+            # 10 s (max_fails, fail_timeout); wait until the proxy has reached every replica again
+            deadline = time.monotonic() + 120.0
+            while {name for status, _, _, name, _ in top.upstream_log() if status == 200} < set(top.replicas):
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"the proxy did not reach every replica: {top.upstream_log()[-5:]}")
+                replicas.http_get(f"{top.url}_stcore/health")
+                time.sleep(0.2)
+            yield Servers(top.url.rstrip("/"), [r.proc.pid for r in rs], [r.url.rstrip("/") for r in rs])
+
+
+async def server_quiet(pid: int | Sequence[int] | None, timeout: float = 60.0, busy: float = 0.05,
                        drift: int = 2**20) -> float:
-    """Wait (at most `timeout` s) until, over one second, the server uses under `busy` of a
-    core and its RSS moves by less than `drift` bytes (the warm-up thread, the previous
-    phase's closed sessions being freed); return that second's CPU share."""
-    if pid is None:
+    """Wait (at most `timeout` s) until, over one second, the server (every replica, summed)
+    uses under `busy` of a core and its RSS moves by less than `drift` bytes (the warm-up
+    thread, the previous phase's closed sessions being freed); return that second's CPU share."""
+    if not _listed(pid):
         return math.nan
     deadline, share = time.monotonic() + timeout, math.nan
     while time.monotonic() < deadline:
@@ -139,20 +190,25 @@ async def server_quiet(pid: int | None, timeout: float = 60.0, busy: float = 0.0
 
 
 # ---- one phase: one workload at one size ---------------------------------------------------------
-async def _hist(base: str):
-    with contextlib.suppress(OSError, ValueError):
-        return (await asyncio.to_thread(metrics, base))[0]
-    return None
+async def _hist(direct: list[str]):
+    """The app's run-time histogram, summed over the servers (None if one does not answer)."""
+    hists = []
+    for base in direct:
+        with contextlib.suppress(OSError, ValueError):
+            hists.append((await asyncio.to_thread(metrics, base))[0])
+    if not hists or len(hists) < len(direct) or len({tuple(le for le, _ in h["buckets"]) for h in hists}) > 1:
+        return None
+    return {"buckets": [(le, sum(h["buckets"][i][1] for h in hists)) for i, (le, _) in enumerate(hists[0]["buckets"])]}
 
 
-async def phase(base: str, pid: int | None, workload: str, n: int, args) -> tuple[Tally, dict]:
-    tally, clients = Tally(), []
-    if n == 1 and pid is not None:          # one client: each interaction's server CPU on its own
+async def phase(srv: Servers, workload: str, n: int, args) -> tuple[Tally, dict]:
+    tally, clients, base, pid = Tally(), [], srv.base, srv.pids
+    if n == 1 and pid:                      # one client: each interaction's server CPU on its own
         tally.cpu = lambda: cpu_seconds(pid)
     quiet = await server_quiet(pid, args.quiet_timeout) if args.quiet_timeout > 0 else math.nan
     if quiet >= 0.05:
         tally.notes.append(f"the server was still using {quiet:.0%} of a core when the phase started")
-    hist0 = await _hist(base)
+    hist0 = await _hist(srv.direct)
     probe = {"rss0": rss_bytes(pid), "cpu0": cpu_seconds(pid)}
     own0, t0 = os.times(), time.perf_counter()
     try:
@@ -163,15 +219,16 @@ async def phase(base: str, pid: int | None, workload: str, n: int, args) -> tupl
     probe["cpu1"], probe["rss1"] = cpu_seconds(pid), rss_bytes(pid)
     own1 = os.times()
     probe["client_cpu"] = (own1.user + own1.system) - (own0.user + own0.system)
-    hist1 = await _hist(base)
+    hist1 = await _hist(srv.direct)
     if hist0 and hist1:
         delta = histogram_delta(hist0, hist1)
         probe["server_runs"] = delta[-1][1] if delta else 0
         probe["server_p50"] = quantile(delta, 0.5) if probe["server_runs"] else math.nan
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
-    with contextlib.suppress(OSError, ValueError):
-        await wait_no_sessions(base, timeout=60.0)
-    await sweep(base, args.session_ttl)
+    for server in srv.direct:
+        with contextlib.suppress(OSError, ValueError):
+            await wait_no_sessions(server, timeout=60.0)
+    await asyncio.gather(*(sweep(server, args.session_ttl) for server in srv.direct))
     await asyncio.sleep(args.settle)
     probe["rss_closed"] = rss_bytes(pid)
     return tally, probe
@@ -188,17 +245,17 @@ async def sweep(base: str, ttl: float) -> None:
         await c.close()
 
 
-async def run_workload(args, base: str, pid: int | None, sizes: list[int], workload: str, run_id: str) -> list[dict]:
+async def run_workload(args, srv: Servers, sizes: list[int], workload: str, run_id: str) -> list[dict]:
     """One workload: an unmeasured warm-up client, then each size from the smallest up."""
     if not args.no_warmup:
         warm = argparse.Namespace(**{**vars(args), "rounds": 1, "think": 0.0, "tag": f"warm{run_id}"})
-        tally, _ = await phase(base, pid, workload, 1, warm)
+        tally, _ = await phase(srv, workload, 1, warm)
         print(f"warm-up {workload}: {len(tally.runs)} runs, {len(tally.errors)} errors"
               + (f" ({tally.errors[0]})" if tally.errors else ""), flush=True)
     rows = []
     for n in sizes:
         tagged = argparse.Namespace(**{**vars(args), "tag": f"{workload[0]}{n}x{run_id}"})
-        tally, probe = await phase(base, pid, workload, n, tagged)
+        tally, probe = await phase(srv, workload, n, tagged)
         row = figures(tally, n, probe)
         rows.append(row)
         print(f"{workload} N={n}: {row['done']}/{row['planned']} done, {len(row['errors'])} errors, "
@@ -220,15 +277,20 @@ def measure(args) -> tuple[dict[str, list[dict]], dict]:
     cores = os.cpu_count() or 1
     groups = [args.workloads] if args.shared_server else [[w] for w in args.workloads]
     for group in groups:
-        with glassbox(args, sizes) as (base, pid):
-            cores = len(os.sched_getaffinity(pid)) if pid else cores
+        with glassbox(args, sizes) as srv:
+            cores = len(os.sched_getaffinity(srv.pids[0])) if srv.pids else cores
             for workload in group:
-                results[workload] = asyncio.run(run_workload(args, base, pid, sizes, workload, run_id))
+                results[workload] = asyncio.run(run_workload(args, srv, sizes, workload, run_id))
     launcher = "python -m ui.warmup" if args.launcher == "warmup" else "streamlit"
     server = (f"`{args.url}` (PID {args.pid})" if args.url else
+              f"{args.replicas} replicas (`python -m cli.serve`, the `make run` launcher) behind nginx "
+              "(deploy/nginx.conf.template; the clients send no affinity cookie, so each websocket stays on the "
+              "replica its request id hashed to), their class store a throw-away PostgreSQL, started here, "
+              f"{'one topology for all' if args.shared_server else 'one per'} workload" if args.replicas else
               f"started here, {'one for all' if args.shared_server else 'one per'} workload, "
               f"with `{launcher} run app.py`")
-    return results, {"sizes": sizes, "cores": cores, "server": server, "load": load_note(load0)}
+    return results, {"sizes": sizes, "cores": cores, "server": server, "load": load_note(load0),
+                     "replicas": args.replicas}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -252,6 +314,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--shared-server", action="store_true",
                     help="one server for all workloads (default: a fresh one each, so memory figures stay apart)")
     ap.add_argument("--launcher", choices=("streamlit", "warmup"), default="streamlit")
+    ap.add_argument("--replicas", type=int, default=0,
+                    help="K replicas behind nginx, started here (needs nginx and PostgreSQL); "
+                         "the results go to section protocol_load_replicas")
     ap.add_argument("--url", help="a running server (then --pid for its CPU and RSS)")
     ap.add_argument("--pid", type=int, help="the PID of the --url server")
     ap.add_argument("--no-doc", action="store_true", help="do not update docs/benchmarks.md")
@@ -263,6 +328,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.workloads = [w.strip() for w in args.workloads.split(",") if w.strip()]
     if not args.clients or min(args.clients) < 1 or args.rounds < 1 or set(args.workloads) - set(WORKLOADS):
         ap.error(f"clients >= 1, rounds >= 1, workloads among {', '.join(WORKLOADS)}")
+    if args.replicas < 0 or (args.replicas and args.url):
+        ap.error("--replicas: a number >= 1 of replicas started here (not with --url)")
     return args
 
 
@@ -270,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sigterm_as_exit()
     results, meta = measure(args)
-    publish("protocol_load", report(results, args, meta), write_doc=not args.no_doc)
+    publish("protocol_load_replicas" if args.replicas else "protocol_load", report(results, args, meta),
+            write_doc=not args.no_doc)
     return 0
 
 

@@ -61,3 +61,35 @@ def test_report_writes_summary_lines_with_the_target_at_30():
     assert [r[3] for r in rows] == ["n/a", "yes"]
     slow = report({"explorers": [_row(30, 0.9, 0.27)]}, args, meta)
     assert rows_of("protocol_load", slow)[0][3] == "no"
+
+
+def test_through_nginx_to_two_replicas_every_interaction_finishes_and_both_replicas_are_read():
+    """--replicas: the deployment's topology (nginx, two `cli.serve` replicas, PostgreSQL), the
+    clients through the proxy; each replica's CPU and RSS are summed (skipped without nginx or
+    PostgreSQL, which .ci/run installs)."""
+    args = protocol_load.parse_args(["--replicas", "2", "--clients", "2", "--rounds", "1", "--think", "0",
+                                     "--stagger", "0", "--settle", "0.2", "--quiet-timeout", "0", "--timeout", "120",
+                                     "--no-baseline", "--no-warmup", "--shared-server", "--no-doc"])
+    with ThreadPoolExecutor(1) as pool:
+        results, meta = pool.submit(protocol_load.measure, args).result()
+    assert meta["replicas"] == 2 and "behind nginx" in meta["server"]
+    for workload in ("explorers", "students"):
+        (row,) = results[workload]
+        assert row["errors"] == [], (workload, row["errors"])
+        assert row["done"] == row["planned"] > 0, workload
+        assert row["cpu"] > 0 and row["rss1"] > row["rss_per"] > 0, workload
+    # a class spread over two replicas still follows its teacher (the class store is shared)
+    assert results["students"][0]["kinds"]["follow"][0] >= 2
+    md = report(results, args, meta)
+    assert md.startswith("## Capacity without browsers: N protocol clients through nginx to 2 replicas")
+    assert all(r[0].startswith("Protocol load via nginx, 2 replicas: ") for r in rows_of("protocol_load_replicas", md))
+
+
+def test_the_servers_cpu_and_memory_are_summed_over_the_replicas():
+    import os
+
+    me = os.getpid()
+    assert protocol_load.cpu_seconds([me, me]) >= 2 * protocol_load.cpu_seconds(me) * 0.99 > 0
+    one = protocol_load.rss_bytes(me)
+    assert one > 0 and abs(protocol_load.rss_bytes([me, me]) - 2 * one) < 0.05 * one   # allocations in between
+    assert math.isnan(protocol_load.cpu_seconds([])) and protocol_load.rss_bytes(None) == 0
