@@ -68,11 +68,44 @@ def tune_allocator_by_default() -> bool:
 _threads_tuned: tuple[int, int] | None = None
 
 
+def usable_cpus(cgroup: str = "/sys/fs/cgroup") -> int:
+    """The CPUs this process can use: its affinity (taskset, a container's cpuset), bounded
+    by the CPU quota of its cgroup (`docker run --cpus`, compose's `cpus:`, a Kubernetes CPU
+    limit), rounded up. `os.cpu_count()` counts the host's CPUs, so in a container limited
+    to 1 CPU on a 16-CPU host torch would start 8 threads to share that one CPU. Reads
+    cgroup v2's `cpu.max`, else v1's `cpu/cpu.cfs_quota_us` and `cpu.cfs_period_us`; no
+    quota, or a file it cannot read, leaves the affinity's count."""
+    import math
+    import os
+    from pathlib import Path
+
+    try:
+        n = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        n = os.cpu_count() or 1
+    root = Path(cgroup)
+    try:
+        quota, period = (root / "cpu.max").read_text().split()[:2]
+    except (OSError, ValueError):
+        try:
+            quota = (root / "cpu" / "cpu.cfs_quota_us").read_text().strip()
+            period = (root / "cpu" / "cpu.cfs_period_us").read_text().strip()
+        except OSError:
+            quota, period = "max", "1"
+    try:
+        if quota not in ("max", "-1") and int(quota) > 0 and int(period) > 0:
+            n = min(n, math.ceil(int(quota) / int(period)))
+    except ValueError:
+        pass
+    return max(1, n)
+
+
 def tune_threads(intra: int | None = None, interop: int = 1) -> tuple[int, int]:
     """Bound torch's CPU threads for a server that many sessions share.
 
     `intra` (threads inside one op, e.g. a matmul): the env var GLASSBOX_TORCH_THREADS if
-    set, else the logical CPU count (torch's own default), at most 8. Sessions' forward
+    set, else the CPUs the process can use (`usable_cpus`: torch's own default counts the
+    host's, also in a container with a CPU limit), at most 8. Sessions' forward
     passes are queued by the model locks and server/guard.py, so one pass at a time uses the
     cores; more threads than cores would only make them fight. `interop` (threads that
     run independent ops side by side): 1; the models run op after op and each extra pool
@@ -96,7 +129,7 @@ def tune_threads(intra: int | None = None, interop: int = 1) -> tuple[int, int]:
             except ValueError:
                 raise ValueError(f"GLASSBOX_TORCH_THREADS must be a whole number, not {env!r}.") from None
         else:
-            intra = min(os.cpu_count() or 1, 8)
+            intra = min(usable_cpus(), 8)
     if intra < 1 or interop < 1:
         raise ValueError(f"thread counts must be >= 1 (intra={intra}, interop={interop}).")
     torch.set_num_threads(intra)

@@ -21,12 +21,12 @@ logical CPUs, at least 1), GLASSBOX_PASS_WAIT_S (default 60).
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import time
 from collections.abc import Iterator
 
 from models import limits
+from models.runtime import usable_cpus
 from models.errors import Refused
 
 SMALL_TOKENS = 128          # passes over fewer tokens than this do not queue
@@ -94,7 +94,7 @@ def guard() -> PassGuard:
     global _guard
     with _guard_lock:
         if _guard is None:
-            slots = int(limits.value("passes")) or max(1, (os.cpu_count() or 1) // 2)   # 0: by the CPUs
+            slots = int(limits.value("passes")) or max(1, usable_cpus() // 2)   # 0: by the CPUs it may use
             _guard = PassGuard(slots, limits.value("pass_wait_s"))
         return _guard
 

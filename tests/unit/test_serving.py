@@ -140,6 +140,30 @@ def test_timed_run_counts_completed_and_interrupted_runs(monkeypatch):
     assert sum(snap["counts"]) == 2 and snap["interrupted"] == 1
 
 
+def test_usable_cpus_reads_the_cgroup_quota(tmp_path, monkeypatch):
+    import os
+
+    from models import runtime
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3})
+    v2 = tmp_path / "v2"
+    v2.mkdir()
+    assert runtime.usable_cpus(str(v2)) == 4                       # no cgroup files: the affinity
+    for text, n in (("max 100000\n", 4), ("100000 100000\n", 1), ("150000 100000\n", 2),
+                    ("800000 100000\n", 4), ("50000 100000\n", 1), ("junk\n", 4)):
+        (v2 / "cpu.max").write_text(text)
+        assert runtime.usable_cpus(str(v2)) == n, text
+    v1 = tmp_path / "v1"
+    (v1 / "cpu").mkdir(parents=True)
+    (v1 / "cpu" / "cpu.cfs_quota_us").write_text("200000\n")
+    (v1 / "cpu" / "cpu.cfs_period_us").write_text("100000\n")
+    assert runtime.usable_cpus(str(v1)) == 2
+    (v1 / "cpu" / "cpu.cfs_quota_us").write_text("-1\n")           # v1's "no quota"
+    assert runtime.usable_cpus(str(v1)) == 4
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})   # taskset -c 0
+    assert runtime.usable_cpus(str(v1)) == 1
+
+
 def test_tune_threads(monkeypatch):
     import torch
 
