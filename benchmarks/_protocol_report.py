@@ -67,7 +67,8 @@ def _mib(b: float) -> str:
 
 def report(results: dict[str, list[dict]], args, meta: dict) -> str:
     cores, k = meta["cores"], meta.get("replicas", 0)
-    via = f" via nginx, {k} replicas" if k else ""
+    threads = meta.get("threads")
+    via = (f" via nginx, {k} replicas" if k else "") + (f", {threads} torch thread(s) each" if threads else "")
     head = ("| workload | clients | interactions done / planned | errors | **p50** (s) | **p95** (s) | **p99** (s) | "
             "max (s) | server CPU (s) | server cores busy | **CPU s / interaction** | interactions / CPU-s | "
             "RSS before | "

@@ -289,8 +289,11 @@ def measure(args) -> tuple[dict[str, list[dict]], dict]:
               f"{'one topology for all' if args.shared_server else 'one per'} workload" if args.replicas else
               f"started here, {'one for all' if args.shared_server else 'one per'} workload, "
               f"with `{launcher} run app.py`")
+    if not args.url and os.environ.get("GLASSBOX_TORCH_THREADS"):
+        server += f" (GLASSBOX_TORCH_THREADS={os.environ['GLASSBOX_TORCH_THREADS']}: torch threads per server)"
     return results, {"sizes": sizes, "cores": cores, "server": server, "load": load_note(load0),
-                     "replicas": args.replicas}
+                     "replicas": args.replicas,
+                     "threads": None if args.url else os.environ.get("GLASSBOX_TORCH_THREADS") or None}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
