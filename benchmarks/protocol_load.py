@@ -31,8 +31,8 @@ Without --url the benchmark starts `python -m streamlit run app.py` (`--launcher
 GLASSBOX_MAX_SESSIONS raised above the largest N, warms it with one client of each workload,
 and stops it at the end. With --replicas K it starts K replicas behind nginx instead, as
 deploy/ runs them (their CPU and RSS summed; section "protocol_load_replicas"). Nothing is
-asserted; the results go to docs/benchmarks.md (section "protocol_load") unless --no-doc. Targets (issue 37): at N = 30, p95 <= 1 s and <= 0.05 s of
-server CPU per interaction.
+asserted; the results go to docs/benchmarks.md (section "protocol_load") unless --no-doc.
+Targets (issue 37): at N = 30, p95 <= 1 s and <= 0.05 s of server CPU per interaction.
 """
 from __future__ import annotations
 
