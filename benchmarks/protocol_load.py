@@ -159,32 +159,24 @@ def replicated(k: int, env: dict[str, str], logs: Path):
 
     with pgserver.running() as pg:
         env = {**env, "GLASSBOX_CLASS_DB": pg.new_database()}
-        with replicas.topology(k, env=env, log_dir=logs) as top:
+        with replicas.topology(k, env=env, log_dir=logs) as top:     # returns once the proxy reaches each
             rs = list(top.replicas.values())
-            # nginx's first request, made before the replicas were up, marked each one failed for
-            # 10 s (max_fails, fail_timeout); wait until the proxy has reached every replica again
-            deadline = time.monotonic() + 120.0
-            while {name for status, _, _, name, _ in top.upstream_log() if status == 200} < set(top.replicas):
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"the proxy did not reach every replica: {top.upstream_log()[-5:]}")
-                replicas.http_get(f"{top.url}_stcore/health")
-                time.sleep(0.2)
             yield Servers(top.url.rstrip("/"), [r.proc.pid for r in rs], [r.url.rstrip("/") for r in rs])
 
 
-async def server_quiet(pid: int | Sequence[int] | None, timeout: float = 60.0, busy: float = 0.05,
+async def server_quiet(pids: int | Sequence[int] | None, timeout: float = 60.0, busy: float = 0.05,
                        drift: int = 2**20) -> float:
     """Wait (at most `timeout` s) until, over one second, the server (every replica, summed)
     uses under `busy` of a core and its RSS moves by less than `drift` bytes (the warm-up
     thread, the previous phase's closed sessions being freed); return that second's CPU share."""
-    if not _listed(pid):
+    if not _listed(pids):
         return math.nan
     deadline, share = time.monotonic() + timeout, math.nan
     while time.monotonic() < deadline:
-        c0, r0 = cpu_seconds(pid), rss_bytes(pid)
+        c0, r0 = cpu_seconds(pids), rss_bytes(pids)
         await asyncio.sleep(1.0)
-        share = cpu_seconds(pid) - c0
-        if share < busy and abs(rss_bytes(pid) - r0) < drift:
+        share = cpu_seconds(pids) - c0
+        if share < busy and abs(rss_bytes(pids) - r0) < drift:
             break
     return share
 
@@ -202,21 +194,21 @@ async def _hist(direct: list[str]):
 
 
 async def phase(srv: Servers, workload: str, n: int, args) -> tuple[Tally, dict]:
-    tally, clients, base, pid = Tally(), [], srv.base, srv.pids
-    if n == 1 and pid:                      # one client: each interaction's server CPU on its own
-        tally.cpu = lambda: cpu_seconds(pid)
-    quiet = await server_quiet(pid, args.quiet_timeout) if args.quiet_timeout > 0 else math.nan
+    tally, clients, base, pids = Tally(), [], srv.base, srv.pids
+    if n == 1 and pids:                     # one client: each interaction's server CPU on its own
+        tally.cpu = lambda: cpu_seconds(pids)
+    quiet = await server_quiet(pids, args.quiet_timeout) if args.quiet_timeout > 0 else math.nan
     if quiet >= 0.05:
         tally.notes.append(f"the server was still using {quiet:.0%} of a core when the phase started")
     hist0 = await _hist(srv.direct)
-    probe = {"rss0": rss_bytes(pid), "cpu0": cpu_seconds(pid)}
+    probe = {"rss0": rss_bytes(pids), "cpu0": cpu_seconds(pids)}
     own0, t0 = os.times(), time.perf_counter()
     try:
         await WORKLOADS[workload](base, n, args, tally, clients)
     except Exception as e:  # noqa: BLE001  (a workload that breaks off is reported, not a crash)
         tally.errors.append(f"workload stopped: {type(e).__name__}: {e}")
     probe["wall"] = time.perf_counter() - t0
-    probe["cpu1"], probe["rss1"] = cpu_seconds(pid), rss_bytes(pid)
+    probe["cpu1"], probe["rss1"] = cpu_seconds(pids), rss_bytes(pids)
     own1 = os.times()
     probe["client_cpu"] = (own1.user + own1.system) - (own0.user + own0.system)
     hist1 = await _hist(srv.direct)
@@ -230,7 +222,7 @@ async def phase(srv: Servers, workload: str, n: int, args) -> tuple[Tally, dict]
             await wait_no_sessions(server, timeout=60.0)
     await asyncio.gather(*(sweep(server, args.session_ttl) for server in srv.direct))
     await asyncio.sleep(args.settle)
-    probe["rss_closed"] = rss_bytes(pid)
+    probe["rss_closed"] = rss_bytes(pids)
     return tally, probe
 
 
@@ -289,11 +281,11 @@ def measure(args) -> tuple[dict[str, list[dict]], dict]:
               f"{'one topology for all' if args.shared_server else 'one per'} workload" if args.replicas else
               f"started here, {'one for all' if args.shared_server else 'one per'} workload, "
               f"with `{launcher} run app.py`")
-    if not args.url and os.environ.get("GLASSBOX_TORCH_THREADS"):
-        server += f" (GLASSBOX_TORCH_THREADS={os.environ['GLASSBOX_TORCH_THREADS']}: torch threads per server)"
+    threads = None if args.url else os.environ.get("GLASSBOX_TORCH_THREADS") or None   # set for the servers started here
+    if threads:
+        server += f" (GLASSBOX_TORCH_THREADS={threads}: torch threads per server)"
     return results, {"sizes": sizes, "cores": cores, "server": server, "load": load_note(load0),
-                     "replicas": args.replicas,
-                     "threads": None if args.url else os.environ.get("GLASSBOX_TORCH_THREADS") or None}
+                     "replicas": args.replicas, "threads": threads}
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -16,7 +16,7 @@ Use (ui/serving/gate.py, around the model lock)::
         _, trace = model.run_with_cache(...)
 
 Settings (models/limits.py, read once): GLASSBOX_MAX_PASSES (slots, default 1 per 2
-logical CPUs, at least 1), GLASSBOX_PASS_WAIT_S (default 60).
+CPUs the process may use, `models.runtime.usable_cpus`, at least 1), GLASSBOX_PASS_WAIT_S (default 60).
 """
 from __future__ import annotations
 

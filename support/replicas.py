@@ -14,6 +14,7 @@ machine without it skips (pytest.skip). Each replica logs to <log_dir>/<name>.lo
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -105,6 +106,20 @@ class Topology:
                 raise RuntimeError(f"replica {name} not healthy in {timeout:.0f} s:\n{r.log.read_text(errors='replace')}")
             time.sleep(0.25)
 
+    def wait_proxied(self, timeout: float = START_TIMEOUT_S) -> None:
+        """Wait until the proxy has reached every running replica. nginx's own first request
+        (made while the replicas were still starting) marks each one failed for fail_timeout
+        (10 s), and until then the proxy answers 503 for it."""
+        running = {n for n, r in self.replicas.items() if r.proc is not None and r.proc.poll() is None}
+        deadline = time.monotonic() + timeout
+        while {name for status, _, _, name, _ in self.upstream_log() if status == 200} < running:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the proxy did not reach every replica in {timeout:.0f} s: "
+                                   f"{self.upstream_log()[-5:]}")
+            with contextlib.suppress(OSError):
+                http_get(f"{self.url}_stcore/health")
+            time.sleep(0.2)
+
     def stop(self, name: str, sig: int = signal.SIGKILL) -> None:
         """Stop one replica (SIGKILL by default: a machine that dies says goodbye to nobody)."""
         r = self.replicas[name]
@@ -191,6 +206,7 @@ def topology(n: int = 2, env: dict[str, str] | None = None, base_path: str = "/"
                 top.start(name, wait=False)
             for name in top.replicas:
                 top.wait_healthy(name)
+            top.wait_proxied()
         yield top
     finally:
         for name in top.replicas:
