@@ -5,8 +5,9 @@ its stages, timings and progress) that does what the first visit of the attentio
 would otherwise do while the visitor waits:
 
 1. imports: our modules' missing bytecode written first (server/bytecode.py), then torch,
-   the serving layer (models, lab), plotly, the attention view, app.py's own modules and
-   Streamlit's emoji table (its page icon is checked against it);
+   the serving layer (models, lab), plotly, the attention and lessons views (the lessons'
+   step kinds), app.py's own modules and Streamlit's emoji table (its page icon is checked
+   against it);
 2. model: loads the default model (the first catalogue entry, on the default device)
    through `ui.serving.gate.load_model`, i.e. into the same `st.cache_resource` entry
    the pages read;
@@ -66,6 +67,9 @@ def _imports(state: State) -> None:
     from . import examples, i18n, presenter, replica, sidebar  # noqa: F401  (app.py's own imports)
     from .serving import attention, cache, gate  # noqa: F401
     from .views import attention as attention_view  # noqa: F401  (the page's own imports: viz_core, widgets)
+    # the Lessons page: every step kind (ui/lessons) and the lesson files' checker, 0.12 s here,
+    # which a lesson link's first visitor waited for before its step was computed
+    from .views import lessons as lessons_view  # noqa: F401
 
 
 def _model(state: State) -> None:
