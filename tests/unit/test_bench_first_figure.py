@@ -61,3 +61,20 @@ def test_a_lesson_figure_is_found_by_its_key_and_a_missing_one_is_an_error():
     assert math.isclose(r["run"], 0.8)
     with pytest.raises(ValueError, match="instant_canvas"):
         split(_visit("plotly_chart", "$$ID-abc-ls_fig_attention_1"), TIMING, PAGES["attention"][2])
+
+
+def test_each_summary_figure_names_the_floor_measured_beside_it():
+    from benchmarks.first_figure import report
+
+    def visit(total):
+        return {"total": total, "assets": 0.8, "assets_kb": 2067, "session": 0.02, "run": 0.2, "kb": 19,
+                "draw": 1.0, "lazy": 0.5, "lazy_kb": 494}
+    rows = {("attention", "warm", 0): [visit(3.3), visit(3.1), visit(2.9)],
+            ("bare: one line", "bare", 0): [visit(1.5), visit(1.4)],
+            ("bare: one plotly chart", "bare", 0): [visit(3.0)]}
+    md = report(rows, 3, True, "")
+    lines = [line for line in md.splitlines() if line.startswith("<!-- summary:")]
+    assert lines == ["<!-- summary: First figure, new visitor, warm server: /attention (median) | 3.10 s "
+                     "(Streamlit's floor here: one line 1.45 s, one plotly chart 3.00 s) | <= 2.5 s | no -->"]
+    del rows[("bare: one line", "bare", 0)], rows[("bare: one plotly chart", "bare", 0)]
+    assert "3.10 s | <= 2.5 s | no" in report(rows, 3, True, "")          # --no-floor: no floor named
