@@ -35,7 +35,10 @@ def test_the_launchers_start_warns_of_nothing(monkeypatch, caplog):
 
 def test_the_imports_stage_leaves_nothing_for_app_pys_first_lines():
     """What app.py does before its first element (the page icon checked against Streamlit's
-    emoji table, its own imports) imports nothing the warm-up's imports stage has not."""
+    emoji table, its own imports) and the Lessons page (every step kind, which a lesson
+    link's first visitor waited for) import nothing the warm-up's imports stage has not.
+    A visitor's first run waits for that stage (app.py), so no module of theirs is imported
+    by two threads at once."""
     import subprocess
     import sys
     from pathlib import Path
@@ -48,7 +51,7 @@ def test_the_imports_stage_leaves_nothing_for_app_pys_first_lines():
         "before = set(sys.modules)\n"
         "from streamlit.string_util import is_emoji\n"
         "assert is_emoji('🔍')\n"
-        "import server.run_stats, ui.presenter, ui.replica, ui.i18n, ui.sidebar\n"
+        "import server.run_stats, ui.presenter, ui.replica, ui.i18n, ui.sidebar, ui.views.lessons\n"
         "print(sorted(set(sys.modules) - before))\n")
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, timeout=300,
