@@ -99,20 +99,49 @@ def card_section(base: str, device_name: str) -> str:
 
 
 MEASURED = re.compile(r"<!-- measured: (\d{4}-\d\d-\d\d)[^>]*? -->")
+PROBE = re.compile(r"<!-- measured: [^>]*?; CPU probe (\d+(?:\.\d+)?) ms -->")
 
 
-def measured_line(when: float | None = None) -> str:
-    """The invisible stamp a section ends with: when its figures were measured (UTC), read
-    back by the summary (benchmarks/summary.py) for its "measured" column."""
-    return f"<!-- measured: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(when))} -->"
+def _probe_work() -> int:
+    # the kind of work a Streamlit server's Python does per run: dict and string handling,
+    # small objects, sorting; no torch, no I/O, the same every time
+    seen: dict[str, int] = {}
+    total = 0
+    for i in range(10_000):
+        key = f"w{i % 251}:{i & 7}"
+        seen[key] = seen.get(key, 0) + i
+        total += len(key)
+    return total + len(sorted(seen.values())) + len(str(sorted(seen.items())[:50]))
+
+
+def cpu_probe_ms(repeats: int = 30) -> float:
+    """A fixed pure-Python workload's best time (ms) on this machine now: lower is a faster
+    CPU. Machines of one kind differ by up to ~1.8x here (docs/benchmarks.md, issue 37), so
+    each section's stamp carries it, and figures from two machines can be told apart.
+    The best of `repeats` runs: a run the scheduler interrupts only makes the others count."""
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        _probe_work()
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000
+
+
+def measured_line(when: float | None = None, probe_ms: float | None = None) -> str:
+    """The invisible stamp a section ends with: when its figures were measured (UTC) and,
+    when given, the CPU probe's time then (`cpu_probe_ms`), read back by the summary
+    (benchmarks/summary.py) for its "measured" column."""
+    probe = "" if probe_ms is None else f"; CPU probe {probe_ms:.1f} ms"
+    return f"<!-- measured: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(when))}{probe} -->"
 
 
 def update_doc(section: str, markdown: str) -> None:
     """Replace (or append) one benchmark's section of docs/benchmarks.md, between
     <!-- bench:NAME --> markers, so each benchmark keeps only its latest result. The
-    section is stamped with the time it was written, which is when a benchmark measured it."""
+    section is stamped with the time it was written, which is when a benchmark measured it,
+    and with the CPU probe's time then (the machine it was measured on)."""
     start, end = f"<!-- bench:{section} -->", f"<!-- /bench:{section} -->"
-    markdown = MEASURED.sub("", markdown).strip() + "\n" + measured_line()
+    markdown = MEASURED.sub("", markdown).strip() + "\n" + measured_line(probe_ms=cpu_probe_ms())
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n\nLatest results, written by the scripts in `benchmarks/`.\n"
     block = f"{start}\n{markdown.strip()}\n{end}"
     if start in text and end in text:

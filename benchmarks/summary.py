@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._timing import DOC, MEASURED, machine  # noqa: E402
+from benchmarks._timing import DOC, MEASURED, PROBE, machine  # noqa: E402
 
 START, END = "<!-- bench:summary -->", "<!-- /bench:summary -->"
 _SECTION = re.compile(r"<!-- bench:(\w+) -->\n(.*?)\n<!-- /bench:\1 -->", re.S)
@@ -94,10 +94,13 @@ _LOAD = re.compile(r"1-min load average ([\d.]+) at the start")
 
 def measured(body: str) -> str:
     """When a section was measured (its stamp's date; "?" for a section written before
-    stamps) and, where it says so, the machine's 1-min load average when it started."""
+    stamps), where it says so the machine's 1-min load average when it started, and where
+    its stamp has one the CPU probe's time (benchmarks/_timing.cpu_probe_ms)."""
     when = MEASURED.search(body)
     load = _LOAD.search(body)
-    return (when.group(1) if when else "?") + (f"; load {load.group(1)}" if load else "")
+    probe = PROBE.search(body)
+    return ((when.group(1) if when else "?") + (f"; load {load.group(1)}" if load else "")
+            + (f"; CPU probe {probe.group(1)} ms" if probe else ""))
 
 
 def build(text: str) -> str:
@@ -108,7 +111,10 @@ def build(text: str) -> str:
              f"(`python -m benchmarks.summary`) from the sections below; machine of this summary: {machine()}. "
              "Each section names the machine and load it was measured under; *measured* is its date (UTC) and, "
              "where the section gives it, the machine's 1-min load average when the benchmark started (other "
-             "work on the machine, which inflates timings; compare it with the section's CPU count).", "",
+             "work on the machine, which inflates timings; compare it with the section's CPU count) and, for "
+             "sections written since it exists, the *CPU probe*: a fixed pure-Python workload's best time on that "
+             "machine then (lower is faster; machines of one kind differ by up to ~1.8x, so figures with different "
+             "probes compare machines as much as code).", "",
              "| figure | value | target | met? | measured |", "| --- | ---: | --- | --- | --- |"]
     for n in names:
         when = measured(secs[n])

@@ -68,6 +68,7 @@ def test_a_section_is_stamped_when_written_and_the_summary_says_when_and_under_w
 
     doc = tmp_path / "benchmarks.md"
     monkeypatch.setattr(timing, "DOC", doc)
+    monkeypatch.setattr(timing, "cpu_probe_ms", lambda: 3.6543)
     body = ("Machine: x86_64. 1-min load average 3.5 at the start, 0.4 at the end (2 CPUs).\n"
             + summary_line("Load: 30 sessions", "2.5 s", "<= 3 s", True))
     timing.update_doc("load", body + "\n<!-- measured: 2020-01-01 00:00 UTC -->")   # an old stamp is replaced
@@ -77,8 +78,21 @@ def test_a_section_is_stamped_when_written_and_the_summary_says_when_and_under_w
     today = timing.measured_line().split()[2]
     block = build(text)
     assert "| figure | value | target | met? | measured |" in block
-    assert f"| Load: 30 sessions (`load`) | 2.5 s | <= 3 s | yes | {today}; load 3.5 |" in block
-    assert f"`mystery`: no headline figure found in its section (`mystery`) | ? | ? | ? | {today} |" in block
+    assert f"| Load: 30 sessions (`load`) | 2.5 s | <= 3 s | yes | {today}; load 3.5; CPU probe 3.7 ms |" in block
+    assert (f"`mystery`: no headline figure found in its section (`mystery`) | ? | ? | ? | {today}; CPU probe 3.7 ms |"
+            in block)
     # a section written before stamps existed says so rather than guessing
     assert "| Load: 30 sessions / p95 (`load`) | 2.5 s | <= 3 s | yes | ? |" in build(
         DOC.format(mark=summary_line("Load: 30 sessions | p95", "2.5 s", "<= 3 s", True)))
+
+
+def test_the_cpu_probe_times_a_fixed_workload_and_its_stamp_reads_back():
+    import benchmarks._timing as timing
+
+    assert timing._probe_work() == timing._probe_work()             # the same work every time
+    ms = timing.cpu_probe_ms(repeats=3)
+    assert 0 < ms < 10_000
+    stamp = timing.measured_line(0, probe_ms=12.34)
+    assert stamp == "<!-- measured: 1970-01-01 00:00 UTC; CPU probe 12.3 ms -->"
+    assert timing.MEASURED.search(stamp).group(1) == "1970-01-01" and timing.PROBE.search(stamp).group(1) == "12.3"
+    assert timing.PROBE.search(timing.measured_line(0)) is None     # an old stamp has no probe
