@@ -9,7 +9,11 @@ starts it (`python -m ui.warmup run app.py`):
 
 - **warm**: the warm-up has finished (its log says "warm-up done") before the visitor
   comes; the page's first visitor, then a second one;
-- **fresh**: the visitor opens the page as soon as /_stcore/health answers.
+- **fresh**: the visitor opens the page as soon as /_stcore/health answers;
+- **settled**: the warm-up's after-steps are over too (the parity badge, which imports
+  transformers for ~3.5 s after "warm-up done", and the heap freeze; ui/warmup.py): a
+  server started a while before its class, as a teacher's usually is. The warm row's
+  visitor comes while those run, and shares the server's core with them.
 
 Beside them, Streamlit's floor: a bare app of one file (benchmarks/_floor_app.py) that draws
 one line of text, one small plotly chart or the same chart in altair, served and visited
@@ -34,7 +38,7 @@ protocol's websocket frames (each `ForwardMsg` decoded with Streamlit's protobuf
   or plotly's SVG) with the run over; it includes the chunks an element loads when it
   first appears (plotly's, shown beside it as "lazy").
 
-Targets (issue 37): first figure <= 2.5 s on a warm server, <= 4 s on a fresh one.
+Targets (issue 37): first figure <= 2.5 s on a warm (and a settled) server, <= 4 s on a fresh one.
 Nothing is asserted (tests/unit/test_bench_first_figure.py checks the parsing).
 """
 from __future__ import annotations
@@ -56,7 +60,9 @@ if str(ROOT) not in sys.path:
 
 from benchmarks._browser import INSTANT_DRAWN_JS  # noqa: E402
 
-TARGETS = {"warm": 2.5, "fresh": 4.0}
+TARGETS = {"warm": 2.5, "fresh": 4.0, "settled": 2.5}
+# what the server's log says when each state is reached ("fresh": health answers, nothing more)
+READY_LINE = {"warm": "warm-up done", "settled": "frozen out of the garbage collector"}
 SERVER_CPU, BROWSER_CPU = 0, 1
 
 _PLOTLY_JS = """!!document.querySelector('[class*="st-key-ls_fig_"] .js-plotly-plot .main-svg .cartesianlayer')"""
@@ -210,9 +216,9 @@ def one_round(browser, state: str, log_dir: Path, pin: bool) -> dict[str, list[d
         if pin:
             os.sched_setaffinity(0, {BROWSER_CPU})
     try:
-        if state == "warm":
+        if state in READY_LINE:
             deadline = time.monotonic() + 300
-            while "warm-up done" not in log.read_text(errors="replace") and time.monotonic() < deadline:
+            while READY_LINE[state] not in log.read_text(errors="replace") and time.monotonic() < deadline:
                 time.sleep(0.2)
         out: dict[str, list[dict]] = {}
         for name in FLOOR if state == "bare" else PAGES:
@@ -262,7 +268,8 @@ def report(rows: dict[tuple[str, str, int], list[dict]], rounds: int, pin: bool,
                      f"{med(rs, 'run'):.2f} | {med(rs, 'kb'):,.0f} | {med(rs, 'draw'):.2f} | "
                      f"{med(rs, 'lazy'):.2f} ({med(rs, 'lazy_kb'):,.0f}) | {aim} |")
         if v == 0 and target is not None:
-            summary.append(summary_line(f"First figure, new visitor, {state} server: {PAGES[page][0]} (median)",
+            server = "settled server (the warm-up's after-steps done too)" if state == "settled" else f"{state} server"
+            summary.append(summary_line(f"First figure, new visitor, {server}: {PAGES[page][0]} (median)",
                                         f"{total:.2f} s{floor}", f"<= {target} s", ok))
     return "\n".join(lines + [""] + summary)
 
@@ -288,7 +295,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="glassbox-first-") as tmp, chromium() as browser:
         for i in range(args.rounds):
             states = ("warm", "fresh") if i % 2 == 0 else ("fresh", "warm")
-            for state in states + (() if args.no_floor else ("bare",)):
+            for state in states + ("settled",) + (() if args.no_floor else ("bare",)):
                 got = one_round(browser, state, Path(tmp), pin)
                 for page, visits in got.items():
                     for v, r in enumerate(visits):
@@ -297,7 +304,8 @@ def main() -> None:
                         f"{r['total']:.2f} s (assets {r['assets']:.2f}, session {r['session']:.2f}, run "
                         f"{r['run']:.2f}, {r['kb']:.0f} KB, draw {r['draw']:.2f}, lazy {r['lazy']:.2f} s "
                         f"{r['lazy_kb']:.0f} KB)" for r in visits), file=sys.stderr)
-    order = {(p, s, v): (list(ALL_PAGES).index(p), s != "warm", v) for p, s, v in rows}
+    order = {(p, s, v): (list(ALL_PAGES).index(p), ("warm", "settled", "fresh", "bare").index(s), v)
+             for p, s, v in rows}
     rows = dict(sorted(rows.items(), key=lambda kv: order[kv[0]]))
     md = report(rows, args.rounds, pin, " ".join(filter(None, [args.note, load_note(load)])))
     publish("first_figure", md, write_doc=not args.no_doc, say_where=True)

@@ -78,3 +78,6 @@ def test_each_summary_figure_names_the_floor_measured_beside_it():
                      "(Streamlit's floor here: one line 1.45 s, one plotly chart 3.00 s) | <= 2.5 s | no -->"]
     del rows[("bare: one line", "bare", 0)], rows[("bare: one plotly chart", "bare", 0)]
     assert "3.10 s | <= 2.5 s | no" in report(rows, 3, True, "")          # --no-floor: no floor named
+    rows[("attention", "settled", 0)] = [visit(2.4)]
+    assert ("<!-- summary: First figure, new visitor, settled server (the warm-up's after-steps done too): "
+            "/attention (median) | 2.40 s | <= 2.5 s | yes -->") in report(rows, 1, True, "")
