@@ -113,8 +113,8 @@ def build(text: str) -> str:
              "where the section gives it, the machine's 1-min load average when the benchmark started (other "
              "work on the machine, which inflates timings; compare it with the section's CPU count) and, for "
              "sections written since it exists, the *CPU probe*: a fixed pure-Python workload's best time on that "
-             "machine then (lower is faster; machines of one kind differ by up to ~1.8x, so figures with different "
-             "probes compare machines as much as code).", "",
+             "machine then (lower is faster; ~20 % either way on one machine, but machines of one kind differ by up "
+             "to ~1.8x, so figures whose probes differ by more compare machines as much as code).", "",
              "| figure | value | target | met? | measured |", "| --- | ---: | --- | --- | --- |"]
     for n in names:
         when = measured(secs[n])
