@@ -4,7 +4,7 @@
 
 Two pages a class opens: /attention as a new visitor gets it (the default view, the
 instant viewer drawn in the browser) and a lesson step link (/lessons?lesson=attention&
-step=2, a plotly figure). Two server states, each a fresh server started as `make run`
+step=2, a plotly figure). Three server states, each a fresh server started as `make run`
 starts it (`python -m ui.warmup run app.py`):
 
 - **warm**: the warm-up has finished (its log says "warm-up done") before the visitor
@@ -63,6 +63,9 @@ from benchmarks._browser import INSTANT_DRAWN_JS  # noqa: E402
 TARGETS = {"warm": 2.5, "fresh": 4.0, "settled": 2.5}
 # what the server's log says when each state is reached ("fresh": health answers, nothing more)
 READY_LINE = {"warm": "warm-up done", "settled": "frozen out of the garbage collector"}
+# how the summary names each state's server, and the order of the report's rows
+SERVER_WORDS = {"warm": "warm server", "settled": "settled server (the warm-up's after-steps done too)",
+                "fresh": "fresh server", "bare": "bare app"}
 SERVER_CPU, BROWSER_CPU = 0, 1
 
 _PLOTLY_JS = """!!document.querySelector('[class*="st-key-ls_fig_"] .js-plotly-plot .main-svg .cartesianlayer')"""
@@ -268,8 +271,7 @@ def report(rows: dict[tuple[str, str, int], list[dict]], rounds: int, pin: bool,
                      f"{med(rs, 'run'):.2f} | {med(rs, 'kb'):,.0f} | {med(rs, 'draw'):.2f} | "
                      f"{med(rs, 'lazy'):.2f} ({med(rs, 'lazy_kb'):,.0f}) | {aim} |")
         if v == 0 and target is not None:
-            server = "settled server (the warm-up's after-steps done too)" if state == "settled" else f"{state} server"
-            summary.append(summary_line(f"First figure, new visitor, {server}: {PAGES[page][0]} (median)",
+            summary.append(summary_line(f"First figure, new visitor, {SERVER_WORDS[state]}: {PAGES[page][0]} (median)",
                                         f"{total:.2f} s{floor}", f"<= {target} s", ok))
     return "\n".join(lines + [""] + summary)
 
@@ -304,8 +306,7 @@ def main() -> None:
                         f"{r['total']:.2f} s (assets {r['assets']:.2f}, session {r['session']:.2f}, run "
                         f"{r['run']:.2f}, {r['kb']:.0f} KB, draw {r['draw']:.2f}, lazy {r['lazy']:.2f} s "
                         f"{r['lazy_kb']:.0f} KB)" for r in visits), file=sys.stderr)
-    order = {(p, s, v): (list(ALL_PAGES).index(p), ("warm", "settled", "fresh", "bare").index(s), v)
-             for p, s, v in rows}
+    order = {(p, s, v): (list(ALL_PAGES).index(p), list(SERVER_WORDS).index(s), v) for p, s, v in rows}
     rows = dict(sorted(rows.items(), key=lambda kv: order[kv[0]]))
     md = report(rows, args.rounds, pin, " ".join(filter(None, [args.note, load_note(load)])))
     publish("first_figure", md, write_doc=not args.no_doc, say_where=True)
