@@ -260,7 +260,8 @@ def report(rows: dict[tuple[str, str, int], list[dict]], rounds: int, pin: bool,
              "lazy chunks (KB) | target |",
              "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     summary = []
-    floor = floor_words({page: med(rs, "total") for (page, state, v), rs in rows.items() if state == "bare" and v == 0})
+    floor = floor_words({page: med(rs, "total") for (page, state, v), rs in rows.items()
+                         if state == "bare" and v == 0})
     for (page, state, v), rs in rows.items():
         total = med(rs, "total")
         target = TARGETS.get(state)
